@@ -1,0 +1,165 @@
+//! `evomcts formula`: read, simplify and evaluate selection formulas, and check or
+//! sample grammars, so users can make sense of evolved formulas.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context};
+use clap::{Args, Subcommand};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use evomcts::formula::{Expr, Formula, Grammar, SelectionInputs};
+
+#[derive(Args)]
+pub struct FormulaArgs {
+    #[command(subcommand)]
+    command: FormulaCommand,
+}
+
+#[derive(Subcommand)]
+enum FormulaCommand {
+    /// Print a formula's parsed tree, its printed form and its canonical form.
+    ///
+    /// Syntax: terminals Q (child's mean reward), N (parent visits), n (child visits),
+    /// C (exploration constant), V, P, K (extras); + - * /; ln (or log), sqrt, min, max;
+    /// numbers; an optional own C_E as a suffix, e.g. `Q + C*sqrt(ln(N)/n) [C=5]`.
+    Show {
+        /// The formula, e.g. "Q + 2*C*sqrt(2*ln(N)/n)".
+        expr: String,
+    },
+    /// Evaluate a formula for one child.
+    Eval {
+        expr: String,
+        /// Q(s,a): the child's mean reward.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        q: f64,
+        /// N(s): the parent's visits.
+        #[arg(long, default_value_t = 1.0)]
+        parent_visits: f64,
+        /// N(s,a): the child's visits.
+        #[arg(long, default_value_t = 1.0)]
+        child_visits: f64,
+        /// C_E: the controller's exploration constant (a formula's own `[C=...]` wins).
+        #[arg(long = "c", default_value_t = 2.0, allow_hyphen_values = true)]
+        c_e: f64,
+        /// V: variance of the child's rewards.
+        #[arg(long, default_value_t = 0.0)]
+        variance: f64,
+        /// P: the parent's mean reward.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        parent_q: f64,
+        /// K: number of children of the parent.
+        #[arg(long, default_value_t = 0.0)]
+        siblings: f64,
+    },
+    /// Validate a grammar file (default: the built-in paper grammar) and print it.
+    Grammar {
+        /// A RON grammar file, e.g. grammars/ucb1_tuned.ron.
+        path: Option<PathBuf>,
+    },
+    /// Print random single mutations of a formula under a grammar.
+    Mutate {
+        /// The parent formula (default: UCT).
+        expr: Option<String>,
+        /// A RON grammar file (default: the built-in paper grammar).
+        #[arg(long)]
+        grammar: Option<PathBuf>,
+        /// How many offspring to print.
+        #[arg(long, default_value_t = 10)]
+        count: usize,
+        /// Seed of the random generator.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
+    match args.command {
+        FormulaCommand::Show { expr } => {
+            let formula = parse(&expr)?;
+            let canonical = formula.canonical();
+            println!("parsed:    {}", tree_text(formula.expr()));
+            println!("printed:   {formula}");
+            println!("canonical: {canonical}");
+            println!(
+                "size {}, depth {}, C_E {}",
+                formula.size(),
+                formula.depth(),
+                formula
+                    .c_e()
+                    .map_or("from the controller".to_string(), |c| format!("{c} (own)"))
+            );
+        }
+        FormulaCommand::Eval {
+            expr,
+            q,
+            parent_visits,
+            child_visits,
+            c_e,
+            variance,
+            parent_q,
+            siblings,
+        } => {
+            let formula = parse(&expr)?;
+            let inputs = SelectionInputs {
+                q,
+                parent_visits,
+                child_visits,
+                c_e,
+                reward_variance: variance,
+                parent_q,
+                siblings,
+            };
+            let compiled = formula.compile()?;
+            println!("{}", compiled.eval(&inputs));
+        }
+        FormulaCommand::Grammar { path } => {
+            let grammar = load_grammar(path)?;
+            print!("{}", grammar.to_ron());
+            println!();
+        }
+        FormulaCommand::Mutate {
+            expr,
+            grammar,
+            count,
+            seed,
+        } => {
+            let grammar = load_grammar(grammar)?;
+            let parent = match expr {
+                Some(text) => parse(&text)?,
+                None => Formula::uct(),
+            };
+            if let Err(problem) = grammar.admits(&parent) {
+                eprintln!("note: the parent is outside the grammar: {problem}");
+            }
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            println!("parent: {parent}");
+            for _ in 0..count {
+                let child = evomcts::formula::mutate(&parent, &grammar, &mut rng);
+                println!("{child}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse(text: &str) -> anyhow::Result<Formula> {
+    Formula::parse(text).map_err(|err| anyhow!("cannot parse the formula:\n{}", err.render(text)))
+}
+
+fn load_grammar(path: Option<PathBuf>) -> anyhow::Result<Grammar> {
+    match path {
+        Some(path) => Grammar::from_file(&path).context("invalid grammar"),
+        None => Ok(Grammar::paper()),
+    }
+}
+
+/// The tree as a prefix S-expression, which shows the grouping the parser chose.
+fn tree_text(expr: &Expr) -> String {
+    match expr {
+        Expr::Const(v) => evomcts::formula::format_number(*v),
+        Expr::Term(t) => t.symbol().to_string(),
+        Expr::Unary(op, x) => format!("({} {})", op.symbol(), tree_text(x)),
+        Expr::Binary(op, a, b) => format!("({} {} {})", op.symbol(), tree_text(a), tree_text(b)),
+    }
+}

@@ -1,0 +1,32 @@
+//! Selection formulas for MCTS and their evolution.
+//!
+//! A [`Formula`] scores a child during MCTS selection from the statistics in
+//! [`SelectionInputs`]; UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) is the seed. The module offers
+//! the tree and its text form (`tree`, `parse`), a canonical form for counting equal
+//! formulas once (`canonical`), a fast allocation-free evaluator for the search
+//! (`compiled`), grammars loaded from RON (`grammar`), mutation (`mutation`) and the
+//! (μ, λ)/(μ + λ) evolution strategy (`evolution`). Protected operators live in [`ops`].
+//!
+//! Layering: this module knows nothing about the game; the search layer calls it.
+
+mod canonical;
+mod compiled;
+mod evolution;
+mod grammar;
+mod mutation;
+pub mod ops;
+mod parse;
+mod tree;
+
+pub use canonical::{canonical_expr, compare};
+pub use compiled::{CompileError, CompiledFormula, STACK_CAPACITY};
+pub use evolution::{
+    EvolutionHistory, EvolutionResult, EvolutionStrategy, Individual, IndividualRecord,
+    InitialPopulation, Origin, StrategyError,
+};
+pub use grammar::{DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, MAX_DEPTH_CAP};
+pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};
+pub use parse::ParseError;
+pub use tree::{
+    format_number, BinaryOp, Expr, Formula, Function, SelectionInputs, Terminal, UnaryOp,
+};

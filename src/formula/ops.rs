@@ -1,0 +1,86 @@
+//! The protected operators every evaluator shares.
+//!
+//! Tree evaluation, compiled evaluation and constant folding in the canonical form all
+//! call these functions, so the three can never disagree on a value. Each operator is
+//! total: for any inputs, including NaN and infinities, it returns a finite number.
+//!
+//! Rules:
+//! - `a / b` is 1 when `|b| < 0.001` (the paper's protection), otherwise `a / b`.
+//! - `sqrt(x)` is the square root of `|x|` (the paper's protection).
+//! - `ln(x)` is the natural log of `|x|` (the paper's protection); below
+//!   [`LOG_FLOOR`] = 0.001 in magnitude, including 0, it is `ln(0.001)` ≈ −6.908.
+//!   The floor matches the division threshold, keeps the function continuous and
+//!   monotone in `|x|`, and never yields −∞.
+//! - Any result that would overflow is clamped to ±`f64::MAX`; a NaN (which only
+//!   garbage inputs can produce) becomes 0. So intermediate values are always
+//!   finite, which is also what makes identities such as `x - x = 0` exact.
+
+/// Divisors smaller than this in magnitude make `÷` return 1.
+pub const DIVISOR_THRESHOLD: f64 = 0.001;
+
+/// `ln` of anything smaller than this in magnitude is `ln(LOG_FLOOR)`.
+pub const LOG_FLOOR: f64 = 0.001;
+
+/// Maps NaN to 0 and ±∞ to ±`f64::MAX`; leaves finite values unchanged.
+#[inline(always)]
+pub fn finite(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(-f64::MAX, f64::MAX)
+    }
+}
+
+/// Protected addition.
+#[inline(always)]
+pub fn add(a: f64, b: f64) -> f64 {
+    finite(a + b)
+}
+
+/// Protected subtraction.
+#[inline(always)]
+pub fn sub(a: f64, b: f64) -> f64 {
+    finite(a - b)
+}
+
+/// Protected multiplication.
+#[inline(always)]
+pub fn mul(a: f64, b: f64) -> f64 {
+    finite(a * b)
+}
+
+/// Protected division: 1 when `|divisor| < 0.001` (or the divisor is NaN).
+#[inline(always)]
+pub fn div(a: f64, b: f64) -> f64 {
+    // Written as "not >=" so that a NaN divisor also takes the protected branch.
+    if !(b.abs() >= DIVISOR_THRESHOLD) {
+        1.0
+    } else {
+        finite(a / b)
+    }
+}
+
+/// Protected natural logarithm: `ln(max(|x|, 0.001))`.
+#[inline(always)]
+pub fn ln(x: f64) -> f64 {
+    // `f64::max` ignores a NaN operand, so NaN maps to ln(0.001) as well.
+    finite(x.abs().max(LOG_FLOOR).ln())
+}
+
+/// Protected square root: `sqrt(|x|)`.
+#[inline(always)]
+pub fn sqrt(x: f64) -> f64 {
+    finite(x.abs().sqrt())
+}
+
+/// Smaller operand (a NaN operand is ignored).
+#[inline(always)]
+pub fn min(a: f64, b: f64) -> f64 {
+    finite(a.min(b))
+}
+
+/// Larger operand (a NaN operand is ignored).
+#[inline(always)]
+pub fn max(a: f64, b: f64) -> f64 {
+    finite(a.max(b))
+}
