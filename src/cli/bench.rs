@@ -1,0 +1,98 @@
+//! `evomcts bench`: benchmarks of real work, printed as text or one JSON object.
+
+use anyhow::{bail, Result};
+use clap::{Args, Subcommand};
+use evomcts::game::{play_random_game, GameRng, RandomGameStats, Rules};
+use rand::SeedableRng;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    which: Which,
+}
+
+#[derive(Subcommand)]
+enum Which {
+    /// Complete random games on one thread.
+    Engine(EngineArgs),
+}
+
+#[derive(Args)]
+struct EngineArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 100_000)]
+    games: u64,
+    /// Seed of the tile sequences and the random players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Repetitions; the games-per-second figure is their median.
+    #[arg(long, default_value_t = 3)]
+    repeats: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    match args.which {
+        Which::Engine(a) => engine(a),
+    }
+}
+
+fn engine(args: EngineArgs) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.repeats == 0 {
+        bail!("--repeats must be at least 1");
+    }
+    let rules = Rules::default();
+    let mut rates = Vec::new();
+    for _ in 0..args.repeats {
+        let mut rng = GameRng::seed_from_u64(args.seed);
+        let start = Instant::now();
+        for g in 0..args.games {
+            std::hint::black_box(play_random_game(
+                rules,
+                args.seed.wrapping_add(g),
+                &mut rng,
+                |_, _| {},
+            ));
+        }
+        rates.push(args.games as f64 / start.elapsed().as_secs_f64());
+    }
+    // The same games again, untimed, for their figures.
+    let mut stats = RandomGameStats::default();
+    let mut rng = GameRng::seed_from_u64(args.seed);
+    for g in 0..args.games {
+        stats.add_game(rules, args.seed.wrapping_add(g), &mut rng);
+    }
+    rates.sort_by(|a, b| a.total_cmp(b));
+    let median = rates[rates.len() / 2];
+    let g = stats.games as f64;
+    let d = stats.decisions as f64;
+    let report = serde_json::json!({
+        "games": stats.games,
+        "repeats": args.repeats,
+        "seed": args.seed,
+        "random_games_per_sec": median.round(),
+        "random_games_per_sec_all": rates.iter().map(|r| r.round()).collect::<Vec<_>>(),
+        "mean_decisions_per_game": d / g,
+        "mean_placements_per_decision": stats.placements as f64 / d,
+        "mean_meeple_options": stats.meeple_options as f64 / d,
+        "mean_moves_per_decision": stats.moves as f64 / d,
+        "mean_discards_per_game": stats.discards as f64 / g,
+        "mean_meeples_played_per_game": stats.meeples_played as f64 / g,
+        "mean_score_p1": stats.score_sum[0] as f64 / g,
+        "mean_score_p2": stats.score_sum[1] as f64 / g,
+        "draw_rate": stats.draws as f64 / g,
+        "threads": 1,
+    });
+    if args.json {
+        println!("{report}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    Ok(())
+}

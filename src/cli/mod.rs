@@ -1,0 +1,5 @@
+//! One file per subcommand; each parses its arguments and calls into the library.
+
+pub mod bench;
+pub mod formula;
+pub mod play;

@@ -1,0 +1,35 @@
+//! The `evomcts` command line: a thin layer over the library's modules.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "evomcts", version, about = "Evolve MCTS selection formulas and measure them in Carcassonne leagues")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play one game between two random controllers and print the board and scores.
+    Play(cli::play::PlayArgs),
+    /// Benchmarks that measure real work (engine, ...), printed as text or JSON.
+    Bench(cli::bench::BenchArgs),
+    /// Parse, print, canonicalise and evaluate selection formulas.
+    Formula(cli::formula::FormulaArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => cli::play::run(args),
+        Command::Bench(args) => cli::bench::run(args),
+        Command::Formula(args) => cli::formula::run(args),
+    };
+    if let Err(err) = result {
+        eprintln!("error: {err:#}");
+        std::process::exit(2);
+    }
+}
