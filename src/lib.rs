@@ -6,3 +6,4 @@
 
 pub mod game;
 pub mod formula;
+pub mod search;

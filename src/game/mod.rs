@@ -13,8 +13,8 @@ pub mod tiles;
 
 pub use features::{Features, NodeId};
 pub use referee::{
-    draw_next, play_game, play_game_observed, play_random_game, replay, Controller, GameRecord,
-    GameRng, RandomController, RandomGameStats, TileStack,
+    draw_next, play_game, play_game_observed, play_random_game, replay, sample_positions,
+    Controller, GameRecord, GameRng, RandomController, RandomGameStats, TileStack,
 };
 pub use state::{
     GameError, GameState, Move, PlacedTile, Placement, Reveal, Rules, Unplaceable,

@@ -8,7 +8,7 @@
 use super::state::{GameError, GameState, Move, Reveal, Rules};
 use super::tiles::TileKind;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 /// The RNG of every random choice in evomcts: small, fast, and the same stream on every
@@ -238,6 +238,30 @@ pub fn play_random_game(
     }
     state.finish();
     state
+}
+
+/// Positions from the middle of random games, each with a tile drawn and ready to place: the
+/// test and benchmark positions of the searchers. Position `i` comes from the game of tile
+/// seed `seed + i`, stopped after a number of turns drawn uniformly from `turns`.
+pub fn sample_positions(count: usize, seed: u64, turns: std::ops::Range<usize>) -> Vec<GameState> {
+    let mut rng = GameRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut i = 0u64;
+    while out.len() < count {
+        let stop = rng.gen_range(turns.clone());
+        let mut state = GameState::new(Rules::default());
+        let mut stack = TileStack::shuffled(seed.wrapping_add(i));
+        i += 1;
+        while draw_next(&mut state, &mut stack).expect("stack tiles are hidden") {
+            if state.turns_played() >= stop {
+                out.push(state);
+                break;
+            }
+            let mv = state.random_move(&mut rng).expect("a revealed tile fits");
+            state.apply(mv).expect("random moves are legal");
+        }
+    }
+    out
 }
 
 /// Figures of random games, the engine benchmark's output.

@@ -1,25 +1,13 @@
-//! `evomcts bench`: benchmarks of real work, printed as text or one JSON object.
+//! `evomcts bench engine`: complete random games on one thread, the engine's speed figure.
 
 use anyhow::{bail, Result};
-use clap::{Args, Subcommand};
+use clap::Args;
 use evomcts::game::{play_random_game, GameRng, RandomGameStats, Rules};
 use rand::SeedableRng;
 use std::time::Instant;
 
 #[derive(Args)]
-pub struct BenchArgs {
-    #[command(subcommand)]
-    which: Which,
-}
-
-#[derive(Subcommand)]
-enum Which {
-    /// Complete random games on one thread.
-    Engine(EngineArgs),
-}
-
-#[derive(Args)]
-struct EngineArgs {
+pub struct EngineArgs {
     /// Games to play.
     #[arg(long, default_value_t = 100_000)]
     games: u64,
@@ -34,13 +22,7 @@ struct EngineArgs {
     json: bool,
 }
 
-pub fn run(args: BenchArgs) -> Result<()> {
-    match args.which {
-        Which::Engine(a) => engine(a),
-    }
-}
-
-fn engine(args: EngineArgs) -> Result<()> {
+pub fn run(args: EngineArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -1,0 +1,1 @@
+//! MCTS controllers (placeholder until they land).

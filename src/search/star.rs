@@ -1,0 +1,1 @@
+//! *-minimax controllers (placeholder until they land).
