@@ -1,1 +1,0 @@
-//! *-minimax controllers (placeholder until they land).
