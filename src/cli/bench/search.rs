@@ -1,10 +1,160 @@
-//! `evomcts bench search`: placeholder until the search controllers land.
+//! `evomcts bench search`: the cost of MCTS, ES-MCTS and ES-p-MCTS decisions on one
+//! thread, on positions from the middle of random games, plus the raw rollout speed and
+//! the arena's bytes per node. Decision times are medians over positions; each
+//! position's time is itself the median of `--repeats` runs, which damps the noise of a
+//! shared machine.
 
+use std::time::Instant;
+
+use anyhow::{bail, Result};
 use clap::Args;
+use evomcts::game::{sample_positions, GameRng, GameState};
+use evomcts::search::mcts::{EsMode, MctsController, MctsSettings, Selection};
+use rand::SeedableRng;
 
 #[derive(Args)]
-pub struct SearchBenchArgs {}
+pub struct SearchBenchArgs {
+    /// Positions sampled from the middle of random games.
+    #[arg(long, default_value_t = 20)]
+    positions: usize,
+    /// Seed of the positions and of the controllers.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Runs per position and controller; the position's time is their median.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// MCTS simulations per decision.
+    #[arg(long, default_value_t = 400)]
+    sims: u32,
+    /// Also time RAVE and Thompson sampling decisions.
+    #[arg(long)]
+    all_policies: bool,
+    /// Print one JSON object instead of indented text.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: SearchBenchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("bench search is not built yet")
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// Median decision time in ms over positions, and the last decision's node count and
+/// bytes per node.
+fn time_decisions(
+    settings: &MctsSettings,
+    positions: &[GameState],
+    seed: u64,
+    repeats: usize,
+) -> Result<(f64, f64, usize)> {
+    let mut controller = MctsController::new(settings, seed)?;
+    let mut per_position = Vec::with_capacity(positions.len());
+    let mut nodes = Vec::with_capacity(positions.len());
+    let mut bytes_per_node = 0;
+    // One untimed decision grows the buffers, as in a game.
+    controller.try_choose_move(&positions[0])?;
+    for state in positions {
+        let mut runs = Vec::with_capacity(repeats);
+        for _ in 0..repeats {
+            let start = Instant::now();
+            std::hint::black_box(controller.try_choose_move(state)?);
+            runs.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        per_position.push(median(&mut runs));
+        nodes.push(controller.last_decision().nodes as f64);
+        bytes_per_node = controller.last_decision().bytes_per_node;
+    }
+    Ok((
+        median(&mut per_position),
+        median(&mut nodes),
+        bytes_per_node,
+    ))
+}
+
+pub fn run(args: SearchBenchArgs) -> Result<()> {
+    if args.positions == 0 {
+        bail!("--positions must be at least 1");
+    }
+    if args.repeats == 0 {
+        bail!("--repeats must be at least 1");
+    }
+    if args.sims == 0 {
+        bail!("--sims must be at least 1");
+    }
+    let positions = sample_positions(args.positions, args.seed, 20..50);
+
+    // Raw rollouts from the same positions: the engine cost inside every simulation.
+    let mut rng = GameRng::seed_from_u64(args.seed);
+    let mut scratch = positions[0].clone();
+    let rollouts = 2000 * positions.len().min(10);
+    let start = Instant::now();
+    for i in 0..rollouts {
+        scratch.clone_from(&positions[i % positions.len()]);
+        scratch.play_out_randomly(&mut rng);
+        std::hint::black_box(scratch.scores());
+    }
+    let playouts_per_sec = rollouts as f64 / start.elapsed().as_secs_f64();
+
+    let mcts = MctsSettings {
+        sims: args.sims,
+        ..MctsSettings::default()
+    };
+    let es_mcts = MctsSettings {
+        sims: args.sims,
+        ..MctsSettings::es_paper(EsMode::Integrated)
+    };
+    let es_p_mcts = MctsSettings {
+        sims: args.sims,
+        ..MctsSettings::es_paper(EsMode::Partial)
+    };
+    let (mcts_ms, mcts_nodes, bytes_per_node) =
+        time_decisions(&mcts, &positions, args.seed, args.repeats)?;
+    let (es_mcts_ms, _, _) = time_decisions(&es_mcts, &positions, args.seed, args.repeats)?;
+    let (es_p_mcts_ms, _, _) = time_decisions(&es_p_mcts, &positions, args.seed, args.repeats)?;
+    let mut report = serde_json::json!({
+        "positions": args.positions,
+        "turns": "20..50",
+        "seed": args.seed,
+        "repeats": args.repeats,
+        "sims": args.sims,
+        "es_sims_per_decision": 800,
+        "threads": 1,
+        "mcts400_decision_ms": mcts_ms,
+        "es_mcts_decision_ms": es_mcts_ms,
+        "es_p_mcts_decision_ms": es_p_mcts_ms,
+        "mcts_simulations_per_sec": args.sims as f64 / mcts_ms * 1e3,
+        "playouts_per_sec": playouts_per_sec.round(),
+        "bytes_per_node": bytes_per_node,
+        "mcts400_nodes_median": mcts_nodes,
+    });
+    if args.all_policies {
+        for (name, selection) in [
+            ("rave_decision_ms", Selection::Rave { bias: 0.1 }),
+            ("thompson_decision_ms", Selection::Thompson),
+            ("thompson_reshaped_decision_ms", Selection::ThompsonReshaped),
+            ("hand_coded_uct_decision_ms", Selection::HandCodedUct),
+        ] {
+            let settings = MctsSettings {
+                sims: args.sims,
+                selection,
+                ..MctsSettings::default()
+            };
+            let (ms, _, bytes) = time_decisions(&settings, &positions, args.seed, args.repeats)?;
+            report[name] = ms.into();
+            if name == "rave_decision_ms" {
+                report["rave_bytes_per_node"] = bytes.into();
+            }
+        }
+    }
+    if args.json {
+        println!("{report}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    Ok(())
 }

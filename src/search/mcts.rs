@@ -1,1 +1,0 @@
-//! MCTS controllers (placeholder until they land).

@@ -1,0 +1,362 @@
+//! MCTS controllers: plain MCTS with any selection formula (UCT by default), MCTS-RAVE,
+//! Thompson sampling (plain and reshaped), and the main paper's ES-MCTS and ES-p-MCTS,
+//! all configured by [`MctsSettings`] and played through [`MctsController`].
+//!
+//! The tree has explicit chance nodes for tile draws between decision nodes
+//! (`search`), lives in an arena of 40-byte nodes without game states (`tree`), and
+//! keeps every node's statistics from the view of the player who chose it, so the
+//! selection formula is maximised by the player to move at every depth. The ES step
+//! (`es`) evolves the formula at each decision without touching the real tree, and
+//! leaves an [`EsDecisionRecord`] per decision.
+//!
+//! The controller sees only the `&GameState` it is given: it samples future tiles
+//! from the hidden counts, so it cannot depend on the real order of the stack.
+
+mod es;
+mod rave;
+mod record;
+mod search;
+mod selection;
+mod settings;
+mod thompson;
+mod tree;
+
+use rand::SeedableRng;
+use serde::Serialize;
+
+pub use record::{EsCandidateRecord, EsDecisionRecord, EsGenerationRecord};
+pub use settings::{EsMode, EsSettings, FinalMove, MctsSettings, Reward, Selection, SettingsError};
+
+use crate::formula::{CompileError, CompiledFormula, Formula, Grammar};
+use crate::game::{Controller, GameRng, GameState, Move};
+use es::EsStep;
+use search::Core;
+use selection::Policy;
+use tree::{Node, ROOT};
+
+/// Why a controller could not decide.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("no tile is drawn: a controller decides only with a tile to place")]
+    NoTileDrawn,
+}
+
+/// Statistics of one root child after a search.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ChildStats {
+    pub mv: Move,
+    pub visits: u32,
+    /// Mean reward from the deciding player's view.
+    pub q: f64,
+}
+
+/// Figures of the last decision.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DecisionStats {
+    pub mcts_simulations: u64,
+    pub es_simulations: u64,
+    /// Nodes in the arena when the decision was taken.
+    pub nodes: usize,
+    pub bytes_per_node: usize,
+    /// Whether the ES replaced the seed formula in this decision.
+    pub es_ran: bool,
+}
+
+/// Every node's statistics and links, to compare a tree before and after a step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeSnapshot {
+    nodes: Vec<Node>,
+}
+
+impl TreeSnapshot {
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Sum of all visit counts (a cheap figure for assertions).
+    pub fn total_visits(&self) -> u64 {
+        self.nodes.iter().map(|n| n.visits as u64).sum()
+    }
+}
+
+/// One candidate evaluation observed simulation by simulation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CandidateTrace {
+    /// The candidate's fitness: the mean of `rewards`.
+    pub fitness: f64,
+    /// Reward of each simulation, from the deciding player's view.
+    pub rewards: Vec<f64>,
+    /// The root child each simulation went through (index among the root's children).
+    pub root_children: Vec<usize>,
+    /// The root's visit count right after each simulation, as the candidate saw it.
+    pub root_visits: Vec<u32>,
+}
+
+/// An MCTS player. Deterministic: the same settings, seed and sequence of positions give
+/// the same moves.
+pub struct MctsController {
+    settings: MctsSettings,
+    core: Core,
+    /// The policy of the settings (the ES seed for ES controllers).
+    base_policy: Policy,
+    /// The policy selecting now: the base, or the ES winner for the rest of a decision.
+    policy: Policy,
+    es: Option<EsStep>,
+    records: Vec<EsDecisionRecord>,
+    last: DecisionStats,
+    /// The decision in progress: turn, player, simulations so far.
+    turn: usize,
+    player: u8,
+    sims_done: u64,
+    es_sims_done: u64,
+    es_ran: bool,
+}
+
+/// The seed of the ES stream, derived from the controller's seed.
+const ES_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl MctsController {
+    /// Validates the settings, reads the files they name, and seeds every random choice
+    /// from `seed`.
+    pub fn new(settings: &MctsSettings, seed: u64) -> Result<MctsController, SettingsError> {
+        settings.validate()?;
+        let (base_policy, seed_formula) = resolve_policy(settings)?;
+        let es = match &settings.es {
+            Some(es_settings) => {
+                let seed_formula = seed_formula.expect("validate: ES needs a formula policy");
+                let step = EsStep::new(
+                    es_settings,
+                    seed_formula,
+                    GameRng::seed_from_u64(seed ^ ES_STREAM),
+                )?;
+                Some(step)
+            }
+            None => None,
+        };
+        let core = Core::new(
+            GameRng::seed_from_u64(seed),
+            settings.c_e,
+            settings.reward,
+            settings.rollouts_per_leaf,
+            matches!(settings.selection, Selection::Rave { .. }),
+        );
+        Ok(MctsController {
+            settings: settings.clone(),
+            core,
+            policy: base_policy.clone(),
+            base_policy,
+            es,
+            records: Vec::new(),
+            last: DecisionStats::default(),
+            turn: 0,
+            player: 0,
+            sims_done: 0,
+            es_sims_done: 0,
+            es_ran: false,
+        })
+    }
+
+    pub fn settings(&self) -> &MctsSettings {
+        &self.settings
+    }
+
+    /// The ES grammar, for ES controllers.
+    pub fn grammar(&self) -> Option<&Grammar> {
+        self.es.as_ref().map(EsStep::grammar)
+    }
+
+    /// Searches `state` with the full budget (and the ES step, for ES controllers) and
+    /// returns the chosen move.
+    pub fn try_choose_move(&mut self, state: &GameState) -> Result<Move, SearchError> {
+        self.begin(state)?;
+        let budget = self.settings.sims as u64;
+        if self.core.tree.get(ROOT).child_count == 1 {
+            // A forced move: nothing to search.
+            if let Some(es) = &self.es {
+                self.records
+                    .push(es.skipped(self.turn, self.player, 0, "single legal move"));
+            }
+            self.finish_stats();
+            return Ok(self.core.tree.get(self.core.tree.get(ROOT).first_child).mv);
+        }
+        if self.es.is_some() {
+            while self.sims_done < budget && !self.core.root_fully_expanded() {
+                self.run_simulations(1);
+            }
+            if self.core.root_fully_expanded() {
+                let mut record = self.run_es_step().expect("an ES controller");
+                self.run_simulations(budget - self.sims_done);
+                record.mcts_simulations = self.sims_done;
+                self.records.push(record);
+            } else {
+                let es = self.es.as_ref().expect("checked");
+                let record = es.skipped(
+                    self.turn,
+                    self.player,
+                    self.sims_done,
+                    "the budget ended before the root was fully expanded",
+                );
+                self.records.push(record);
+            }
+        } else {
+            self.run_simulations(budget);
+        }
+        self.finish_stats();
+        Ok(self.chosen_move())
+    }
+
+    /// The ES records of the decisions since the last call, oldest first.
+    pub fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// Figures of the last completed decision.
+    pub fn last_decision(&self) -> &DecisionStats {
+        &self.last
+    }
+
+    // ----- step by step, for tests, benchmarks and analysis -----
+
+    /// Starts a decision on `state`: a new tree whose root has its children allocated,
+    /// the settings' policy, no simulation yet.
+    pub fn begin(&mut self, state: &GameState) -> Result<(), SearchError> {
+        if state.drawn().is_none() {
+            return Err(if state.is_over() {
+                SearchError::GameOver
+            } else {
+                SearchError::NoTileDrawn
+            });
+        }
+        self.core.begin(state);
+        self.policy = self.base_policy.clone();
+        self.turn = state.turns_played();
+        self.player = state.to_move() as u8;
+        self.sims_done = 0;
+        self.es_sims_done = 0;
+        self.es_ran = false;
+        Ok(())
+    }
+
+    /// Runs `n` MCTS simulations with the current policy.
+    pub fn run_simulations(&mut self, n: u64) {
+        for _ in 0..n {
+            self.core.simulate(&self.policy, true);
+        }
+        self.sims_done += n;
+    }
+
+    /// Whether every root child has been visited (the ES starts then).
+    pub fn root_fully_expanded(&self) -> bool {
+        self.core.root_fully_expanded()
+    }
+
+    /// Runs the ES step on the current tree and installs the winner as the policy for
+    /// the rest of the decision. `None` for controllers without ES.
+    pub fn run_es_step(&mut self) -> Option<EsDecisionRecord> {
+        let es = self.es.as_mut()?;
+        let outcome = es.run(&mut self.core, self.turn, self.player);
+        let compiled =
+            CompiledFormula::new(&outcome.winner).expect("the winner compiled when it was scored");
+        self.policy = Policy::Formula(compiled);
+        self.es_sims_done += outcome.record.es_simulations;
+        self.es_ran = true;
+        Some(outcome.record)
+    }
+
+    /// Scores `formula` as the ES step would in `mode`, reporting each simulation.
+    pub fn evaluate_candidate(
+        &mut self,
+        formula: &Formula,
+        mode: EsMode,
+        sims: u32,
+    ) -> Result<CandidateTrace, CompileError> {
+        let policy = Policy::Formula(CompiledFormula::new(formula)?);
+        let mut trace = CandidateTrace::default();
+        let first_child = self.core.tree.get(ROOT).first_child;
+        trace.fitness =
+            self.core
+                .evaluate_candidate(&policy, mode, sims, |reward, child, visits| {
+                    trace.rewards.push(reward);
+                    trace.root_children.push((child - first_child) as usize);
+                    trace.root_visits.push(visits);
+                });
+        Ok(trace)
+    }
+
+    /// A copy of the whole tree's statistics.
+    pub fn snapshot(&self) -> TreeSnapshot {
+        TreeSnapshot {
+            nodes: self.core.tree.nodes().to_vec(),
+        }
+    }
+
+    /// The root children in arena order (a random permutation of the legal moves).
+    pub fn root_children(&self) -> Vec<ChildStats> {
+        let tree = &self.core.tree;
+        tree.get(ROOT)
+            .children()
+            .map(|id| {
+                let child = tree.get(id);
+                ChildStats {
+                    mv: child.mv,
+                    visits: child.visits,
+                    q: child.q(),
+                }
+            })
+            .collect()
+    }
+
+    /// The move the final-move rule picks from the current tree.
+    pub fn chosen_move(&self) -> Move {
+        let child = self.core.best_root_child(self.settings.final_move);
+        self.core.tree.get(child).mv
+    }
+
+    /// The position being searched.
+    pub fn root_state(&self) -> &GameState {
+        self.core.root_state()
+    }
+
+    fn finish_stats(&mut self) {
+        self.last = DecisionStats {
+            mcts_simulations: self.sims_done,
+            es_simulations: self.es_sims_done,
+            nodes: self.core.tree.len(),
+            bytes_per_node: self.core.tree.bytes_per_node(),
+            es_ran: self.es_ran,
+        };
+    }
+}
+
+impl Controller for MctsController {
+    fn choose_move(&mut self, state: &GameState) -> Move {
+        self.try_choose_move(state)
+            .unwrap_or_else(|err| panic!("MCTS asked to move: {err}"))
+    }
+}
+
+/// The policy of the settings, and the formula it evaluates (the ES seed) if any.
+fn resolve_policy(settings: &MctsSettings) -> Result<(Policy, Option<Formula>), SettingsError> {
+    let formula = match &settings.selection {
+        Selection::Uct => Formula::uct(),
+        Selection::Formula(text) => Formula::parse(text)
+            .map_err(|err| SettingsError::new("selection", format!("Formula: {err}")))?,
+        Selection::FormulaFile(path) => {
+            let text = std::fs::read_to_string(path).map_err(|err| {
+                SettingsError::new("selection", format!("FormulaFile {path}: {err}"))
+            })?;
+            Formula::parse(text.trim()).map_err(|err| {
+                SettingsError::new("selection", format!("FormulaFile {path}: {err}"))
+            })?
+        }
+        Selection::HandCodedUct => return Ok((Policy::HandCodedUct, None)),
+        Selection::Rave { bias } => return Ok((Policy::Rave { bias: *bias }, None)),
+        Selection::Thompson => return Ok((Policy::Thompson { reshaped: false }, None)),
+        Selection::ThompsonReshaped => return Ok((Policy::Thompson { reshaped: true }, None)),
+    };
+    let compiled = CompiledFormula::new(&formula)
+        .map_err(|err| SettingsError::new("selection", err.to_string()))?;
+    Ok((Policy::Formula(compiled), Some(formula)))
+}

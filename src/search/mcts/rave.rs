@@ -1,0 +1,186 @@
+//! MCTS-RAVE: all-moves-as-first (AMAF) statistics blended into UCT with the
+//! minimum-MSE schedule (Gelly & Silver), as in the MCTS-RAVE of the group's second
+//! Carcassonne paper.
+//!
+//! The action of an AMAF update is a complete Carcassonne move: the tile kind, its
+//! square, rotation and meeple segment, played by the same player. After a simulation,
+//! every move child `c` of every decision node `d` on the path gets an AMAF update when
+//! `d`'s player played `c`'s move (same tile kind) at `d` or at any later turn of the
+//! simulation, in the tree or in the rollout. The value blended in is
+//!
+//! `(1-β)·Q + β·Q_AMAF + 2·C·sqrt(2·ln(N)/n)`, `β = Ñ / (n + Ñ + 4·bias²·n·Ñ)`
+//!
+//! with `n` the child's visits and `Ñ` its AMAF visits; the exploration term is the
+//! main paper's UCT term, so RAVE with no AMAF data is exactly UCT.
+
+use super::selection::argmax;
+use super::tree::{NodeId, Tree};
+use crate::game::Move;
+
+pub(crate) fn select(tree: &Tree, parent: NodeId, c_e: f64, bias: f64) -> NodeId {
+    let node = tree.get(parent);
+    let ln_parent = (node.visits as f64).ln();
+    let four_b2 = 4.0 * bias * bias;
+    argmax(node.children(), |id| {
+        let child = tree.get(id);
+        let n = child.visits as f64;
+        let amaf = tree.amaf(id);
+        let blended = if amaf.visits == 0 {
+            child.q()
+        } else {
+            let n_amaf = amaf.visits as f64;
+            let beta = n_amaf / (n + n_amaf + four_b2 * n * n_amaf);
+            (1.0 - beta) * child.q() + beta * (amaf.sum / n_amaf)
+        };
+        blended + (2.0 * c_e) * ((2.0 * ln_parent) / n).sqrt()
+    })
+}
+
+/// A move packed with its player and tile kind: the identity of an AMAF action.
+#[inline]
+pub(crate) fn key(player: u8, tile: u8, mv: Move) -> u32 {
+    let meeple = mv.meeple.map_or(0, |s| s as u32 + 1);
+    (player as u32) << 27
+        | (tile as u32) << 22
+        | ((mv.x as i32 + 128) as u32 & 0xff) << 14
+        | ((mv.y as i32 + 128) as u32 & 0xff) << 6
+        | (mv.rotation as u32 & 3) << 4
+        | meeple
+}
+
+/// A small open-addressing set of AMAF keys, reused across simulations.
+#[derive(Debug)]
+pub(crate) struct KeySet {
+    /// `key + 1`, 0 meaning empty. A game has at most 72 moves; 256 slots keep probes short.
+    slots: Box<[u32; 256]>,
+}
+
+impl Default for KeySet {
+    fn default() -> Self {
+        KeySet {
+            slots: Box::new([0; 256]),
+        }
+    }
+}
+
+impl KeySet {
+    pub(crate) fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+
+    #[inline]
+    fn slot_of(key: u32) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> 24) as usize
+    }
+
+    pub(crate) fn insert(&mut self, key: u32) {
+        let stored = key + 1;
+        let mut i = Self::slot_of(key);
+        loop {
+            match self.slots[i] {
+                0 => {
+                    self.slots[i] = stored;
+                    return;
+                }
+                s if s == stored => return,
+                _ => i = (i + 1) & 255,
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, key: u32) -> bool {
+        let stored = key + 1;
+        let mut i = Self::slot_of(key);
+        loop {
+            match self.slots[i] {
+                0 => return false,
+                s if s == stored => return true,
+                _ => i = (i + 1) & 255,
+            }
+        }
+    }
+}
+
+/// One move of a simulation, for the AMAF update.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Played {
+    pub key: u32,
+}
+
+/// Updates the AMAF statistics of the children of the decision nodes in `decisions`
+/// (node id, index in `played` of the move chosen there), listed root first.
+/// `reward0` is the simulation's reward from player 0's view.
+pub(crate) fn update(
+    tree: &mut Tree,
+    decisions: &[(NodeId, usize)],
+    played: &[Played],
+    reward0: f64,
+    seen: &mut KeySet,
+) {
+    seen.clear();
+    let mut inserted_from = played.len();
+    for &(decision, index) in decisions.iter().rev() {
+        for p in &played[index..inserted_from] {
+            seen.insert(p.key);
+        }
+        inserted_from = inserted_from.min(index);
+        let node = *tree.get(decision);
+        let reward = if node.player == 0 { reward0 } else { -reward0 };
+        for child in node.children() {
+            let mv = tree.get(child).mv;
+            if seen.contains(key(node.player, node.tile, mv)) {
+                let amaf = tree.amaf_mut(child);
+                amaf.visits += 1;
+                amaf.sum += reward;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_distinguish_every_field() {
+        let mv = Move {
+            x: -3,
+            y: 5,
+            rotation: 2,
+            meeple: Some(1),
+        };
+        let base = key(1, 7, mv);
+        assert_ne!(base, key(0, 7, mv));
+        assert_ne!(base, key(1, 8, mv));
+        assert_ne!(base, key(1, 7, Move { x: -2, ..mv }));
+        assert_ne!(base, key(1, 7, Move { y: 4, ..mv }));
+        assert_ne!(base, key(1, 7, Move { rotation: 3, ..mv }));
+        assert_ne!(base, key(1, 7, Move { meeple: None, ..mv }));
+        assert_ne!(
+            base,
+            key(
+                1,
+                7,
+                Move {
+                    meeple: Some(0),
+                    ..mv
+                }
+            )
+        );
+    }
+
+    #[test]
+    fn key_set_finds_what_was_inserted_only() {
+        let mut set = KeySet::default();
+        for k in (0..200u32).map(|i| i * 7919) {
+            set.insert(k);
+        }
+        for i in 0..200u32 {
+            assert!(set.contains(i * 7919));
+            assert!(!set.contains(i * 7919 + 1));
+        }
+        set.clear();
+        assert!(!set.contains(0));
+    }
+}

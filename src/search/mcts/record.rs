@@ -1,0 +1,57 @@
+//! What an ES controller records at every decision, for the league to store with the
+//! game: each generation's candidates and fitnesses, the formula chosen and the cost.
+//! Formulas are kept as text (printed and canonical) so records stay readable in JSON or
+//! RON and can be counted by canonical form, as the main paper's Table XI does.
+
+use serde::{Deserialize, Serialize};
+
+use super::settings::EsMode;
+use crate::formula::Formula;
+
+/// One candidate formula and its fitness (mean reward of its simulations, from the
+/// deciding player's view, in the controller's reward unit).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EsCandidateRecord {
+    pub formula: String,
+    pub canonical: String,
+    pub fitness: f64,
+}
+
+impl EsCandidateRecord {
+    pub(crate) fn new(formula: &Formula, fitness: f64) -> Self {
+        EsCandidateRecord {
+            formula: formula.to_string(),
+            canonical: formula.canonical().to_string(),
+            fitness,
+        }
+    }
+}
+
+/// The offspring of one generation, in birth order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EsGenerationRecord {
+    /// 1-based.
+    pub generation: usize,
+    pub candidates: Vec<EsCandidateRecord>,
+}
+
+/// One decision of an ES-MCTS or ES-p-MCTS controller.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EsDecisionRecord {
+    /// Turns played before this decision (`GameState::turns_played`).
+    pub turn: usize,
+    /// The deciding player, 0 or 1.
+    pub player: u8,
+    pub mode: EsMode,
+    pub generations: Vec<EsGenerationRecord>,
+    /// The best of the last generation, which selected for the rest of the decision;
+    /// `None` when the ES did not run (see `skipped`).
+    pub chosen: Option<EsCandidateRecord>,
+    /// Simulations spent scoring candidates (not part of the MCTS budget).
+    pub es_simulations: u64,
+    /// MCTS simulations of the decision (the budget, or 0 for a forced move).
+    pub mcts_simulations: u64,
+    /// Why the ES did not run: a single legal move, or a root with more children than
+    /// the budget could expand.
+    pub skipped: Option<String>,
+}

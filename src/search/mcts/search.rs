@@ -1,0 +1,421 @@
+//! One decision's search: simulations through decision and chance nodes, random
+//! rollouts, backpropagation, and the candidate evaluations of the ES step.
+//!
+//! A simulation clones the root state into a reusable buffer and replays the tree's
+//! edges while it descends, so nodes hold no game state. At a decision node an
+//! unvisited child is expanded if one is left (one expansion per simulation), otherwise
+//! the policy picks a child. At a chance node a tile kind is drawn with the probability
+//! of its hidden count (the search sees the multiset of hidden tiles, never their
+//! order); a kind that fits nowhere is handled by the game's rule, so under the official
+//! rule its outcome is another chance node (the tile is discarded, the same player draws
+//! again). The first time an outcome is drawn its node is the simulation's expansion.
+//! Nothing on the per-simulation path allocates once the buffers have grown.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::rave::{self, KeySet, Played};
+use super::selection::Policy;
+use super::settings::{EsMode, FinalMove, Reward};
+use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
+use crate::game::{GameRng, GameState, Move, Reveal, Rules, TileKind, Unplaceable};
+
+/// The placeholder edge of nodes not reached by a move.
+pub(crate) const NO_MOVE: Move = Move {
+    x: 0,
+    y: 0,
+    rotation: 0,
+    meeple: None,
+};
+
+/// Everything a decision's simulations work on.
+pub(crate) struct Core {
+    pub tree: Tree,
+    pub rng: GameRng,
+    c_e: f64,
+    reward: Reward,
+    rollouts: u32,
+    root_state: Box<GameState>,
+    sim_state: Box<GameState>,
+    rollout_state: Box<GameState>,
+    moves: Vec<Move>,
+    path: Vec<NodeId>,
+    /// RAVE: the moves of the current simulation, and where each decision's move is.
+    played: Vec<Played>,
+    decisions: Vec<(NodeId, usize)>,
+    seen: KeySet,
+}
+
+impl Core {
+    pub(crate) fn new(rng: GameRng, c_e: f64, reward: Reward, rollouts: u32, rave: bool) -> Core {
+        let blank = Box::new(GameState::new(Rules::default()));
+        Core {
+            tree: Tree::new(rave),
+            rng,
+            c_e,
+            reward,
+            rollouts,
+            root_state: blank.clone(),
+            sim_state: blank.clone(),
+            rollout_state: blank,
+            moves: Vec::with_capacity(256),
+            path: Vec::with_capacity(128),
+            played: Vec::with_capacity(128),
+            decisions: Vec::with_capacity(128),
+            seen: KeySet::default(),
+        }
+    }
+
+    /// Starts a new tree whose root is `state`, which must have a tile drawn.
+    pub(crate) fn begin(&mut self, state: &GameState) {
+        let drawn = state.drawn().expect("the caller checked a tile is drawn");
+        self.root_state.as_mut().clone_from(state);
+        self.tree.reset(Node::new(
+            NodeKind::Decision,
+            state.to_move() as u8,
+            drawn.index() as u8,
+            NO_MOVE,
+        ));
+        let mut moves = std::mem::take(&mut self.moves);
+        allocate_moves(&mut self.tree, ROOT, state, &mut moves, &mut self.rng);
+        self.moves = moves;
+    }
+
+    pub(crate) fn root_state(&self) -> &GameState {
+        &self.root_state
+    }
+
+    /// The root has no unvisited child left.
+    pub(crate) fn root_fully_expanded(&self) -> bool {
+        let root = self.tree.get(ROOT);
+        root.expanded == root.child_count
+    }
+
+    /// One simulation. With `backup`, it expands one node and backpropagates; without,
+    /// it only descends (with the policy, unvisited children first) and rolls out,
+    /// leaving the tree untouched. Returns the reward from the root player's view and
+    /// the root child it went through.
+    pub(crate) fn simulate(&mut self, policy: &Policy, backup: bool) -> (f64, NodeId) {
+        self.sim_state.clone_from(&self.root_state);
+        let record_played = backup && self.tree.has_amaf();
+        self.path.clear();
+        self.played.clear();
+        self.decisions.clear();
+        self.path.push(ROOT);
+        let mut root_child = ROOT;
+        let mut node_id = ROOT;
+        loop {
+            let node = *self.tree.get(node_id);
+            match node.kind {
+                NodeKind::Terminal => break,
+                NodeKind::Unexpanded => unreachable!("the path only holds reached nodes"),
+                NodeKind::Decision => {
+                    if node.child_count == 0 {
+                        if !backup {
+                            break;
+                        }
+                        let mut moves = std::mem::take(&mut self.moves);
+                        allocate_moves(
+                            &mut self.tree,
+                            node_id,
+                            &self.sim_state,
+                            &mut moves,
+                            &mut self.rng,
+                        );
+                        self.moves = moves;
+                    }
+                    let node = *self.tree.get(node_id);
+                    let expanding = node.expanded < node.child_count;
+                    let child = if expanding {
+                        node.first_child + node.expanded as NodeId
+                    } else {
+                        policy.select(&self.tree, node_id, self.c_e, &mut self.rng)
+                    };
+                    let mv = self.tree.get(child).mv;
+                    if record_played {
+                        self.decisions.push((node_id, self.played.len()));
+                        self.played.push(Played {
+                            key: rave::key(node.player, node.tile, mv),
+                        });
+                    }
+                    self.sim_state
+                        .apply(mv)
+                        .expect("moves in the tree are legal in the replayed state");
+                    if node_id == ROOT {
+                        root_child = child;
+                    }
+                    if expanding {
+                        if backup {
+                            self.tree.get_mut(node_id).expanded += 1;
+                            let kind = if is_terminal(&self.sim_state) {
+                                NodeKind::Terminal
+                            } else {
+                                NodeKind::Chance
+                            };
+                            self.tree.get_mut(child).kind = kind;
+                            self.path.push(child);
+                        }
+                        break;
+                    }
+                    self.path.push(child);
+                    node_id = child;
+                }
+                NodeKind::Chance => {
+                    if node.child_count == 0 {
+                        if !backup {
+                            break;
+                        }
+                        allocate_outcomes(&mut self.tree, node_id, &self.sim_state);
+                    }
+                    let Some(slot) = draw_outcome(&mut self.sim_state, &mut self.rng) else {
+                        // Bottom-of-stack rule with nothing placeable left: the game
+                        // ended here; the rollout only scores it.
+                        break;
+                    };
+                    let child = self.tree.get(node_id).first_child + slot as NodeId;
+                    if self.tree.get(child).kind == NodeKind::Unexpanded {
+                        if backup {
+                            let kind = if self.sim_state.drawn().is_some() {
+                                NodeKind::Decision
+                            } else if is_terminal(&self.sim_state) {
+                                NodeKind::Terminal
+                            } else {
+                                NodeKind::Chance
+                            };
+                            let child_node = self.tree.get_mut(child);
+                            child_node.kind = kind;
+                            child_node.player = self.sim_state.to_move() as u8;
+                            self.path.push(child);
+                        }
+                        break;
+                    }
+                    self.path.push(child);
+                    node_id = child;
+                }
+            }
+        }
+
+        let (reward0, wins0_x2) = self.roll_out(record_played);
+        if backup {
+            self.backpropagate(reward0, wins0_x2);
+            if record_played && !self.tree.in_overlay() {
+                rave::update(
+                    &mut self.tree,
+                    &self.decisions,
+                    &self.played,
+                    reward0,
+                    &mut self.seen,
+                );
+            }
+        }
+        let root_player = self.tree.get(ROOT).player;
+        (
+            if root_player == 0 { reward0 } else { -reward0 },
+            root_child,
+        )
+    }
+
+    /// Plays the configured number of random games from the simulation state. Returns
+    /// the mean reward and the win count ×2 (from the sign of the mean score
+    /// difference), both from player 0's view.
+    fn roll_out(&mut self, record_played: bool) -> (f64, u32) {
+        let mut reward_sum = 0.0;
+        let mut diff_sum = 0i64;
+        for _ in 0..self.rollouts {
+            let state: &mut GameState = if self.rollouts == 1 {
+                &mut self.sim_state
+            } else {
+                self.rollout_state.clone_from(&self.sim_state);
+                &mut self.rollout_state
+            };
+            if record_played {
+                play_out_recording(state, &mut self.rng, &mut self.played);
+            } else {
+                state.play_out_randomly(&mut self.rng);
+            }
+            let scores = state.scores();
+            let diff = scores[0] - scores[1];
+            diff_sum += diff as i64;
+            reward_sum += match self.reward {
+                Reward::ScoreDiff => diff as f64,
+                Reward::ScaledScoreDiff(scale) => diff as f64 / scale,
+                Reward::WinLoss => diff.signum() as f64,
+            };
+        }
+        let wins0_x2 = match diff_sum.signum() {
+            1 => 2,
+            0 => 1,
+            _ => 0,
+        };
+        (reward_sum / self.rollouts as f64, wins0_x2)
+    }
+
+    fn backpropagate(&mut self, reward0: f64, wins0_x2: u32) {
+        for i in 0..self.path.len() {
+            let node = self.tree.get_mut(self.path[i]);
+            let (reward, wins_x2) = if node.player == 0 {
+                (reward0, wins0_x2)
+            } else {
+                (-reward0, 2 - wins0_x2)
+            };
+            node.visits += 1;
+            node.sum += reward;
+            node.sum_sq += reward * reward;
+            node.wins_x2 += wins_x2;
+        }
+    }
+
+    /// Scores a candidate formula (the ES step): the mean reward of `sims` simulations
+    /// selecting with `policy`. `Integrated` backpropagates into a private overlay of
+    /// the tree that is rolled back afterwards; `Partial` never writes to the tree.
+    /// `observe(reward, root child, root visits)` sees each simulation.
+    pub(crate) fn evaluate_candidate(
+        &mut self,
+        policy: &Policy,
+        mode: EsMode,
+        sims: u32,
+        mut observe: impl FnMut(f64, NodeId, u32),
+    ) -> f64 {
+        let integrated = mode == EsMode::Integrated;
+        if integrated {
+            self.tree.begin_overlay();
+        }
+        let mut total = 0.0;
+        for _ in 0..sims {
+            let (reward, child) = self.simulate(policy, integrated);
+            total += reward;
+            observe(reward, child, self.tree.get(ROOT).visits);
+        }
+        if integrated {
+            self.tree.rollback();
+        }
+        total / sims as f64
+    }
+
+    /// The root child the final-move rule picks (among visited children).
+    pub(crate) fn best_root_child(&self, rule: FinalMove) -> NodeId {
+        let root = self.tree.get(ROOT);
+        let mut best = root.first_child;
+        let mut best_key = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for id in root.children() {
+            let child = self.tree.get(id);
+            if child.visits == 0 {
+                continue;
+            }
+            let (q, n) = (child.q(), child.visits as f64);
+            let key = match rule {
+                FinalMove::HighestQ => (q, n),
+                FinalMove::MostVisits => (n, q),
+            };
+            if key > best_key {
+                best = id;
+                best_key = key;
+            }
+        }
+        best
+    }
+}
+
+/// Whether a state reached in the tree ends the game: nothing hidden and nothing drawn,
+/// or (bottom-of-stack rule) no hidden tile fits anywhere any more.
+fn is_terminal(state: &GameState) -> bool {
+    state.is_over()
+        || (state.rules().unplaceable == Unplaceable::BottomOfStack
+            && state.drawn().is_none()
+            && !state.any_hidden_placeable())
+}
+
+/// Gives a decision node one child per legal move, in a random order.
+fn allocate_moves(
+    tree: &mut Tree,
+    decision: NodeId,
+    state: &GameState,
+    moves: &mut Vec<Move>,
+    rng: &mut GameRng,
+) {
+    state.legal_moves(moves);
+    debug_assert!(!moves.is_empty(), "a drawn tile always has a move");
+    moves.shuffle(rng);
+    let player = state.to_move() as u8;
+    let tile = state.drawn().map_or(0, |t| t.index() as u8);
+    let first = tree.len() as NodeId;
+    for &mv in moves.iter() {
+        tree.push(Node::new(NodeKind::Unexpanded, player, tile, mv));
+    }
+    let node = tree.get_mut(decision);
+    node.first_child = first;
+    node.child_count = u16::try_from(moves.len()).expect("fewer than 65536 legal moves");
+}
+
+/// Gives a chance node one child per hidden tile kind, in kind order.
+fn allocate_outcomes(tree: &mut Tree, chance: NodeId, state: &GameState) {
+    let player = state.to_move() as u8;
+    let first = tree.len() as NodeId;
+    let mut count = 0u16;
+    for (kind, &hidden) in state.hidden_counts().iter().enumerate() {
+        if hidden > 0 {
+            tree.push(Node::new(NodeKind::Unexpanded, player, kind as u8, NO_MOVE));
+            count += 1;
+        }
+    }
+    let node = tree.get_mut(chance);
+    node.first_child = first;
+    node.child_count = count;
+}
+
+/// Draws a tile kind with the probability of its hidden count and reveals it in
+/// `state`. Returns the outcome's slot (its rank among the kinds still hidden), or
+/// `None` when the bottom-of-stack rule leaves nothing placeable (the rest is then
+/// discarded and the game is over).
+fn draw_outcome(state: &mut GameState, rng: &mut GameRng) -> Option<usize> {
+    let mut returned = 0usize;
+    loop {
+        let total = state.hidden_total() as u32;
+        debug_assert!(total > 0, "chance nodes have hidden tiles");
+        let mut pick = rng.gen_range(0..total) as i32;
+        let mut slot = 0usize;
+        let mut kind = 0usize;
+        for (k, &hidden) in state.hidden_counts().iter().enumerate() {
+            if hidden == 0 {
+                continue;
+            }
+            pick -= hidden as i32;
+            if pick < 0 {
+                kind = k;
+                break;
+            }
+            slot += 1;
+        }
+        match state
+            .reveal(TileKind::from_index(kind))
+            .expect("the drawn kind is hidden")
+        {
+            Reveal::Ready | Reveal::Discarded => return Some(slot),
+            Reveal::ReturnedToBottom => {
+                // The state is unchanged: draw again, as the real stack would.
+                returned += 1;
+                if returned > 4 * state.hidden_total() && !state.any_hidden_placeable() {
+                    state.discard_unplaceable_rest();
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+/// `GameState::play_out_randomly` (the same random choices in the same order), also
+/// noting every move for the AMAF update.
+fn play_out_recording(state: &mut GameState, rng: &mut GameRng, played: &mut Vec<Played>) {
+    loop {
+        if state.drawn().is_none() && state.reveal_sampled(rng).is_none() {
+            break;
+        }
+        let tile = state.drawn().expect("a tile is drawn").index() as u8;
+        let mv = state.random_move(rng).expect("a revealed tile fits");
+        played.push(Played {
+            key: rave::key(state.to_move() as u8, tile, mv),
+        });
+        state.apply(mv).expect("random moves are legal");
+    }
+    state.finish();
+}

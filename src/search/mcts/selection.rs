@@ -1,0 +1,95 @@
+//! Tree policies at decision nodes: any formula through the compiled formula engine,
+//! hand-coded UCT (the tests' reference), MCTS-RAVE and Thompson sampling.
+//!
+//! Every policy is called only once all children have been visited (unvisited children
+//! are tried first, by the caller), and maximises the children's statistics as stored:
+//! from the view of the player who chose them, who is the player to move at the parent.
+//! Ties go to the first child in arena order, which is itself a random order.
+
+use rand::Rng;
+
+use super::rave;
+use super::thompson;
+use super::tree::{NodeId, Tree};
+use crate::formula::{CompiledFormula, SelectionInputs};
+
+/// A resolved tree policy.
+#[derive(Clone, Debug)]
+pub(crate) enum Policy {
+    Formula(CompiledFormula),
+    HandCodedUct,
+    Rave { bias: f64 },
+    Thompson { reshaped: bool },
+}
+
+impl Policy {
+    /// The child of `parent` to descend into.
+    pub(crate) fn select<R: Rng + ?Sized>(
+        &self,
+        tree: &Tree,
+        parent: NodeId,
+        c_e: f64,
+        rng: &mut R,
+    ) -> NodeId {
+        let node = tree.get(parent);
+        if node.child_count == 1 {
+            return node.first_child;
+        }
+        match self {
+            Policy::Formula(formula) => select_by_formula(formula, tree, parent, c_e),
+            Policy::HandCodedUct => select_by_hand_coded_uct(tree, parent, c_e),
+            Policy::Rave { bias } => rave::select(tree, parent, c_e, *bias),
+            Policy::Thompson { reshaped } => thompson::select(tree, parent, *reshaped, rng),
+        }
+    }
+}
+
+/// First child with the largest score.
+#[inline]
+pub(crate) fn argmax(
+    children: std::ops::Range<NodeId>,
+    mut score: impl FnMut(NodeId) -> f64,
+) -> NodeId {
+    let mut best = children.start;
+    let mut best_score = f64::NEG_INFINITY;
+    for child in children {
+        let value = score(child);
+        if value > best_score {
+            best = child;
+            best_score = value;
+        }
+    }
+    best
+}
+
+fn select_by_formula(formula: &CompiledFormula, tree: &Tree, parent: NodeId, c_e: f64) -> NodeId {
+    let node = tree.get(parent);
+    let mut inputs = SelectionInputs {
+        q: 0.0,
+        parent_visits: node.visits as f64,
+        child_visits: 0.0,
+        c_e,
+        reward_variance: 0.0,
+        parent_q: node.q(),
+        siblings: node.child_count as f64,
+    };
+    argmax(node.children(), |child| {
+        let child = tree.get(child);
+        inputs.q = child.q();
+        inputs.child_visits = child.visits as f64;
+        inputs.reward_variance = child.variance();
+        formula.eval(&inputs)
+    })
+}
+
+/// `Q + 2*C*sqrt(2*ln(N)/n)` with the operations in the order the formula engine
+/// performs them, so the values agree bit for bit (N ≥ n ≥ 1 here, where the engine's
+/// protections do not change anything).
+fn select_by_hand_coded_uct(tree: &Tree, parent: NodeId, c_e: f64) -> NodeId {
+    let node = tree.get(parent);
+    let ln_parent = (node.visits as f64).ln();
+    argmax(node.children(), |child| {
+        let child = tree.get(child);
+        child.q() + (2.0 * c_e) * ((2.0 * ln_parent) / child.visits as f64).sqrt()
+    })
+}

@@ -1,0 +1,297 @@
+//! The search tree: an arena of compact nodes, with an undo journal that gives the ES
+//! step a cheap private copy of the tree.
+//!
+//! A node stores statistics and the edge that leads to it (a move, or the tile kind a
+//! chance event drew), never a game state: a simulation clones the root state once and
+//! replays the edges while it descends. A node's children are contiguous in the arena,
+//! allocated all at once the first time the node needs them, so a node only keeps the
+//! index of its first child and their number.
+//!
+//! ES-MCTS scores each candidate formula on "its own copy of the tree". Copying the arena
+//! (tens of thousands of nodes) 80 times per decision would dominate the cost, so
+//! [`Tree::begin_overlay`] instead starts a journal: every write to a node that existed
+//! before is preceded by saving that node, new nodes are appended past a mark, and
+//! [`Tree::rollback`] restores the saved nodes in reverse order and truncates the arena
+//! at the mark. A candidate's 10 simulations touch a few dozen nodes, so the "copy" costs
+//! that many 40-byte writes.
+
+use crate::game::Move;
+
+/// Index of a node in the arena.
+pub(crate) type NodeId = u32;
+
+/// The root is always the first node.
+pub(crate) const ROOT: NodeId = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum NodeKind {
+    /// Allocated as a child slot but never reached by a simulation.
+    Unexpanded,
+    /// A tile is drawn: the player to move picks one of the children (moves).
+    Decision,
+    /// No tile is drawn: the children are tile kinds, reached by sampling the hidden
+    /// counts. A move child of a decision node is a chance node (or terminal).
+    Chance,
+    /// The game is over: its value is the final score.
+    Terminal,
+}
+
+/// One node; 40 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Node {
+    /// Sum of the rewards backpropagated through this node, from `player`'s view.
+    pub sum: f64,
+    /// Sum of their squares, for the variance terminal `V`.
+    pub sum_sq: f64,
+    pub visits: u32,
+    /// Wins counted twice (a draw counts 1), from `player`'s view: Thompson sampling's
+    /// successes S = wins_x2 / 2.
+    pub wins_x2: u32,
+    pub first_child: NodeId,
+    /// 0 until the children are allocated.
+    pub child_count: u16,
+    /// Decision nodes: children `first_child .. first_child + expanded` have been
+    /// reached. They are allocated in a shuffled order, so expanding in index order
+    /// tries unvisited children in a random order.
+    pub expanded: u16,
+    /// The move that leads here (children of decision nodes).
+    pub mv: Move,
+    /// The tile kind (`TileKind::index`) that leads here (children of chance nodes), and
+    /// for decision nodes the tile the player to move places.
+    pub tile: u8,
+    pub kind: NodeKind,
+    /// Whose view `sum` and `wins_x2` take: for a move node, the player who chose it; for
+    /// a node reached by chance, the player to move there.
+    pub player: u8,
+}
+
+impl Node {
+    pub(crate) fn new(kind: NodeKind, player: u8, tile: u8, mv: Move) -> Node {
+        Node {
+            sum: 0.0,
+            sum_sq: 0.0,
+            visits: 0,
+            wins_x2: 0,
+            first_child: 0,
+            child_count: 0,
+            expanded: 0,
+            mv,
+            tile,
+            kind,
+            player,
+        }
+    }
+
+    /// Mean reward from `player`'s view (0 when unvisited).
+    #[inline]
+    pub(crate) fn q(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.sum / self.visits as f64
+        }
+    }
+
+    /// Sample variance of the rewards (population form, never negative).
+    #[inline]
+    pub(crate) fn variance(&self) -> f64 {
+        if self.visits == 0 {
+            return 0.0;
+        }
+        let n = self.visits as f64;
+        let mean = self.sum / n;
+        (self.sum_sq / n - mean * mean).max(0.0)
+    }
+
+    #[inline]
+    pub(crate) fn children(&self) -> std::ops::Range<NodeId> {
+        self.first_child..self.first_child + self.child_count as NodeId
+    }
+}
+
+/// The all-moves-as-first statistics of a node (MCTS-RAVE only).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Amaf {
+    pub visits: u32,
+    pub sum: f64,
+}
+
+/// The arena, the optional AMAF array parallel to it, and the undo journal.
+#[derive(Debug, Default)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    /// Parallel to `nodes` when `with_amaf`, empty otherwise.
+    amaf: Vec<Amaf>,
+    with_amaf: bool,
+    /// `Some(mark)` while an overlay is open: nodes below `mark` are journaled.
+    overlay_mark: Option<NodeId>,
+    journal: Vec<(NodeId, Node)>,
+}
+
+impl Tree {
+    pub(crate) fn new(with_amaf: bool) -> Tree {
+        Tree {
+            with_amaf,
+            ..Tree::default()
+        }
+    }
+
+    /// Empties the tree (keeping its memory) and makes `root` its root.
+    pub(crate) fn reset(&mut self, root: Node) {
+        debug_assert!(self.overlay_mark.is_none(), "reset inside an overlay");
+        self.nodes.clear();
+        self.amaf.clear();
+        self.push(root);
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub(crate) fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Bytes one node costs: the node, plus its AMAF entry under RAVE.
+    pub(crate) fn bytes_per_node(&self) -> usize {
+        std::mem::size_of::<Node>()
+            + if self.with_amaf {
+                std::mem::size_of::<Amaf>()
+            } else {
+                0
+            }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, node: Node) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        if self.with_amaf {
+            self.amaf.push(Amaf::default());
+        }
+        id
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// Write access; inside an overlay, saves the node first if it predates the overlay.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, id: NodeId) -> &mut Node {
+        if let Some(mark) = self.overlay_mark {
+            if id < mark {
+                self.journal.push((id, self.nodes[id as usize]));
+            }
+        }
+        &mut self.nodes[id as usize]
+    }
+
+    #[inline]
+    pub(crate) fn amaf(&self, id: NodeId) -> &Amaf {
+        &self.amaf[id as usize]
+    }
+
+    /// AMAF statistics are never written inside an overlay (the ES runs only with
+    /// formula selection, which does not keep them).
+    #[inline]
+    pub(crate) fn amaf_mut(&mut self, id: NodeId) -> &mut Amaf {
+        debug_assert!(self.overlay_mark.is_none(), "AMAF update inside an overlay");
+        &mut self.amaf[id as usize]
+    }
+
+    pub(crate) fn has_amaf(&self) -> bool {
+        self.with_amaf
+    }
+
+    pub(crate) fn in_overlay(&self) -> bool {
+        self.overlay_mark.is_some()
+    }
+
+    /// Starts a private copy of the tree: later writes can be undone by `rollback`.
+    pub(crate) fn begin_overlay(&mut self) {
+        assert!(self.overlay_mark.is_none(), "overlays do not nest");
+        self.journal.clear();
+        self.overlay_mark = Some(self.nodes.len() as NodeId);
+    }
+
+    /// Undoes every write since `begin_overlay` and drops the nodes added since.
+    pub(crate) fn rollback(&mut self) {
+        let mark = self.overlay_mark.take().expect("rollback without overlay");
+        for &(id, saved) in self.journal.iter().rev() {
+            self.nodes[id as usize] = saved;
+        }
+        self.journal.clear();
+        self.nodes.truncate(mark as usize);
+        if self.with_amaf {
+            self.amaf.truncate(mark as usize);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(player: u8) -> Node {
+        Node::new(
+            NodeKind::Chance,
+            player,
+            0,
+            Move {
+                x: 0,
+                y: 0,
+                rotation: 0,
+                meeple: None,
+            },
+        )
+    }
+
+    #[test]
+    fn node_stays_compact() {
+        assert_eq!(std::mem::size_of::<Node>(), 40);
+    }
+
+    #[test]
+    fn rollback_restores_every_touched_node_and_drops_new_ones() {
+        let mut tree = Tree::new(false);
+        tree.reset(leaf(0));
+        let a = tree.push(leaf(1));
+        tree.get_mut(a).visits = 3;
+        tree.get_mut(a).sum = 7.5;
+        let before = tree.nodes().to_vec();
+
+        tree.begin_overlay();
+        for _ in 0..3 {
+            let node = tree.get_mut(a);
+            node.visits += 1;
+            node.sum += 2.0;
+        }
+        tree.get_mut(ROOT).child_count = 1;
+        let b = tree.push(leaf(0));
+        tree.get_mut(b).visits = 9;
+        assert_eq!(tree.get(a).visits, 6);
+        assert_eq!(tree.len(), 3);
+        tree.rollback();
+
+        assert_eq!(tree.nodes(), &before[..]);
+    }
+
+    #[test]
+    fn variance_of_constant_rewards_is_zero() {
+        let mut node = leaf(0);
+        for r in [4.0, 4.0, 4.0] {
+            node.visits += 1;
+            node.sum += r;
+            node.sum_sq += r * r;
+        }
+        assert_eq!(node.variance(), 0.0);
+        node.visits += 1;
+        node.sum += 8.0;
+        node.sum_sq += 64.0;
+        assert!((node.variance() - 3.0).abs() < 1e-12);
+    }
+}
