@@ -148,6 +148,14 @@ fn cell(x: i8, y: i8) -> usize {
     wrap(y) * GRID + wrap(x)
 }
 
+/// A free square next to the board.
+#[derive(Copy, Clone, Debug)]
+struct FrontierSquare {
+    x: i8,
+    y: i8,
+    cell: u16,
+}
+
 #[derive(Clone)]
 pub struct GameState {
     rules: Rules,
@@ -156,8 +164,11 @@ pub struct GameState {
     /// For an empty cell, the edges its neighbours demand: 2 bits per side as in
     /// `Rotated::edge_code`, 0 where there is no neighbour. Non-zero exactly on the frontier.
     cell_need: [u8; CELLS],
-    frontier: [(i8, i8); MAX_FRONTIER],
+    frontier: [FrontierSquare; MAX_FRONTIER],
     frontier_len: u8,
+    /// Placement indices of the monastery tiles on the board (six in the box).
+    monasteries: [u8; 8],
+    monasteries_len: u8,
     placed: [PlacedTile; MAX_TILES],
     placed_len: u8,
     features: Features,
@@ -196,8 +207,14 @@ impl GameState {
             rules,
             cell_tile: [EMPTY; CELLS],
             cell_need: [0; CELLS],
-            frontier: [(0, 0); MAX_FRONTIER],
+            frontier: [FrontierSquare {
+                x: 0,
+                y: 0,
+                cell: 0,
+            }; MAX_FRONTIER],
             frontier_len: 0,
+            monasteries: [0; 8],
+            monasteries_len: 0,
             placed: [start; MAX_TILES],
             placed_len: 0,
             features: Features::new(),
@@ -352,7 +369,7 @@ impl GameState {
         }
         self.hidden[kind.index()] -= 1;
         self.hidden_total -= 1;
-        if self.placement_count(kind) > 0 {
+        if self.has_placement(kind) {
             self.drawn = Some(kind);
             return Ok(Reveal::Ready);
         }
@@ -374,7 +391,7 @@ impl GameState {
     pub fn any_hidden_placeable(&self) -> bool {
         TileKind::ALL
             .iter()
-            .any(|&k| self.hidden[k.index()] > 0 && self.placement_count(k) > 0)
+            .any(|&k| self.hidden[k.index()] > 0 && self.has_placement(k))
     }
 
     /// Removes every hidden tile: the way out of the bottom-of-stack variant when no hidden
@@ -409,16 +426,28 @@ impl GameState {
     /// Rotations of `kind` that fit on frontier square `i`, as a bit mask.
     #[inline]
     fn fits_at(&self, kind: TileKind, i: usize) -> u8 {
-        let (x, y) = self.frontier[i];
-        tables().fits[kind.index()][self.cell_need[cell(x, y)] as usize]
+        tables().fits[kind.index()][self.cell_need[self.frontier[i].cell as usize] as usize]
+    }
+
+    #[inline]
+    fn frontier(&self) -> &[FrontierSquare] {
+        &self.frontier[..self.frontier_len as usize]
+    }
+
+    /// Whether the tile fits anywhere (stops at the first fit).
+    pub fn has_placement(&self, kind: TileKind) -> bool {
+        let fits = &tables().fits[kind.index()];
+        self.frontier()
+            .iter()
+            .any(|f| fits[self.cell_need[f.cell as usize] as usize] != 0)
     }
 
     /// How many placements the tile has (symmetric rotations counted once).
     pub fn placement_count(&self, kind: TileKind) -> usize {
         let fits = &tables().fits[kind.index()];
-        self.frontier[..self.frontier_len as usize]
+        self.frontier()
             .iter()
-            .map(|&(x, y)| fits[self.cell_need[cell(x, y)] as usize].count_ones() as usize)
+            .map(|f| fits[self.cell_need[f.cell as usize] as usize].count_ones() as usize)
             .sum()
     }
 
@@ -427,7 +456,7 @@ impl GameState {
         out.clear();
         for i in 0..self.frontier_len as usize {
             let mut mask = self.fits_at(kind, i);
-            let (x, y) = self.frontier[i];
+            let FrontierSquare { x, y, .. } = self.frontier[i];
             while mask != 0 {
                 let r = mask.trailing_zeros() as u8;
                 mask &= mask - 1;
@@ -481,7 +510,7 @@ impl GameState {
         let Some(kind) = self.drawn else { return };
         for i in 0..self.frontier_len as usize {
             let mut mask = self.fits_at(kind, i);
-            let (x, y) = self.frontier[i];
+            let FrontierSquare { x, y, .. } = self.frontier[i];
             while mask != 0 {
                 let r = mask.trailing_zeros() as u8;
                 mask &= mask - 1;
@@ -502,22 +531,26 @@ impl GameState {
     pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
         let kind = self.drawn?;
         let fits = &tables().fits[kind.index()];
-        let frontier = &self.frontier[..self.frontier_len as usize];
-        let total: u32 = frontier
-            .iter()
-            .map(|&(x, y)| fits[self.cell_need[cell(x, y)] as usize].count_ones())
-            .sum();
+        let frontier = self.frontier();
+        // One pass to count, keeping each square's fitting rotations for the second.
+        let mut masks = [0u8; MAX_FRONTIER];
+        let mut total = 0u32;
+        for (m, f) in masks.iter_mut().zip(frontier) {
+            *m = fits[self.cell_need[f.cell as usize] as usize];
+            total += m.count_ones();
+        }
         if total == 0 {
             return None;
         }
         let mut k = rng.gen_range(0..total);
-        for &(x, y) in frontier {
-            let mut mask = fits[self.cell_need[cell(x, y)] as usize];
+        for (&mask, f) in masks.iter().zip(frontier) {
+            let mut mask = mask;
             let n = mask.count_ones();
             if k >= n {
                 k -= n;
                 continue;
             }
+            let (x, y) = (f.x, f.y);
             for _ in 0..k {
                 mask &= mask - 1;
             }
@@ -557,9 +590,10 @@ impl GameState {
         if mv.rotation >= 4 {
             return illegal("rotation must be 0..=3");
         }
-        let Some(i) = self.frontier[..self.frontier_len as usize]
+        let Some(i) = self
+            .frontier()
             .iter()
-            .position(|&f| f == (mv.x, mv.y))
+            .position(|f| (f.x, f.y) == (mv.x, mv.y))
         else {
             return illegal("the square is not free and next to the board");
         };
@@ -586,6 +620,13 @@ impl GameState {
     /// the tile completed and passes the turn.
     pub fn apply(&mut self, mv: Move) -> Result<(), GameError> {
         let kind = self.check_move(mv)?;
+        self.apply_unchecked(kind, mv);
+        Ok(())
+    }
+
+    /// `apply` without the legality check, for moves the engine generated itself.
+    #[inline]
+    pub(crate) fn apply_unchecked(&mut self, kind: TileKind, mv: Move) {
         let player = self.to_move as usize;
         if self.supply[player] > 0 {
             self.turns_with_meeple_available[player] += 1;
@@ -604,7 +645,6 @@ impl GameState {
         self.score_completed(p);
         self.drawn = None;
         self.to_move ^= 1;
-        Ok(())
     }
 
     /// Lays a tile (already known to fit) and joins its segments to the neighbours' features.
@@ -623,10 +663,7 @@ impl GameState {
         let rot = &tables().rotated[kind.index()][rotation as usize];
         let c = cell(x, y);
         self.cell_tile[c] = p as u8;
-        if let Some(i) = self.frontier[..self.frontier_len as usize]
-            .iter()
-            .position(|&f| f == (x, y))
-        {
+        if let Some(i) = self.frontier().iter().position(|f| f.cell as usize == c) {
             self.frontier_len -= 1;
             self.frontier[i] = self.frontier[self.frontier_len as usize];
         }
@@ -647,7 +684,11 @@ impl GameState {
             let q = self.cell_tile[nc];
             if q == EMPTY {
                 if self.cell_need[nc] == 0 {
-                    self.frontier[self.frontier_len as usize] = (nx, ny);
+                    self.frontier[self.frontier_len as usize] = FrontierSquare {
+                        x: nx,
+                        y: ny,
+                        cell: nc as u16,
+                    };
                     self.frontier_len += 1;
                 }
                 let edge = (rot.edge_code >> (2 * side)) & 3;
@@ -672,22 +713,27 @@ impl GameState {
         }
 
         // The new tile is a neighbour of every monastery around it.
-        for dy in -1i8..=1 {
-            for dx in -1i8..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let q = self.cell_tile[cell(x + dx, y + dy)];
-                if q == EMPTY {
-                    continue;
-                }
-                if let Some(m) = self.placed[q as usize].kind.def().monastery_segment() {
-                    self.features
-                        .close(Features::node(q as usize, m as usize), 1);
-                }
+        for i in 0..self.monasteries_len as usize {
+            let q = self.monasteries[i] as usize;
+            if let Some(node) = self.monastery_node_near(q, x, y) {
+                self.features.close(node, 1);
             }
         }
+        if def.monastery_segment().is_some() {
+            self.monasteries[self.monasteries_len as usize] = p as u8;
+            self.monasteries_len += 1;
+        }
         p
+    }
+
+    /// The monastery node of placement `q` if that tile is one of the eight neighbours of
+    /// (x, y).
+    #[inline]
+    fn monastery_node_near(&self, q: usize, x: i8, y: i8) -> Option<NodeId> {
+        let t = &self.placed[q];
+        let near = (t.x - x).abs() <= 1 && (t.y - y).abs() <= 1 && (t.x, t.y) != (x, y);
+        let m = t.kind.def().monastery_segment()?;
+        near.then(|| Features::node(q, m as usize))
     }
 
     fn neighbours_present(&self, x: i8, y: i8) -> u8 {
@@ -722,17 +768,20 @@ impl GameState {
                 self.score_on_completion(root);
             }
         }
-        for dy in -1i8..=1 {
-            for dx in -1i8..=1 {
-                let q = self.cell_tile[cell(x + dx, y + dy)];
-                if q == EMPTY {
-                    continue;
-                }
-                if let Some(m) = self.placed[q as usize].kind.def().monastery_segment() {
-                    let node = Features::node(q as usize, m as usize);
-                    if self.features.open(node) == 0 {
-                        self.score_on_completion(node);
-                    }
+        for i in 0..self.monasteries_len as usize {
+            let q = self.monasteries[i] as usize;
+            let node = if q == p {
+                let m = kind
+                    .def()
+                    .monastery_segment()
+                    .expect("listed as a monastery");
+                Some(Features::node(q, m as usize))
+            } else {
+                self.monastery_node_near(q, x, y)
+            };
+            if let Some(node) = node {
+                if self.features.open(node) == 0 {
+                    self.score_on_completion(node);
                 }
             }
         }
@@ -876,8 +925,9 @@ impl GameState {
             if self.drawn.is_none() && self.reveal_sampled(rng).is_none() {
                 break;
             }
+            let kind = self.drawn.expect("a tile is drawn");
             let mv = self.random_move(rng).expect("a revealed tile fits");
-            self.apply(mv).expect("random moves are legal");
+            self.apply_unchecked(kind, mv);
         }
         self.finish();
     }
