@@ -500,7 +500,10 @@ mod tests {
                             for h in halves {
                                 assert_eq!(def.segments[h as usize].kind, FeatureKind::Field);
                             }
-                            assert_ne!(halves[0], halves[1], "a road separates its two halves");
+                            // Only A's road stops at its monastery, so one field wraps round it.
+                            if def.kind != TileKind::A {
+                                assert_ne!(halves[0], halves[1], "a road separates its halves");
+                            }
                         }
                         Edge::Field => {
                             assert_eq!(centre, NO_SEGMENT);
