@@ -360,3 +360,6 @@ fn resolve_policy(settings: &MctsSettings) -> Result<(Policy, Option<Formula>), 
         .map_err(|err| SettingsError::new("selection", err.to_string()))?;
     Ok((Policy::Formula(compiled), Some(formula)))
 }
+
+#[cfg(test)]
+mod tests;
