@@ -7,3 +7,4 @@
 pub mod game;
 pub mod formula;
 pub mod search;
+pub mod league;

@@ -5,7 +5,11 @@ mod cli;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "evomcts", version, about = "Evolve MCTS selection formulas and measure them in Carcassonne leagues")]
+#[command(
+    name = "evomcts",
+    version,
+    about = "Evolve MCTS selection formulas and measure them in Carcassonne leagues"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -13,6 +17,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run (or resume) a league from a RON spec and print its tables.
+    League(cli::league::LeagueArgs),
+    /// Recompute the tables from the records of one or more runs of a league.
+    Table(cli::table::TableArgs),
+    /// Replay a run's recorded games from their seeds and check they reproduce.
+    Replay(cli::replay::ReplayArgs),
     /// Play one game between two random controllers and print the board and scores.
     Play(cli::play::PlayArgs),
     /// Benchmarks that measure real work (engine, ...), printed as text or JSON.
@@ -24,6 +34,9 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::League(args) => cli::league::run(args),
+        Command::Table(args) => cli::table::run(args),
+        Command::Replay(args) => cli::replay::run(args),
         Command::Play(args) => cli::play::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Formula(args) => cli::formula::run(args),

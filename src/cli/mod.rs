@@ -2,4 +2,7 @@
 
 pub mod bench;
 pub mod formula;
+pub mod league;
 pub mod play;
+pub mod replay;
+pub mod table;

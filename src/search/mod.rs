@@ -2,8 +2,70 @@
 //! Thompson sampling, ES-MCTS, ES-p-MCTS) and the *-minimax family (Star1, Star2, Star2.5).
 //! Every controller implements `game::Controller` and sees only a `&GameState`: it samples
 //! the hidden tiles, never reads the stack.
+//!
+//! `ControllerSpec` is how specs (leagues, evolution runs) name a controller and its settings;
+//! `Agent` is what a league plays: a controller that can also hand over what it recorded.
 
 pub mod mcts;
 pub mod star;
 
 pub use crate::game::RandomController;
+
+use crate::game::Controller;
+use mcts::{EsDecisionRecord, MctsController, MctsSettings};
+use serde::{Deserialize, Serialize};
+
+/// A controller as a spec writes it in RON: `Random`, `Mcts(sims: 400, c_e: 1.0)`,
+/// `Star(depth: 2, probing: 1)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ControllerSpec {
+    /// Uniform placement, then a uniform meeple option.
+    Random,
+    Mcts(MctsSettings),
+}
+
+/// A controller a league can play, which also hands over its per-decision records.
+pub trait Agent: Controller + Send {
+    /// The ES decisions recorded since the last call (empty for controllers without ES).
+    fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
+        Vec::new()
+    }
+}
+
+impl Agent for RandomController {}
+
+impl Agent for MctsController {
+    fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
+        MctsController::take_decision_records(self)
+    }
+}
+
+/// Why a spec cannot be turned into a controller; the message names the setting.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct SpecError(pub String);
+
+impl ControllerSpec {
+    /// Checks the settings without building anything.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        match self {
+            ControllerSpec::Random => Ok(()),
+            ControllerSpec::Mcts(s) => s.validate().map_err(|e| SpecError(e.to_string())),
+        }
+    }
+
+    /// A fresh controller whose random choices all come from `seed`.
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
+        Ok(match self {
+            ControllerSpec::Random => Box::new(RandomController::new(seed)),
+            ControllerSpec::Mcts(s) => {
+                Box::new(MctsController::new(s, seed).map_err(|e| SpecError(e.to_string()))?)
+            }
+        })
+    }
+
+    /// Whether the controller evolves formulas at its decisions (ES-MCTS, ES-p-MCTS).
+    pub fn evolves(&self) -> bool {
+        matches!(self, ControllerSpec::Mcts(s) if s.es.is_some())
+    }
+}

@@ -1,0 +1,89 @@
+//! `evomcts league`: runs or resumes a league and prints its tables.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Tables};
+use std::path::PathBuf;
+
+/// The league the README's main command runs when no spec is given.
+pub const BUILT_IN_QUICK: &str = include_str!("../../runs/quick.ron");
+
+#[derive(Args)]
+pub struct LeagueArgs {
+    /// The league spec (RON). Without it, the built-in quick league (runs/quick.ron).
+    spec: Option<PathBuf>,
+    /// Folder for the records and tables [default: runs/<spec file name>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue an interrupted run in its folder.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: LeagueArgs) -> Result<()> {
+    let (spec, stem) = match &args.spec {
+        Some(path) => {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "league".into());
+            (LeagueSpec::from_file(path)?, stem)
+        }
+        None => (
+            LeagueSpec::from_ron(BUILT_IN_QUICK, "runs/quick.ron (built in)")?,
+            "quick".to_string(),
+        ),
+    };
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    let out = args.out.unwrap_or_else(|| PathBuf::from("runs").join(stem));
+    let total = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
+    // A finished run in its own folder is shown again rather than refused.
+    let existing = evomcts::league::read_records(&evomcts::league::record_path(&out))?;
+    let complete = existing.games.len() == total && !existing.torn_tail;
+    let opts = RunOptions {
+        out_dir: out.clone(),
+        resume: args.resume || complete,
+        threads: args.threads,
+        progress: !args.quiet,
+        max_games: None,
+    };
+    eprintln!(
+        "league `{}`: {} controllers, {} matches of {} games ({} games) -> {}",
+        spec.name,
+        spec.controllers.len(),
+        spec.controllers.len() * (spec.controllers.len() - 1),
+        spec.games_per_match,
+        total,
+        out.display()
+    );
+    let start = std::time::Instant::now();
+    let outcome = run_league(&spec, &opts)?;
+    if outcome.dropped_torn_line {
+        eprintln!("a game cut off mid-write was dropped and played again");
+    }
+    eprintln!(
+        "{} games played now, {} already recorded, in {:.1} s",
+        outcome.played_now,
+        outcome.already_recorded,
+        start.elapsed().as_secs_f64()
+    );
+    let tables = Tables::from_games(
+        &spec.names(),
+        spec.games_per_match,
+        &spec.bonus,
+        &outcome.games,
+    );
+    print!("{}", report::to_text(&tables));
+    report::write_tables(&tables, &out)
+        .with_context(|| format!("writing tables to {}", out.display()))?;
+    eprintln!("tables written to {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! Leagues: fair tournaments between controllers, as the main paper ran them.
+//!
+//! `spec` reads a league from RON; `schedule` lists its games with their seeds (both seatings
+//! of a pair share tile sequences); `run` plays them on all cores into an append-only record
+//! that survives interruption; `standings` turns records into the paper's tables; `stats`
+//! holds the tests; `report` prints and writes the tables.
+
+pub mod records;
+pub mod report;
+pub mod run;
+pub mod schedule;
+pub mod spec;
+pub mod standings;
+pub mod stats;
+
+pub use records::{read_records, record_path, EsDecisionSummary, LeagueGame};
+pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome};
+pub use schedule::{schedule, GameId, GameJob};
+pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec};
+pub use standings::{MatchResult, Standing, Tables};

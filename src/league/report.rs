@@ -1,0 +1,280 @@
+//! League tables as text for the terminal, and as CSV and Markdown files in the run's folder.
+
+use super::standings::Tables;
+use std::path::Path;
+
+/// A table of strings that renders three ways.
+pub struct TextTable {
+    pub title: String,
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+impl TextTable {
+    pub fn to_csv(&self) -> String {
+        let mut out = String::new();
+        for row in std::iter::once(&self.headers).chain(&self.rows) {
+            out.push_str(
+                &row.iter()
+                    .map(|c| csv_field(c))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn to_markdown(&self) -> String {
+        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+        let mut out = format!("### {}\n\n", self.title);
+        out.push_str(&line(&self.headers));
+        out.push_str(&line(&vec!["---".to_string(); self.headers.len()]));
+        for r in &self.rows {
+            out.push_str(&line(r));
+        }
+        out
+    }
+
+    pub fn to_text(&self) -> String {
+        let cols = self.headers.len();
+        let width: Vec<usize> = (0..cols)
+            .map(|c| {
+                std::iter::once(&self.headers)
+                    .chain(&self.rows)
+                    .map(|r| r[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let fmt = |r: &[String]| {
+            let cells: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let pad = width[i] - c.chars().count();
+                    if i == 0 || i == 1 && !c.chars().all(|ch| ch.is_ascii_digit()) {
+                        format!("{c}{}", " ".repeat(pad))
+                    } else {
+                        format!("{}{c}", " ".repeat(pad))
+                    }
+                })
+                .collect();
+            cells.join("  ").trim_end().to_string() + "\n"
+        };
+        let mut out = format!("{}\n", self.title);
+        out.push_str(&fmt(&self.headers));
+        for r in &self.rows {
+            out.push_str(&fmt(r));
+        }
+        out
+    }
+}
+
+fn s<T: ToString>(v: T) -> String {
+    v.to_string()
+}
+
+pub fn standings_table(t: &Tables) -> TextTable {
+    TextTable {
+        title: "Standings (points, then PD, then match wins)".into(),
+        headers: [
+            "Pos",
+            "Controller",
+            "Points",
+            "BWP",
+            "BLP",
+            "W",
+            "L",
+            "D",
+            "PD",
+        ]
+        .map(s)
+        .to_vec(),
+        rows: t
+            .standings
+            .iter()
+            .map(|r| {
+                vec![
+                    s(r.position),
+                    r.name.clone(),
+                    s(r.points),
+                    s(r.bonus_win),
+                    s(r.bonus_loss),
+                    s(r.wins),
+                    s(r.losses),
+                    s(r.draws),
+                    format!("{:.2}", r.point_difference),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Wins of the row controller playing first against the column controller.
+pub fn matrix_table(t: &Tables) -> TextTable {
+    let mut headers = vec!["first \\ second".to_string()];
+    headers.extend(t.names.iter().cloned());
+    let rows = (0..t.names.len())
+        .map(|a| {
+            let mut row = vec![t.names[a].clone()];
+            for b in 0..t.names.len() {
+                row.push(match t.match_result(a, b) {
+                    Some(m) if m.games > 0 => s(m.first_wins),
+                    Some(_) => "·".into(),
+                    None => "–".into(),
+                });
+            }
+            row
+        })
+        .collect();
+    TextTable {
+        title: format!(
+            "Games won by the row controller playing first (of {} per match)",
+            t.games_per_match
+        ),
+        headers,
+        rows,
+    }
+}
+
+pub fn matches_table(t: &Tables) -> TextTable {
+    TextTable {
+        title: "Matches".into(),
+        headers: [
+            "first",
+            "second",
+            "games",
+            "first_wins",
+            "second_wins",
+            "draws",
+            "mean_score_difference",
+        ]
+        .map(s)
+        .to_vec(),
+        rows: t
+            .matches
+            .iter()
+            .map(|m| {
+                vec![
+                    t.names[m.first].clone(),
+                    t.names[m.second].clone(),
+                    s(m.games),
+                    s(m.first_wins),
+                    s(m.second_wins),
+                    s(m.draws),
+                    format!("{:.3}", m.average_difference()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn statistics_table(t: &Tables) -> TextTable {
+    TextTable {
+        title: "Leader against each controller: Wilcoxon signed-rank test on the score differences of their games".into(),
+        headers: ["Leader", "Other", "Games", "Mean diff", "n≠0", "W+", "p", "Effect (r_rb)", "Significant (5%)"]
+            .map(s)
+            .to_vec(),
+        rows: t
+            .leader_tests
+            .iter()
+            .map(|c| {
+                vec![
+                    c.leader.clone(),
+                    c.other.clone(),
+                    s(c.games),
+                    format!("{:.2}", c.mean_difference),
+                    s(c.wilcoxon.n),
+                    format!("{}", c.wilcoxon.w_plus),
+                    format!("{:.4}", c.wilcoxon.p_value),
+                    format!("{:.3}", c.wilcoxon.effect_size),
+                    (if c.significant_at_5_percent { "yes" } else { "no" }).into(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn win_rate_table(t: &Tables) -> TextTable {
+    TextTable {
+        title: "Game win rates (draws count one half) with 95% Wilson intervals".into(),
+        headers: [
+            "Controller",
+            "Games",
+            "Won",
+            "Lost",
+            "Drawn",
+            "Win rate",
+            "95% interval",
+        ]
+        .map(s)
+        .to_vec(),
+        rows: t
+            .standings
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    s(r.games),
+                    s(r.game_wins),
+                    s(r.game_losses),
+                    s(r.game_draws),
+                    format!("{:.3}", r.win_rate),
+                    format!("[{:.3}, {:.3}]", r.win_rate_low, r.win_rate_high),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Every table, in reading order.
+pub fn all_tables(t: &Tables) -> Vec<(&'static str, TextTable)> {
+    vec![
+        ("standings", standings_table(t)),
+        ("matrix", matrix_table(t)),
+        ("statistics", statistics_table(t)),
+        ("win_rates", win_rate_table(t)),
+        ("matches", matches_table(t)),
+    ]
+}
+
+/// The terminal view: everything but the per-match list (that is in matches.csv).
+pub fn to_text(t: &Tables) -> String {
+    all_tables(t)
+        .into_iter()
+        .filter(|(name, _)| *name != "matches")
+        .map(|(_, table)| table.to_text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Writes `NAME.csv` for every table and one `tables.md` with all of them into `dir`; each
+/// file is written to a temporary name and renamed, so a reader never sees half a table.
+pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let write = |name: &str, text: &str| {
+        let tmp = dir.join(format!(".{name}.tmp"));
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(tmp, dir.join(name))
+    };
+    let mut md = String::from("# League tables\n\n");
+    for (name, table) in all_tables(t) {
+        write(&format!("{name}.csv"), &table.to_csv())?;
+        md.push_str(&table.to_markdown());
+        md.push('\n');
+    }
+    write("tables.md", &md)?;
+    write(
+        "tables.json",
+        &serde_json::to_string_pretty(t).expect("tables serialise"),
+    )
+}

@@ -1,0 +1,243 @@
+//! Running a league: plays the scheduled games not yet recorded on all cores, appending each
+//! finished game to the run's record at once.
+//!
+//! A run's folder holds `spec.ron` (the spec it was started with) and `games.jsonl`. Resuming
+//! under a different spec is refused; starting afresh in a folder that already holds games is
+//! refused too, so results on disk are never overwritten. Games are independent and every seed
+//! comes from the schedule, so the set of records does not depend on the thread count or on
+//! where a run was interrupted; lines are written in the order games finish.
+
+use super::records::{
+    read_records, record_path, EsDecisionSummary, LeagueGame, RecordError, RecordWriter,
+};
+use super::schedule::{schedule, GameJob};
+use super::spec::{EsDetail, LeagueSpec, SpecFileError};
+use crate::game::{play_game, GameError};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LeagueError {
+    #[error(transparent)]
+    Spec(#[from] SpecFileError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error("{dir}: cannot create the run folder: {source}")]
+    Io { dir: String, source: std::io::Error },
+    #[error("{dir} was started with a different spec (hash {old}, now {new}); resume it with its own spec ({dir}/spec.ron) or choose another --out")]
+    SpecChanged {
+        dir: String,
+        old: String,
+        new: String,
+    },
+    #[error("{dir} already holds {games} recorded games; pass --resume to continue it, or choose another --out")]
+    AlreadyStarted { dir: String, games: usize },
+    #[error("{file}: record of game {game:?} has spec hash {found}, expected {expected}")]
+    ForeignRecord {
+        file: String,
+        game: super::schedule::GameId,
+        found: String,
+        expected: String,
+    },
+    #[error("controller `{name}` could not be built: {message}")]
+    Controller { name: String, message: String },
+    #[error("game {game:?}: {source}")]
+    Game {
+        game: super::schedule::GameId,
+        source: GameError,
+    },
+}
+
+pub struct RunOptions {
+    pub out_dir: PathBuf,
+    pub resume: bool,
+    /// Worker threads; `None` = all cores.
+    pub threads: Option<usize>,
+    pub progress: bool,
+    /// Play at most this many of the pending games (for tests of interrupted runs).
+    pub max_games: Option<usize>,
+}
+
+pub struct RunOutcome {
+    /// Every recorded game of the run, in schedule order.
+    pub games: Vec<LeagueGame>,
+    pub played_now: usize,
+    pub already_recorded: usize,
+    /// Whether a torn last line (a game cut off mid-write) was dropped to be played again.
+    pub dropped_torn_line: bool,
+}
+
+/// Plays one scheduled game.
+pub fn play_league_game(
+    spec: &LeagueSpec,
+    job: &GameJob,
+    spec_hash: &str,
+) -> Result<LeagueGame, LeagueError> {
+    let entrant = |i: usize, seat: usize| {
+        let e = &spec.controllers[i];
+        e.spec
+            .build(job.controller_seeds[seat])
+            .map_err(|err| LeagueError::Controller {
+                name: e.name.clone(),
+                message: err.to_string(),
+            })
+    };
+    let mut first = entrant(job.id.first, 0)?;
+    let mut second = entrant(job.id.second, 1)?;
+    let (_, record) = play_game(spec.rules, job.tile_seed, [first.as_mut(), second.as_mut()])
+        .map_err(|source| LeagueError::Game {
+            game: job.id,
+            source,
+        })?;
+    let keep_full = spec.es_detail == EsDetail::Full;
+    let summarise = |records: Vec<_>| -> Vec<EsDecisionSummary> {
+        records
+            .into_iter()
+            .map(|r| EsDecisionSummary::new(r, keep_full))
+            .collect()
+    };
+    Ok(LeagueGame {
+        spec_hash: spec_hash.to_string(),
+        job: *job,
+        names: [
+            spec.controllers[job.id.first].name.clone(),
+            spec.controllers[job.id.second].name.clone(),
+        ],
+        game: record,
+        es: [
+            summarise(first.take_decision_records()),
+            summarise(second.take_decision_records()),
+        ],
+    })
+}
+
+fn write_spec_atomically(dir: &Path, spec: &LeagueSpec) -> std::io::Result<()> {
+    let tmp = dir.join("spec.ron.tmp");
+    std::fs::write(&tmp, spec.to_ron())?;
+    std::fs::rename(tmp, dir.join("spec.ron"))
+}
+
+/// Runs (or resumes) a league into `opts.out_dir`.
+pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, LeagueError> {
+    let dir = &opts.out_dir;
+    let dir_name = dir.display().to_string();
+    let io = |source| LeagueError::Io {
+        dir: dir_name.clone(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let hash = spec.hash();
+    let spec_file = dir.join("spec.ron");
+    if spec_file.exists() {
+        let old = LeagueSpec::from_file(&spec_file)?.hash();
+        if old != hash {
+            return Err(LeagueError::SpecChanged {
+                dir: dir_name,
+                old,
+                new: hash,
+            });
+        }
+    } else {
+        write_spec_atomically(dir, spec).map_err(io)?;
+    }
+
+    let path = record_path(dir);
+    let existing = read_records(&path)?;
+    if !opts.resume && !existing.games.is_empty() {
+        return Err(LeagueError::AlreadyStarted {
+            dir: dir_name,
+            games: existing.games.len(),
+        });
+    }
+    for g in &existing.games {
+        if g.spec_hash != hash {
+            return Err(LeagueError::ForeignRecord {
+                file: path.display().to_string(),
+                game: g.id(),
+                found: g.spec_hash.clone(),
+                expected: hash,
+            });
+        }
+    }
+    let jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
+    let done: HashSet<_> = existing.games.iter().map(|g| g.id()).collect();
+    let mut pending: Vec<GameJob> = jobs
+        .iter()
+        .filter(|j| !done.contains(&j.id))
+        .copied()
+        .collect();
+    if let Some(n) = opts.max_games {
+        pending.truncate(n);
+    }
+
+    let mut writer = RecordWriter::open(&path, existing.valid_len)?;
+    let bar = if opts.progress {
+        let bar = ProgressBar::new(jobs.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games ({per_sec}, {eta} left) {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_position(done.len() as u64);
+        bar.reset_eta();
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .expect("a thread pool");
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<LeagueGame, LeagueError>>();
+    let mut fresh = Vec::with_capacity(pending.len());
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        let (pending, stop) = (&pending, &stop);
+        let hash = &hash;
+        scope.spawn(move || {
+            pool.install(|| {
+                pending.par_iter().for_each_with(tx, |tx, job| {
+                    if !stop.load(Ordering::Relaxed) {
+                        let _ = tx.send(play_league_game(spec, job, hash));
+                    }
+                })
+            })
+        });
+        for result in rx {
+            match result.and_then(|g| writer.append(&g).map(|_| g).map_err(Into::into)) {
+                Ok(game) => {
+                    bar.inc(1);
+                    fresh.push(game);
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let played_now = fresh.len();
+    let already_recorded = existing.games.len();
+    let mut games = existing.games;
+    games.extend(fresh);
+    let order: std::collections::HashMap<_, _> =
+        jobs.iter().enumerate().map(|(i, j)| (j.id, i)).collect();
+    games.sort_by_key(|g| order.get(&g.id()).copied().unwrap_or(usize::MAX));
+    Ok(RunOutcome {
+        games,
+        played_now,
+        already_recorded,
+        dropped_torn_line: existing.torn_tail,
+    })
+}

@@ -1,0 +1,272 @@
+//! Leagues: bonus rules and standings on hand-built results, paired seating, determinism
+//! across thread counts, and runs that are interrupted, torn and resumed.
+
+use evomcts::game::{GameRecord, Rules};
+use evomcts::league::{
+    read_records, record_path, run_league, schedule, BonusRules, GameId, GameJob, LeagueGame,
+    LeagueSpec, MatchResult, RunOptions, Tables,
+};
+use std::path::{Path, PathBuf};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evomcts-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn result(games: u32, first_wins: u32, second_wins: u32) -> MatchResult {
+    MatchResult {
+        first: 0,
+        second: 1,
+        games,
+        first_wins,
+        second_wins,
+        draws: games - first_wins - second_wins,
+        score_difference_sum: 0,
+    }
+}
+
+#[test]
+fn bonus_points_at_their_thresholds() {
+    let paper = BonusRules::default();
+    // 3 of 4 is exactly 75%: the paper's bonus needs more than 75:25.
+    let (w, l) = result(4, 3, 1).points(&paper);
+    assert_eq!(
+        (w.points, w.bonus_win, l.points, l.bonus_loss),
+        (4, 0, 0, 0)
+    );
+    let public_code = BonusRules {
+        bonus_win_share: 0.70,
+        bonus_win_strict: false,
+        ..paper.clone()
+    };
+    assert_eq!(result(4, 3, 1).points(&public_code).0.bonus_win, 1);
+    // 4 of 5 is 80%: a bonus win point.
+    assert_eq!(result(5, 4, 1).points(&paper).0.points, 5);
+    // 11 of 20 is exactly 55%: the loser gets its bonus point; strictly below it does not.
+    let (loser, winner) = result(20, 9, 11).points(&paper);
+    assert_eq!((loser.points, loser.bonus_loss), (1, 1));
+    assert_eq!((winner.points, winner.bonus_win), (4, 0));
+    let strict = BonusRules {
+        bonus_loss_strict: true,
+        ..paper.clone()
+    };
+    assert_eq!(result(20, 9, 11).points(&strict).0.bonus_loss, 0);
+    // 12 of 20 is 60%: no loss bonus.
+    assert_eq!(result(20, 8, 12).points(&paper).0.points, 0);
+    // Equal wins (draws in between) is a drawn match.
+    let (a, b) = result(5, 2, 2).points(&paper);
+    assert_eq!((a.points, b.points), (2, 2));
+}
+
+fn fake_game(first: usize, second: usize, index: u32, scores: [i32; 2]) -> LeagueGame {
+    LeagueGame {
+        spec_hash: "test".into(),
+        job: GameJob::new(
+            0,
+            GameId {
+                first,
+                second,
+                index,
+            },
+        ),
+        names: [format!("{first}"), format!("{second}")],
+        game: GameRecord {
+            tile_seed: 0,
+            rules: Rules::default(),
+            draws: vec![],
+            moves: vec![],
+            virtual_scores: vec![],
+            final_scores: scores,
+            score_by_kind: [[0; 4]; 2],
+            meeples_played: [0; 2],
+            turns_with_meeple_available: [0; 2],
+            turns: [0; 2],
+            discards: 0,
+        },
+        es: [vec![], vec![]],
+    }
+}
+
+#[test]
+fn standings_break_ties_on_points_by_point_difference() {
+    let names: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
+    let mut games = Vec::new();
+    // A and B each beat C in both seatings, and split their own matches: equal points.
+    for (x, y) in [(0, 2), (2, 0), (1, 2), (2, 1)] {
+        let winner_first = x != 2;
+        let margin = if x == 0 || y == 0 { 30 } else { 10 }; // A wins by more
+        let scores = if winner_first {
+            [50 + margin, 50]
+        } else {
+            [50, 50 + margin]
+        };
+        games.push(fake_game(x, y, 0, scores));
+    }
+    games.push(fake_game(0, 1, 0, [60, 50])); // A beats B as first
+    games.push(fake_game(1, 0, 0, [60, 50])); // B beats A as first
+    let t = Tables::from_games(&names, 1, &BonusRules::default(), &games);
+    let order: Vec<&str> = t.standings.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(order, ["A", "B", "C"]);
+    assert_eq!(
+        t.standings[0].points, t.standings[1].points,
+        "a tie on points"
+    );
+    assert!(t.standings[0].point_difference > t.standings[1].point_difference);
+    assert_eq!((t.standings[0].wins, t.standings[0].losses), (3, 1));
+    // One game of one: a 100% share, so every match win carries a bonus point.
+    assert_eq!(t.standings[0].points, 3 * 5);
+    assert_eq!(t.standings[2].points, 0);
+    assert_eq!(t.match_result(0, 2).unwrap().first_wins, 1);
+    // Drawn games.
+    let drawn = Tables::from_games(
+        &names[..2],
+        1,
+        &BonusRules::default(),
+        &[fake_game(0, 1, 0, [40, 40])],
+    );
+    assert_eq!(drawn.standings[0].draws, 1);
+    assert_eq!(drawn.standings[0].points, 2);
+    assert_eq!(drawn.standings[0].game_draws, 1);
+}
+
+fn small_spec(seed: u64) -> LeagueSpec {
+    LeagueSpec::from_ron(
+        &format!(
+            r#"(
+                name: "small",
+                games_per_match: 2,
+                seed: {seed},
+                controllers: [
+                    (name: "Random", spec: Random),
+                    (name: "MCTS", spec: Mcts(sims: 30)),
+                    (name: "Random 2", spec: Random),
+                ],
+            )"#
+        ),
+        "small.ron",
+    )
+    .unwrap()
+}
+
+fn opts(dir: &Path, resume: bool, threads: usize, max_games: Option<usize>) -> RunOptions {
+    RunOptions {
+        out_dir: dir.to_path_buf(),
+        resume,
+        threads: Some(threads),
+        progress: false,
+        max_games,
+    }
+}
+
+fn tables(spec: &LeagueSpec, games: &[LeagueGame]) -> Tables {
+    Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games)
+}
+
+#[test]
+fn both_seatings_play_the_same_tiles() {
+    let spec = small_spec(5);
+    let dir = temp_dir("seating");
+    let run = run_league(&spec, &opts(&dir, false, 2, None)).unwrap();
+    assert_eq!(run.games.len(), 3 * 2 * 2);
+    for g in &run.games {
+        let id = g.id();
+        let mirror = run
+            .games
+            .iter()
+            .find(|h| {
+                h.id()
+                    == GameId {
+                        first: id.second,
+                        second: id.first,
+                        index: id.index,
+                    }
+            })
+            .unwrap();
+        assert_eq!(g.game.draws, mirror.game.draws, "game {id:?}");
+        assert_eq!(g.names, [mirror.names[1].clone(), mirror.names[0].clone()]);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn one_and_two_threads_give_identical_records() {
+    let spec = small_spec(9);
+    let (d1, d2) = (temp_dir("threads1"), temp_dir("threads2"));
+    let one = run_league(&spec, &opts(&d1, false, 1, None)).unwrap().games;
+    let two = run_league(&spec, &opts(&d2, false, 2, None)).unwrap().games;
+    assert_eq!(one, two);
+    assert_eq!(tables(&spec, &one), tables(&spec, &two));
+    std::fs::remove_dir_all(d1).unwrap();
+    std::fs::remove_dir_all(d2).unwrap();
+}
+
+#[test]
+fn an_interrupted_and_torn_run_resumes_to_the_same_tables() {
+    let spec = small_spec(13);
+    let whole_dir = temp_dir("whole");
+    let whole = run_league(&spec, &opts(&whole_dir, false, 2, None)).unwrap();
+
+    let dir = temp_dir("resumed");
+    let part = run_league(&spec, &opts(&dir, false, 2, Some(5))).unwrap();
+    assert_eq!(part.games.len(), 5);
+    // A crash mid-write leaves half a line.
+    let path = record_path(&dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first_line = text.lines().next().unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}{}", &first_line[..first_line.len() / 2]),
+    )
+    .unwrap();
+    assert!(read_records(&path).unwrap().torn_tail);
+
+    // Without --resume the folder is refused and left as it was.
+    let before = std::fs::read(&path).unwrap();
+    let err = run_league(&spec, &opts(&dir, false, 2, None))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("--resume"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    // A changed spec is refused.
+    let err = run_league(&small_spec(14), &opts(&dir, true, 2, None))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("different spec"), "{err}");
+
+    let resumed = run_league(&spec, &opts(&dir, true, 1, None)).unwrap();
+    assert!(resumed.dropped_torn_line);
+    assert_eq!(resumed.already_recorded, 5);
+    assert_eq!(resumed.games, whole.games);
+    assert_eq!(tables(&spec, &resumed.games), tables(&spec, &whole.games));
+    assert!(!read_records(&path).unwrap().torn_tail);
+    std::fs::remove_dir_all(dir).unwrap();
+    std::fs::remove_dir_all(whole_dir).unwrap();
+}
+
+#[test]
+fn a_corrupt_record_line_is_reported_with_its_line_number() {
+    let dir = temp_dir("corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(record_path(&dir), "not json\n{}\n").unwrap();
+    let err = read_records(&record_path(&dir)).err().unwrap().to_string();
+    assert!(err.contains("games.jsonl:1:"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_schedule_covers_every_ordered_pair() {
+    let jobs = schedule(3, 4, 5);
+    assert_eq!(jobs.len(), 4 * 3 * 5);
+    for a in 0..4 {
+        for b in 0..4 {
+            let n = jobs
+                .iter()
+                .filter(|j| (j.id.first, j.id.second) == (a, b))
+                .count();
+            assert_eq!(n, if a == b { 0 } else { 5 });
+        }
+    }
+}
