@@ -634,3 +634,33 @@ fn asking_without_a_drawn_tile_is_an_error() {
     let state = GameState::new(Rules::default());
     assert!(controller.try_choose_move(&state).is_err());
 }
+
+#[test]
+fn controllers_can_move_to_league_threads() {
+    fn assert_send<T: Send + 'static>() {}
+    assert_send::<MctsController>();
+    let controller = MctsController::new(&settings(20), 0).unwrap();
+    let state = sample_positions(1, 3, 10..20).remove(0);
+    let position = state.clone();
+    let mv = std::thread::spawn(move || {
+        let mut controller = controller;
+        controller.try_choose_move(&state).unwrap()
+    })
+    .join()
+    .unwrap();
+    position.check_move(mv).unwrap();
+}
+
+#[test]
+fn games_under_the_bottom_of_stack_rule_play_to_the_end() {
+    let rules = Rules {
+        unplaceable: evomcts::game::Unplaceable::BottomOfStack,
+        ..Rules::default()
+    };
+    for seed in 0..3 {
+        let mut first = MctsController::new(&settings(40), seed).unwrap();
+        let mut second = MctsController::new(&es_settings(60, EsMode::Integrated), seed).unwrap();
+        let (state, _) = play_game(rules, seed, [&mut first, &mut second]).unwrap();
+        assert!(state.is_finished());
+    }
+}

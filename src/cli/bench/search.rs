@@ -29,6 +29,9 @@ pub struct SearchBenchArgs {
     /// Also time RAVE and Thompson sampling decisions.
     #[arg(long)]
     all_policies: bool,
+    /// Time only this controller (mcts, es-mcts or es-p-mcts), e.g. under a profiler.
+    #[arg(long)]
+    only: Option<String>,
     /// Print one JSON object instead of indented text.
     #[arg(long)]
     json: bool,
@@ -112,10 +115,6 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         sims: args.sims,
         ..MctsSettings::es_paper(EsMode::Partial)
     };
-    let (mcts_ms, mcts_nodes, bytes_per_node) =
-        time_decisions(&mcts, &positions, args.seed, args.repeats)?;
-    let (es_mcts_ms, _, _) = time_decisions(&es_mcts, &positions, args.seed, args.repeats)?;
-    let (es_p_mcts_ms, _, _) = time_decisions(&es_p_mcts, &positions, args.seed, args.repeats)?;
     let mut report = serde_json::json!({
         "positions": args.positions,
         "turns": "20..50",
@@ -124,14 +123,31 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         "sims": args.sims,
         "es_sims_per_decision": 800,
         "threads": 1,
-        "mcts400_decision_ms": mcts_ms,
-        "es_mcts_decision_ms": es_mcts_ms,
-        "es_p_mcts_decision_ms": es_p_mcts_ms,
-        "mcts_simulations_per_sec": args.sims as f64 / mcts_ms * 1e3,
         "playouts_per_sec": playouts_per_sec.round(),
-        "bytes_per_node": bytes_per_node,
-        "mcts400_nodes_median": mcts_nodes,
     });
+    let main = [
+        ("mcts", "mcts400_decision_ms", mcts),
+        ("es-mcts", "es_mcts_decision_ms", es_mcts),
+        ("es-p-mcts", "es_p_mcts_decision_ms", es_p_mcts),
+    ];
+    if let Some(only) = &args.only {
+        if !main.iter().any(|(name, _, _)| name == only) {
+            bail!("--only takes mcts, es-mcts or es-p-mcts, not {only}");
+        }
+    }
+    for (name, key, settings) in main {
+        if args.only.as_ref().is_some_and(|only| only != name) {
+            continue;
+        }
+        let (ms, nodes, bytes_per_node) =
+            time_decisions(&settings, &positions, args.seed, args.repeats)?;
+        report[key] = ms.into();
+        if name == "mcts" {
+            report["mcts_simulations_per_sec"] = (args.sims as f64 / ms * 1e3).round().into();
+            report["mcts400_nodes_median"] = nodes.into();
+            report["bytes_per_node"] = bytes_per_node.into();
+        }
+    }
     if args.all_policies {
         for (name, selection) in [
             ("rave_decision_ms", Selection::Rave { bias: 0.1 }),
