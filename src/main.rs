@@ -23,6 +23,8 @@ enum Command {
     Table(cli::table::TableArgs),
     /// Replay a run's recorded games from their seeds and check they reproduce.
     Replay(cli::replay::ReplayArgs),
+    /// Write a Slurm job array (one league slice per task) and its merge job.
+    Slurm(cli::slurm::SlurmArgs),
     /// Play one game between two random controllers and print the board and scores.
     Play(cli::play::PlayArgs),
     /// Benchmarks that measure real work (engine, ...), printed as text or JSON.
@@ -37,6 +39,7 @@ fn main() {
         Command::League(args) => cli::league::run(args),
         Command::Table(args) => cli::table::run(args),
         Command::Replay(args) => cli::replay::run(args),
+        Command::Slurm(args) => cli::slurm::run(args),
         Command::Play(args) => cli::play::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Formula(args) => cli::formula::run(args),

@@ -156,6 +156,7 @@ fn opts(dir: &Path, resume: bool, threads: usize, max_games: Option<usize>) -> R
         threads: Some(threads),
         progress: false,
         max_games,
+        shard: None,
     }
 }
 
@@ -269,4 +270,43 @@ fn the_schedule_covers_every_ordered_pair() {
             assert_eq!(n, if a == b { 0 } else { 5 });
         }
     }
+}
+
+#[test]
+fn shards_together_are_exactly_the_whole_league() {
+    let spec = small_spec(21);
+    let whole_dir = temp_dir("shard-whole");
+    let whole = run_league(&spec, &opts(&whole_dir, false, 2, None))
+        .unwrap()
+        .games;
+    let mut merged = Vec::new();
+    for index in 0..3 {
+        let dir = temp_dir(&format!("shard-{index}"));
+        let shard = evomcts::league::Shard { index, count: 3 };
+        let run = run_league(
+            &spec,
+            &RunOptions {
+                shard: Some(shard),
+                ..opts(&dir, false, 1, None)
+            },
+        )
+        .unwrap();
+        assert!(!run.games.is_empty());
+        merged.extend(run.games);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    assert_eq!(
+        merged.len(),
+        whole.len(),
+        "disjoint slices cover every game once"
+    );
+    merged.sort_by_key(|g| whole.iter().position(|h| h.id() == g.id()));
+    assert_eq!(merged, whole);
+    assert!(evomcts::league::Shard::parse("3/3").is_err());
+    assert!(evomcts::league::Shard::parse("x").is_err());
+    assert_eq!(
+        evomcts::league::Shard::parse("2/3"),
+        Ok(evomcts::league::Shard { index: 2, count: 3 })
+    );
+    std::fs::remove_dir_all(whole_dir).unwrap();
 }

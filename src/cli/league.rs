@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Tables};
+use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Shard, Tables};
 use std::path::PathBuf;
 
 /// The league the README's main command runs when no spec is given.
@@ -24,6 +24,10 @@ pub struct LeagueArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Play only slice I of K disjoint slices of the games (0 <= I < K), e.g. one task of a
+    /// Slurm job array; merge the slices' folders with `evomcts table`.
+    #[arg(long, value_parser = Shard::parse)]
+    shard: Option<Shard>,
 }
 
 pub fn run(args: LeagueArgs) -> Result<()> {
@@ -43,8 +47,17 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }
-    let out = args.out.unwrap_or_else(|| PathBuf::from("runs").join(stem));
-    let total = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
+    let out = args.out.unwrap_or_else(|| match args.shard {
+        Some(s) => PathBuf::from("runs")
+            .join(&stem)
+            .join(format!("shard-{}-of-{}", s.index, s.count)),
+        None => PathBuf::from("runs").join(&stem),
+    });
+    let mut jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
+    if let Some(shard) = args.shard {
+        jobs = shard.select(&jobs);
+    }
+    let total = jobs.len();
     // A finished run in its own folder is shown again rather than refused.
     let existing = evomcts::league::read_records(&evomcts::league::record_path(&out))?;
     let complete = existing.games.len() == total && !existing.torn_tail;
@@ -54,14 +67,18 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         threads: args.threads,
         progress: !args.quiet,
         max_games: None,
+        shard: args.shard,
+    };
+    let slice = match args.shard {
+        Some(s) => format!(", slice {} of {}", s.index, s.count),
+        None => String::new(),
     };
     eprintln!(
-        "league `{}`: {} controllers, {} matches of {} games ({} games) -> {}",
+        "league `{}`: {} controllers, {} matches of {} games ({total} games{slice}) -> {}",
         spec.name,
         spec.controllers.len(),
         spec.controllers.len() * (spec.controllers.len() - 1),
         spec.games_per_match,
-        total,
         out.display()
     );
     let start = std::time::Instant::now();

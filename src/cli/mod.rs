@@ -5,4 +5,5 @@ pub mod formula;
 pub mod league;
 pub mod play;
 pub mod replay;
+pub mod slurm;
 pub mod table;

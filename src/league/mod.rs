@@ -14,7 +14,7 @@ pub mod standings;
 pub mod stats;
 
 pub use records::{read_records, record_path, EsDecisionSummary, LeagueGame};
-pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome};
+pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome, Shard};
 pub use schedule::{schedule, GameId, GameJob};
 pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec};
 pub use standings::{MatchResult, Standing, Tables};

@@ -43,6 +43,11 @@ pub enum LeagueError {
         found: String,
         expected: String,
     },
+    #[error("{file}: game {game:?} is not part of this run's schedule (or of its --shard)")]
+    OutsideSchedule {
+        file: String,
+        game: super::schedule::GameId,
+    },
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
     #[error("game {game:?}: {source}")]
@@ -60,6 +65,50 @@ pub struct RunOptions {
     pub progress: bool,
     /// Play at most this many of the pending games (for tests of interrupted runs).
     pub max_games: Option<usize>,
+    /// Play only this slice of the schedule (one task of a Slurm job array).
+    pub shard: Option<Shard>,
+}
+
+/// Slice `index` (0-based) of `count` disjoint slices of a league's schedule: the games whose
+/// position in the schedule is `index` modulo `count`. Round-robin spreads every match, and so
+/// every expensive controller, evenly over the slices; the games keep their seeds, so the
+/// slices together are exactly the whole league.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/K` with 0 ≤ I < K (Slurm's `$SLURM_ARRAY_TASK_ID/K`).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (i, k) = text
+            .split_once('/')
+            .ok_or_else(|| format!("--shard {text}: expected I/K, e.g. 0/4"))?;
+        let index: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard {text}: I must be a whole number"))?;
+        let count: usize = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard {text}: K must be a whole number"))?;
+        if count == 0 || index >= count {
+            return Err(format!(
+                "--shard {text}: need 0 <= I < K (slices are numbered from 0)"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The part of `jobs` (in schedule order) that belongs to this slice.
+    pub fn select(&self, jobs: &[GameJob]) -> Vec<GameJob> {
+        jobs.iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index)
+            .map(|(_, j)| *j)
+            .collect()
+    }
 }
 
 pub struct RunOutcome {
@@ -153,7 +202,17 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
             games: existing.games.len(),
         });
     }
+    let mut jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
+    if let Some(shard) = opts.shard {
+        jobs = shard.select(&jobs);
+    }
     for g in &existing.games {
+        if !jobs.iter().any(|j| j.id == g.id()) {
+            return Err(LeagueError::OutsideSchedule {
+                file: path.display().to_string(),
+                game: g.id(),
+            });
+        }
         if g.spec_hash != hash {
             return Err(LeagueError::ForeignRecord {
                 file: path.display().to_string(),
@@ -163,7 +222,6 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
             });
         }
     }
-    let jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
     let done: HashSet<_> = existing.games.iter().map(|g| g.id()).collect();
     let mut pending: Vec<GameJob> = jobs
         .iter()
