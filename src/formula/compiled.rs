@@ -1,18 +1,27 @@
 //! Flat, allocation-free evaluation for the MCTS hot path.
 //!
-//! A [`CompiledFormula`] is the tree in postfix order, built once per formula. Its
-//! `eval` walks the program with the top of the stack kept in a local (so a binary
-//! operator reads one stack slot, not two) and a fixed-size array for the rest, so
-//! scoring a child allocates nothing. `C` is resolved at compile time when the formula
-//! carries its own C_E. Results are bit-identical to [`Formula::eval`] because both
-//! call the protected operators of [`super::ops`].
+//! A [`CompiledFormula`] is a straight-line program for an accumulator machine, built
+//! once per formula: the running value lives in a local, leaves are folded into the
+//! operation that consumes them (`acc = acc * 2`, `acc = ln(N)`), and only a node whose
+//! operands are both composite parks a value on a small fixed-size stack. Operands are
+//! emitted heavier-first (Sethi–Ullman), so the stack stays shallow. Scoring a child
+//! allocates nothing.
+//!
+//! Overflow protection costs latency on every operation, so `eval` first runs the
+//! program with plain IEEE arithmetic plus the paper's protections (÷, ln, √) while
+//! noting, off the critical path, whether any input or intermediate value was not
+//! finite. If all were finite, the protected clamps would have been no-ops and the
+//! result is exact. Otherwise (rare: overflow or garbage inputs) it reruns the program
+//! with every value sanitised. Either way the result is bit-identical to
+//! [`Formula::eval`], which the property tests check.
 
 use super::ops;
 use super::tree::{BinaryOp, Expr, Formula, SelectionInputs, Terminal, UnaryOp};
 
-/// Stack slots available to a program. A tree of depth `d` needs at most `d + 1`, so
-/// every formula a grammar admits (depth cap ≤ [`super::MAX_DEPTH_CAP`] = 16) fits.
-pub const STACK_CAPACITY: usize = 17;
+/// Stack slots available to a program. Heavier-first evaluation needs fewer slots than
+/// the tree's depth, so every formula a grammar admits (depth cap ≤
+/// [`super::MAX_DEPTH_CAP`] = 16) fits; deeper hand-written formulas may be rejected.
+pub const STACK_CAPACITY: usize = 16;
 
 /// A formula too deep for the fixed evaluation stack.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -22,18 +31,73 @@ pub struct CompileError {
     pub capacity: usize,
 }
 
+/// One step of the accumulator machine. Suffix `C`: the other operand is a constant,
+/// `I`: an input (index into the input array), `S`: popped from the stack. Prefix `R`:
+/// the accumulator is the *right* operand (`RSubC(v)`: `acc = v - acc`); without it the
+/// accumulator is the left operand, except for `S` steps, where the popped value was
+/// computed first and is the left operand unless `R` says otherwise.
+/// `+` and `*` need no `R` forms: IEEE addition and multiplication are commutative bit
+/// for bit. One flat enum keeps dispatch to a single jump per step.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Instruction {
-    Push(f64),
-    Load(Terminal),
-    Unary(UnaryOp),
-    Binary(BinaryOp),
+enum Step {
+    SetConst(f64),
+    SetInput(u8),
+    Push,
+    Ln,
+    Sqrt,
+    AddC(f64),
+    SubC(f64),
+    RSubC(f64),
+    MulC(f64),
+    DivC(f64),
+    RDivC(f64),
+    MinC(f64),
+    RMinC(f64),
+    MaxC(f64),
+    RMaxC(f64),
+    AddI(u8),
+    SubI(u8),
+    RSubI(u8),
+    MulI(u8),
+    DivI(u8),
+    RDivI(u8),
+    MinI(u8),
+    RMinI(u8),
+    MaxI(u8),
+    RMaxI(u8),
+    AddS,
+    SubS,
+    RSubS,
+    MulS,
+    DivS,
+    RDivS,
+    MinS,
+    RMinS,
+    MaxS,
+    RMaxS,
 }
 
 /// A formula ready for fast repeated evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompiledFormula {
-    program: Box<[Instruction]>,
+    steps: Box<[Step]>,
+    /// Stack slots the program uses; picks a small stack array when possible, since
+    /// zeroing the array is part of every evaluation.
+    stack_needed: usize,
+}
+
+/// The inputs as an array indexed like `Terminal as usize`; `C` already resolved.
+#[inline(always)]
+fn input_array(inputs: &SelectionInputs) -> [f64; 7] {
+    [
+        inputs.q,
+        inputs.parent_visits,
+        inputs.child_visits,
+        inputs.c_e,
+        inputs.reward_variance,
+        inputs.parent_q,
+        inputs.siblings,
+    ]
 }
 
 impl CompiledFormula {
@@ -45,51 +109,291 @@ impl CompiledFormula {
                 capacity: STACK_CAPACITY,
             });
         }
-        let mut program = Vec::with_capacity(formula.size());
-        emit(formula.expr(), formula.c_e(), &mut program);
+        let mut steps = Vec::with_capacity(formula.size());
+        emit(formula.expr(), formula.c_e(), &mut steps);
         Ok(CompiledFormula {
-            program: program.into_boxed_slice(),
+            steps: steps.into_boxed_slice(),
+            stack_needed: needed,
         })
     }
 
-    /// Number of instructions (equals the formula's size).
+    /// Number of steps (at most the formula's size).
     pub fn len(&self) -> usize {
-        self.program.len()
+        self.steps.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.program.is_empty()
+        self.steps.is_empty()
     }
 
     /// The formula's value for one child. Always finite; never allocates.
     #[inline]
     pub fn eval(&self, inputs: &SelectionInputs) -> f64 {
-        // `top` holds the top of the stack; `below[..len]` the values under it. The
-        // first push parks a dummy 0 in `below[0]`, which is why a program needing `k`
-        // values uses `k` slots of `below`.
-        let mut below = [0.0f64; STACK_CAPACITY];
+        let values = input_array(inputs);
+        let (value, all_finite) = match self.stack_needed {
+            0..=2 => self.run::<false, 2>(&values),
+            3..=6 => self.run::<false, 6>(&values),
+            _ => self.run::<false, STACK_CAPACITY>(&values),
+        };
+        if all_finite {
+            value
+        } else {
+            self.run::<true, STACK_CAPACITY>(&values).0
+        }
+    }
+
+    /// Runs the program. `SANITISE = false`: plain arithmetic, reporting whether every
+    /// input read and every `+ - * /` result was finite. `SANITISE = true`: every such
+    /// value goes through [`ops::finite`], exactly as the tree evaluator does.
+    #[inline(always)]
+    fn run<const SANITISE: bool, const CAPACITY: usize>(&self, inputs: &[f64; 7]) -> (f64, bool) {
+        let mut stack = [0.0f64; CAPACITY];
         let mut len = 0usize;
-        let mut top = 0.0f64;
-        for instruction in self.program.iter() {
-            match *instruction {
-                Instruction::Push(value) => {
-                    below[len] = top;
-                    len += 1;
-                    top = value;
+        let mut acc = 0.0f64;
+        // Stays 0 while every checked value is finite: `v - v` is 0 for finite `v` and
+        // NaN for ±∞ or NaN, and NaN sticks. Two float operations, off the critical path.
+        // Inputs are checked here, all at once, rather than at every read.
+        let mut probe = if SANITISE {
+            0.0
+        } else {
+            let d = inputs.map(ops::non_finite_marker);
+            ((d[0] + d[1]) + (d[2] + d[3])) + ((d[4] + d[5]) + d[6])
+        };
+
+        // `ln`, `sqrt`, `min`, `max` and constants of finite values are finite, so only
+        // inputs and the four arithmetic operators need checking.
+        macro_rules! checked {
+            ($value:expr) => {{
+                let value: f64 = $value;
+                if SANITISE {
+                    ops::finite(value)
+                } else {
+                    probe += ops::non_finite_marker(value);
+                    value
                 }
-                Instruction::Load(terminal) => {
-                    below[len] = top;
-                    len += 1;
-                    top = ops::finite(terminal.read(inputs));
+            }};
+        }
+        macro_rules! input {
+            ($index:expr) => {{
+                let value = inputs[$index as usize];
+                if SANITISE {
+                    ops::finite(value)
+                } else {
+                    value
                 }
-                Instruction::Unary(op) => top = op.apply(top),
-                Instruction::Binary(op) => {
-                    len -= 1;
-                    top = op.apply(below[len], top);
+            }};
+        }
+        macro_rules! div {
+            ($a:expr, $b:expr) => {{
+                let (a, b): (f64, f64) = ($a, $b);
+                if ops::divisor_is_protected(b) {
+                    1.0
+                } else {
+                    checked!(a / b)
+                }
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                len -= 1;
+                stack[len]
+            }};
+        }
+
+        for step in self.steps.iter() {
+            acc = match *step {
+                Step::SetConst(v) => v,
+                Step::SetInput(i) => input!(i),
+                Step::Push => {
+                    stack[len] = acc;
+                    len += 1;
+                    acc
+                }
+                Step::Ln => ops::ln_of_finite(acc),
+                Step::Sqrt => ops::sqrt_of_finite(acc),
+                Step::AddC(v) => checked!(acc + v),
+                Step::SubC(v) => checked!(acc - v),
+                Step::RSubC(v) => checked!(v - acc),
+                Step::MulC(v) => checked!(acc * v),
+                Step::DivC(v) => div!(acc, v),
+                Step::RDivC(v) => div!(v, acc),
+                Step::MinC(v) => acc.min(v),
+                Step::RMinC(v) => v.min(acc),
+                Step::MaxC(v) => acc.max(v),
+                Step::RMaxC(v) => v.max(acc),
+                Step::AddI(i) => checked!(acc + input!(i)),
+                Step::SubI(i) => checked!(acc - input!(i)),
+                Step::RSubI(i) => checked!(input!(i) - acc),
+                Step::MulI(i) => checked!(acc * input!(i)),
+                Step::DivI(i) => div!(acc, input!(i)),
+                Step::RDivI(i) => div!(input!(i), acc),
+                Step::MinI(i) => acc.min(input!(i)),
+                Step::RMinI(i) => input!(i).min(acc),
+                Step::MaxI(i) => acc.max(input!(i)),
+                Step::RMaxI(i) => input!(i).max(acc),
+                Step::AddS => checked!(pop!() + acc),
+                Step::SubS => checked!(pop!() - acc),
+                Step::RSubS => checked!(acc - pop!()),
+                Step::MulS => checked!(pop!() * acc),
+                Step::DivS => div!(pop!(), acc),
+                Step::RDivS => div!(acc, pop!()),
+                Step::MinS => pop!().min(acc),
+                Step::RMinS => acc.min(pop!()),
+                Step::MaxS => pop!().max(acc),
+                Step::RMaxS => acc.max(pop!()),
+            };
+        }
+        (acc, probe == 0.0)
+    }
+}
+
+/// Children scored together by [`CompiledFormula::eval_batch`]: each step is dispatched
+/// once per group, so the interpretation cost is shared and the arithmetic vectorises.
+pub const BATCH_LANES: usize = 8;
+
+impl CompiledFormula {
+    /// Scores many children at once: `out[i]` = `self.eval(&inputs[i])`, bit for bit,
+    /// but faster per child because each step is interpreted once per group of
+    /// [`BATCH_LANES`] children. Allocation-free.
+    ///
+    /// # Panics
+    /// If `inputs` and `out` differ in length.
+    pub fn eval_batch(&self, inputs: &[SelectionInputs], out: &mut [f64]) {
+        assert_eq!(inputs.len(), out.len(), "one output per child");
+        for (chunk, results) in inputs.chunks(BATCH_LANES).zip(out.chunks_mut(BATCH_LANES)) {
+            // Unused lanes get all-zero inputs, which are finite and harmless.
+            let mut lanes = [[0.0f64; BATCH_LANES]; 7];
+            for (lane, child) in chunk.iter().enumerate() {
+                for (terminal, value) in input_array(child).into_iter().enumerate() {
+                    lanes[terminal][lane] = value;
+                }
+            }
+            let (values, all_finite) = match self.stack_needed {
+                0..=2 => self.run_lanes::<2>(&lanes),
+                3..=6 => self.run_lanes::<6>(&lanes),
+                _ => self.run_lanes::<STACK_CAPACITY>(&lanes),
+            };
+            if all_finite {
+                results.copy_from_slice(&values[..chunk.len()]);
+            } else {
+                // Rare: overflow or non-finite inputs somewhere in the group.
+                for (result, child) in results.iter_mut().zip(chunk) {
+                    *result = self.eval(child);
                 }
             }
         }
-        top
+    }
+
+    /// Index of the child with the highest score (the first one on ties), or `None`
+    /// for no children. `scratch` must be as long as `inputs`; it receives the scores.
+    pub fn best_index(&self, inputs: &[SelectionInputs], scratch: &mut [f64]) -> Option<usize> {
+        self.eval_batch(inputs, scratch);
+        let mut best: Option<usize> = None;
+        for (i, &score) in scratch.iter().enumerate() {
+            if best.is_none_or(|b| score > scratch[b]) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// The plain-arithmetic run of [`CompiledFormula::run`] over lanes.
+    #[inline(always)]
+    fn run_lanes<const CAPACITY: usize>(
+        &self,
+        inputs: &[[f64; BATCH_LANES]; 7],
+    ) -> ([f64; BATCH_LANES], bool) {
+        type Lanes = [f64; BATCH_LANES];
+        let mut stack = [[0.0f64; BATCH_LANES]; CAPACITY];
+        let mut len = 0usize;
+        let mut acc: Lanes = [0.0; BATCH_LANES];
+        let mut probe: Lanes = [0.0; BATCH_LANES];
+        for lane in inputs {
+            for (p, v) in probe.iter_mut().zip(lane) {
+                *p += ops::non_finite_marker(*v);
+            }
+        }
+
+        // `acc[l] = f(acc[l], other[l])` for every lane, probing results when asked.
+        macro_rules! lanes {
+            (|$a:ident, $b:ident| $body:expr, $other:expr, check) => {{
+                let other: &Lanes = $other;
+                for l in 0..BATCH_LANES {
+                    let ($a, $b) = (acc[l], other[l]);
+                    let value: f64 = $body;
+                    probe[l] += ops::non_finite_marker(value);
+                    acc[l] = value;
+                }
+            }};
+            (|$a:ident, $b:ident| $body:expr, $other:expr) => {{
+                let other: &Lanes = $other;
+                for l in 0..BATCH_LANES {
+                    let ($a, $b) = (acc[l], other[l]);
+                    acc[l] = $body;
+                }
+            }};
+        }
+        macro_rules! div {
+            ($a:expr, $b:expr) => {{
+                let (a, b): (f64, f64) = ($a, $b);
+                if ops::divisor_is_protected(b) {
+                    1.0
+                } else {
+                    a / b
+                }
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                len -= 1;
+                stack[len]
+            }};
+        }
+
+        for step in self.steps.iter() {
+            match *step {
+                Step::SetConst(v) => acc = [v; BATCH_LANES],
+                Step::SetInput(i) => acc = inputs[i as usize],
+                Step::Push => {
+                    stack[len] = acc;
+                    len += 1;
+                }
+                Step::Ln => acc = acc.map(ops::ln_of_finite),
+                Step::Sqrt => acc = acc.map(ops::sqrt_of_finite),
+                Step::AddC(v) => lanes!(|a, b| a + b, &[v; BATCH_LANES], check),
+                Step::SubC(v) => lanes!(|a, b| a - b, &[v; BATCH_LANES], check),
+                Step::RSubC(v) => lanes!(|a, b| b - a, &[v; BATCH_LANES], check),
+                Step::MulC(v) => lanes!(|a, b| a * b, &[v; BATCH_LANES], check),
+                Step::DivC(v) => lanes!(|a, b| div!(a, b), &[v; BATCH_LANES], check),
+                Step::RDivC(v) => lanes!(|a, b| div!(b, a), &[v; BATCH_LANES], check),
+                Step::MinC(v) => lanes!(|a, b| a.min(b), &[v; BATCH_LANES]),
+                Step::RMinC(v) => lanes!(|a, b| b.min(a), &[v; BATCH_LANES]),
+                Step::MaxC(v) => lanes!(|a, b| a.max(b), &[v; BATCH_LANES]),
+                Step::RMaxC(v) => lanes!(|a, b| b.max(a), &[v; BATCH_LANES]),
+                Step::AddI(i) => lanes!(|a, b| a + b, &inputs[i as usize], check),
+                Step::SubI(i) => lanes!(|a, b| a - b, &inputs[i as usize], check),
+                Step::RSubI(i) => lanes!(|a, b| b - a, &inputs[i as usize], check),
+                Step::MulI(i) => lanes!(|a, b| a * b, &inputs[i as usize], check),
+                Step::DivI(i) => lanes!(|a, b| div!(a, b), &inputs[i as usize], check),
+                Step::RDivI(i) => lanes!(|a, b| div!(b, a), &inputs[i as usize], check),
+                Step::MinI(i) => lanes!(|a, b| a.min(b), &inputs[i as usize]),
+                Step::RMinI(i) => lanes!(|a, b| b.min(a), &inputs[i as usize]),
+                Step::MaxI(i) => lanes!(|a, b| a.max(b), &inputs[i as usize]),
+                Step::RMaxI(i) => lanes!(|a, b| b.max(a), &inputs[i as usize]),
+                // Stack steps: the popped value is the left operand unless `R`.
+                Step::AddS => lanes!(|a, b| b + a, &pop!(), check),
+                Step::SubS => lanes!(|a, b| b - a, &pop!(), check),
+                Step::RSubS => lanes!(|a, b| a - b, &pop!(), check),
+                Step::MulS => lanes!(|a, b| b * a, &pop!(), check),
+                Step::DivS => lanes!(|a, b| div!(b, a), &pop!(), check),
+                Step::RDivS => lanes!(|a, b| div!(a, b), &pop!(), check),
+                Step::MinS => lanes!(|a, b| b.min(a), &pop!()),
+                Step::RMinS => lanes!(|a, b| a.min(b), &pop!()),
+                Step::MaxS => lanes!(|a, b| b.max(a), &pop!()),
+                Step::RMaxS => lanes!(|a, b| a.max(b), &pop!()),
+            }
+        }
+        (acc, probe.iter().all(|&p| p == 0.0))
     }
 }
 
@@ -107,30 +411,117 @@ impl Formula {
     }
 }
 
-/// Values on the stack at its highest point when the tree is evaluated left first.
-fn stack_needed(expr: &Expr) -> usize {
+/// A leaf as an operand: a sanitised constant (own C_E included) or an input index.
+#[derive(Clone, Copy)]
+enum Operand {
+    Const(f64),
+    Input(u8),
+}
+
+fn operand(expr: &Expr, own_c_e: Option<f64>) -> Option<Operand> {
     match expr {
-        Expr::Const(_) | Expr::Term(_) => 1,
-        Expr::Unary(_, x) => stack_needed(x),
-        Expr::Binary(_, a, b) => stack_needed(a).max(stack_needed(b) + 1),
+        Expr::Const(v) => Some(Operand::Const(ops::finite(*v))),
+        Expr::Term(Terminal::ExplorationConstant) if own_c_e.is_some() => {
+            Some(Operand::Const(ops::finite(own_c_e.unwrap_or_default())))
+        }
+        Expr::Term(t) => Some(Operand::Input(*t as u8)),
+        _ => None,
     }
 }
 
-fn emit(expr: &Expr, own_c_e: Option<f64>, program: &mut Vec<Instruction>) {
+/// Stack slots the emitted program uses (see [`emit`]).
+fn stack_needed(expr: &Expr) -> usize {
     match expr {
-        Expr::Const(v) => program.push(Instruction::Push(ops::finite(*v))),
-        Expr::Term(Terminal::ExplorationConstant) if own_c_e.is_some() => {
-            program.push(Instruction::Push(ops::finite(own_c_e.unwrap_or_default())))
+        Expr::Const(_) | Expr::Term(_) => 0,
+        Expr::Unary(_, x) => stack_needed(x),
+        Expr::Binary(_, a, b) if a.is_leaf() => stack_needed(b),
+        Expr::Binary(_, a, b) if b.is_leaf() => stack_needed(a),
+        Expr::Binary(_, a, b) => {
+            let (first, second) = (stack_needed(a), stack_needed(b));
+            // The heavier operand runs first, with nothing parked.
+            first.max(second).max(first.min(second) + 1)
         }
-        Expr::Term(t) => program.push(Instruction::Load(*t)),
+    }
+}
+
+/// Appends steps leaving the value of `expr` in the accumulator; the stack below is
+/// left as it was.
+fn emit(expr: &Expr, own_c_e: Option<f64>, steps: &mut Vec<Step>) {
+    match expr {
+        Expr::Const(_) | Expr::Term(_) => steps.push(match operand(expr, own_c_e) {
+            Some(Operand::Const(v)) => Step::SetConst(v),
+            Some(Operand::Input(i)) => Step::SetInput(i),
+            None => unreachable!("leaves are operands"),
+        }),
         Expr::Unary(op, x) => {
-            emit(x, own_c_e, program);
-            program.push(Instruction::Unary(*op));
+            emit(x, own_c_e, steps);
+            steps.push(match op {
+                UnaryOp::Ln => Step::Ln,
+                UnaryOp::Sqrt => Step::Sqrt,
+            });
         }
         Expr::Binary(op, a, b) => {
-            emit(a, own_c_e, program);
-            emit(b, own_c_e, program);
-            program.push(Instruction::Binary(*op));
+            if let Some(right) = operand(b, own_c_e) {
+                emit(a, own_c_e, steps);
+                steps.push(with_operand(*op, right, false));
+            } else if let Some(left) = operand(a, own_c_e) {
+                emit(b, own_c_e, steps);
+                steps.push(with_operand(*op, left, true));
+            } else if stack_needed(a) >= stack_needed(b) {
+                emit(a, own_c_e, steps);
+                steps.push(Step::Push);
+                emit(b, own_c_e, steps);
+                steps.push(with_stack(*op, false));
+            } else {
+                emit(b, own_c_e, steps);
+                steps.push(Step::Push);
+                emit(a, own_c_e, steps);
+                steps.push(with_stack(*op, true));
+            }
         }
+    }
+}
+
+/// `acc = op(acc, operand)`, or `op(operand, acc)` when `operand_is_left`.
+fn with_operand(op: BinaryOp, operand: Operand, operand_is_left: bool) -> Step {
+    use BinaryOp::*;
+    match (operand, op, operand_is_left) {
+        (Operand::Const(v), Add, _) => Step::AddC(v),
+        (Operand::Const(v), Mul, _) => Step::MulC(v),
+        (Operand::Const(v), Sub, false) => Step::SubC(v),
+        (Operand::Const(v), Sub, true) => Step::RSubC(v),
+        (Operand::Const(v), Div, false) => Step::DivC(v),
+        (Operand::Const(v), Div, true) => Step::RDivC(v),
+        (Operand::Const(v), Min, false) => Step::MinC(v),
+        (Operand::Const(v), Min, true) => Step::RMinC(v),
+        (Operand::Const(v), Max, false) => Step::MaxC(v),
+        (Operand::Const(v), Max, true) => Step::RMaxC(v),
+        (Operand::Input(i), Add, _) => Step::AddI(i),
+        (Operand::Input(i), Mul, _) => Step::MulI(i),
+        (Operand::Input(i), Sub, false) => Step::SubI(i),
+        (Operand::Input(i), Sub, true) => Step::RSubI(i),
+        (Operand::Input(i), Div, false) => Step::DivI(i),
+        (Operand::Input(i), Div, true) => Step::RDivI(i),
+        (Operand::Input(i), Min, false) => Step::MinI(i),
+        (Operand::Input(i), Min, true) => Step::RMinI(i),
+        (Operand::Input(i), Max, false) => Step::MaxI(i),
+        (Operand::Input(i), Max, true) => Step::RMaxI(i),
+    }
+}
+
+/// `acc = op(popped, acc)`, or `op(acc, popped)` when `acc_is_left`.
+fn with_stack(op: BinaryOp, acc_is_left: bool) -> Step {
+    use BinaryOp::*;
+    match (op, acc_is_left) {
+        (Add, _) => Step::AddS,
+        (Mul, _) => Step::MulS,
+        (Sub, false) => Step::SubS,
+        (Sub, true) => Step::RSubS,
+        (Div, false) => Step::DivS,
+        (Div, true) => Step::RDivS,
+        (Min, false) => Step::MinS,
+        (Min, true) => Step::RMinS,
+        (Max, false) => Step::MaxS,
+        (Max, true) => Step::RMaxS,
     }
 }

@@ -209,7 +209,7 @@ fn note_best(individual: &Individual, best_ever: &mut Option<Individual>) {
     if individual.fitness.is_some_and(|f| !f.is_nan())
         && best_ever
             .as_ref()
-            .map_or(true, |b| rank(individual) > rank(b))
+            .is_none_or(|b| rank(individual) > rank(b))
     {
         *best_ever = Some(individual.clone());
     }

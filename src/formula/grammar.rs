@@ -284,7 +284,7 @@ fn field_offset(text: &str, field: &str) -> Option<usize> {
             let before_ok = code[..i]
                 .chars()
                 .next_back()
-                .map_or(true, |c| !(c.is_alphanumeric() || c == '_'));
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
             let after_ok = code[i + field.len()..].trim_start().starts_with(':');
             if before_ok && after_ok {
                 return Some(line_start + i);

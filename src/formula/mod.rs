@@ -19,7 +19,7 @@ mod parse;
 mod tree;
 
 pub use canonical::{canonical_expr, compare};
-pub use compiled::{CompileError, CompiledFormula, STACK_CAPACITY};
+pub use compiled::{CompileError, CompiledFormula, BATCH_LANES, STACK_CAPACITY};
 pub use evolution::{
     EvolutionHistory, EvolutionResult, EvolutionStrategy, Individual, IndividualRecord,
     InitialPopulation, Origin, StrategyError,

@@ -52,25 +52,53 @@ pub fn mul(a: f64, b: f64) -> f64 {
 /// Protected division: 1 when `|divisor| < 0.001` (or the divisor is NaN).
 #[inline(always)]
 pub fn div(a: f64, b: f64) -> f64 {
-    // Written as "not >=" so that a NaN divisor also takes the protected branch.
-    if !(b.abs() >= DIVISOR_THRESHOLD) {
+    if divisor_is_protected(b) {
         1.0
     } else {
         finite(a / b)
     }
 }
 
+/// Whether `÷` returns 1 for this divisor: `|b| < 0.001`, or NaN.
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+pub fn divisor_is_protected(b: f64) -> bool {
+    // "Not >=" rather than "<" so that a NaN divisor is protected too.
+    !(b.abs() >= DIVISOR_THRESHOLD)
+}
+
+/// 0 for a finite value, NaN for ±∞ and NaN. Summed over many values it tells, with
+/// two float operations per value and no branch, whether all of them were finite.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+pub(crate) fn non_finite_marker(value: f64) -> f64 {
+    value - value
+}
+
 /// Protected natural logarithm: `ln(max(|x|, 0.001))`.
 #[inline(always)]
 pub fn ln(x: f64) -> f64 {
-    // `f64::max` ignores a NaN operand, so NaN maps to ln(0.001) as well.
-    finite(x.abs().max(LOG_FLOOR).ln())
+    finite(ln_of_finite(x))
 }
 
 /// Protected square root: `sqrt(|x|)`.
 #[inline(always)]
 pub fn sqrt(x: f64) -> f64 {
-    finite(x.abs().sqrt())
+    finite(sqrt_of_finite(x))
+}
+
+/// [`ln`] without the final sanitising, which cannot change the result of a finite
+/// input (the result lies in [ln 0.001, ln f64::MAX]). For the compiled evaluator.
+#[inline(always)]
+pub(crate) fn ln_of_finite(x: f64) -> f64 {
+    // `f64::max` ignores a NaN operand, so NaN maps to ln(0.001) as well.
+    x.abs().max(LOG_FLOOR).ln()
+}
+
+/// [`sqrt`] without the final sanitising, which cannot change the result of a finite input.
+#[inline(always)]
+pub(crate) fn sqrt_of_finite(x: f64) -> f64 {
+    x.abs().sqrt()
 }
 
 /// Smaller operand (a NaN operand is ignored).

@@ -1,0 +1,137 @@
+//! Speed of the formula engine: one child scored by a depth-8 formula, UCT through the
+//! engine against a hand-written UCT, and a whole paper-sized ES run with a trivial
+//! fitness (the overhead evolution adds at every MCTS decision, besides simulations).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use evomcts::formula::{mutate, EvolutionStrategy, Formula, Grammar, SelectionInputs};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// UCT written by hand, as a search without the formula engine would.
+#[inline(never)]
+fn hand_written_uct(inputs: &SelectionInputs) -> f64 {
+    inputs.q + 2.0 * inputs.c_e * (2.0 * inputs.parent_visits.ln() / inputs.child_visits).sqrt()
+}
+
+/// A depth-8 formula reached by mutating UCT, as evolution would.
+fn evolved_depth_8() -> Formula {
+    let grammar = Grammar::paper();
+    let mut rng = Pcg64Mcg::seed_from_u64(2024);
+    let mut formula = Formula::uct();
+    loop {
+        let child = mutate(&formula, &grammar, &mut rng);
+        if child.depth() == 8 && child.size() >= 15 {
+            return child;
+        }
+        if child.depth() <= 8 {
+            formula = child;
+        }
+    }
+}
+
+/// 32 children of one parent, as selection sees them.
+fn children() -> Vec<SelectionInputs> {
+    (0..32)
+        .map(|k| SelectionInputs::new(0.3 + 0.01 * k as f64, 400.0, 1.0 + (k % 13) as f64, 2.0))
+        .collect()
+}
+
+fn inputs() -> SelectionInputs {
+    SelectionInputs::new(0.4, 400.0, 37.0, 2.0)
+}
+
+fn child_evaluation(c: &mut Criterion) {
+    let inputs = inputs();
+    let uct_variant = Formula::parse("Q + 2*C*sqrt(2*ln(N)/(n + sqrt(n*ln(N))))").unwrap();
+    assert_eq!(uct_variant.depth(), 8);
+    let evolved = evolved_depth_8();
+    eprintln!("uct variant: {uct_variant} (size {})", uct_variant.size());
+    eprintln!("evolved:     {evolved} (size {})", evolved.size());
+
+    let mut group = c.benchmark_group("formula/eval_one_child");
+    for (name, formula) in [
+        ("depth8_uct_variant", &uct_variant),
+        ("depth8_evolved", &evolved),
+    ] {
+        let compiled = formula.compile().unwrap();
+        group.bench_function(format!("{name}/compiled"), |b| {
+            b.iter(|| compiled.eval(black_box(&inputs)))
+        });
+        group.bench_function(format!("{name}/tree"), |b| {
+            b.iter(|| formula.eval(black_box(&inputs)))
+        });
+        // 32 children scored in one call; criterion reports time per call, divide by 32.
+        let children = children();
+        let mut scores = vec![0.0; children.len()];
+        group.bench_function(format!("{name}/batch_of_32"), |b| {
+            b.iter(|| compiled.eval_batch(black_box(&children), &mut scores))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("formula/uct");
+    let compiled = Formula::uct().compile().unwrap();
+    group.bench_function("hand_written", |b| {
+        b.iter(|| hand_written_uct(black_box(&inputs)))
+    });
+    group.bench_function("engine", |b| b.iter(|| compiled.eval(black_box(&inputs))));
+    let children = children();
+    let mut scores = vec![0.0; children.len()];
+    group.bench_function("hand_written_batch_of_32", |b| {
+        b.iter(|| {
+            for (score, child) in scores.iter_mut().zip(black_box(&children)) {
+                *score = hand_written_uct(child);
+            }
+        })
+    });
+    group.bench_function("engine_batch_of_32", |b| {
+        b.iter(|| compiled.eval_batch(black_box(&children), &mut scores))
+    });
+    group.finish();
+}
+
+fn evolution_run(c: &mut Criterion) {
+    let grammar = Grammar::paper();
+    let inputs = inputs();
+    let mut group = c.benchmark_group("formula/es_run_1_4_20");
+    for record in [true, false] {
+        let es = EvolutionStrategy {
+            record_history: record,
+            ..EvolutionStrategy::paper()
+        };
+        let name = if record { "recorded" } else { "unrecorded" };
+        let mut seed = 0;
+        // Fitness: compile the candidate and score one child, the cheapest honest use.
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                es.run(&Formula::uct(), &grammar, &mut rng, |f| {
+                    f.compile().map_or(f64::NEG_INFINITY, |p| p.eval(&inputs))
+                })
+            })
+        });
+    }
+    group.finish();
+
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let uct = Formula::uct();
+    c.bench_function("formula/mutate_uct", |b| {
+        b.iter(|| mutate(black_box(&uct), &grammar, &mut rng))
+    });
+    c.bench_function("formula/compile_uct", |b| {
+        b.iter(|| black_box(&uct).compile())
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = child_evaluation, evolution_run
+}
+criterion_main!(benches);
