@@ -8,3 +8,4 @@ pub mod game;
 pub mod formula;
 pub mod search;
 pub mod league;
+pub mod evolve;

@@ -31,6 +31,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Parse, print, canonicalise and evaluate selection formulas.
     Formula(cli::formula::FormulaArgs),
+    /// Evolve one reusable selection formula across many games or bandit runs.
+    Evolve(cli::evolve::EvolveArgs),
 }
 
 fn main() {
@@ -43,6 +45,7 @@ fn main() {
         Command::Play(args) => cli::play::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Formula(args) => cli::formula::run(args),
+        Command::Evolve(args) => cli::evolve::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

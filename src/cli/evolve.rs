@@ -1,0 +1,76 @@
+//! `evomcts evolve`: runs or resumes an evolution of one reusable selection formula and
+//! prints the champion, ready to paste into a league spec.
+
+use anyhow::Result;
+use clap::Args;
+use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct EvolveArgs {
+    /// The evolution spec (RON), e.g. runs/evolve/bandit.ron.
+    spec: PathBuf,
+    /// Folder for the population files [default: populations/<spec name>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue from the last generation written in the folder.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop once this generation is written (resume later with --resume).
+    #[arg(long)]
+    stop_after: Option<usize>,
+    /// No per-generation progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: EvolveArgs) -> Result<()> {
+    let spec = EvolveSpec::from_file(&args.spec)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from("populations").join(&spec.name));
+    eprintln!(
+        "evolve `{}`: ({}{}{})-ES, {} generations, {} samples per evaluation -> {}",
+        spec.name,
+        spec.strategy.mu,
+        if spec.strategy.plus { " + " } else { ", " },
+        spec.strategy.lambda,
+        spec.strategy.generations,
+        spec.noise.samples,
+        out.display()
+    );
+    let outcome = run_evolution(
+        &spec,
+        &RunOptions {
+            out_dir: out.clone(),
+            resume: args.resume,
+            threads: args.threads,
+            progress: !args.quiet,
+            stop_after: args.stop_after,
+        },
+    )?;
+    let last = &outcome.last;
+    if let Some(g) = outcome.resumed_from {
+        eprintln!("resumed after generation {g}");
+    }
+    println!(
+        "generation {} of {}; {} fitness samples spent",
+        last.generation, spec.strategy.generations, last.samples_spent
+    );
+    println!(
+        "reference #{} {}: {}",
+        last.reference.id, last.reference.fitness, last.reference.formula
+    );
+    println!(
+        "champion  #{} {}: {}",
+        last.champion.id, last.champion.fitness, last.champion.formula
+    );
+    println!(
+        "use it in a league: Mcts(selection: FormulaFile({:?}))",
+        out.join("champion.txt").display().to_string()
+    );
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! Evolution runs: one selection formula evolved across many games (or bandit runs) and
+//! kept for reuse, as Bravi et al. did for general video game playing, rather than a new
+//! formula per decision as in the main paper's ES-MCTS.
+//!
+//! `spec` reads a run from RON; `bandit` is the cheap Bernoulli-bandit fitness domain;
+//! `fitness` turns samples (bandit runs, or pairs of Carcassonne games against a baseline
+//! on one tile seed) into estimates with intervals, in parallel; `population` is the
+//! run's folder (a file per generation, the champion); `run` is the generational loop
+//! with resume.
+//!
+//! Layering: uses `formula`, `game`, `search` and `league` (for seed derivation); nothing
+//! below uses it.
+
+pub mod bandit;
+pub mod fitness;
+pub mod population;
+pub mod run;
+pub mod spec;
+
+pub use fitness::{Estimate, EvalError};
+pub use population::{Champion, Generation, Member, PopulationError};
+pub use run::{run_evolution, EvolveError, RunOptions, RunOutcome};
+pub use spec::{
+    BanditSpec, CarcassonneSpec, EvolveSpec, FitnessSpec, NoiseSpec, Score, StrategySpec,
+};

@@ -1,0 +1,242 @@
+//! The run's folder on disk: one RON file per generation, the spec it was started with
+//! and the champion.
+//!
+//! `populations/<run>/`:
+//! - `spec.ron`: the spec of the first start (a resume under a different spec is refused);
+//! - `gen-NNN.ron`: the population after generation NNN (000 = the initial population):
+//!   survivors with their fitness estimates, everything born that generation with its
+//!   parent (the lineage), the champion and the reference (the seed formula);
+//! - `champion.txt`: the champion's formula alone, in the text form that MCTS's
+//!   `Selection::FormulaFile` reads; `champion.ron`: the same with its fitness and origin.
+//!
+//! Every file is written to a temporary name, synced and renamed, so a crash leaves
+//! either the old or the new file, never half of one. A file that does not parse is
+//! reported with its line and column and left alone.
+
+use super::fitness::Estimate;
+use crate::formula::Formula;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One individual as the files show it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Member {
+    /// Birth number within the run; the seed formula is 0.
+    pub id: usize,
+    /// Generation of birth.
+    pub born: usize,
+    /// `None` for the seed formula.
+    pub parent: Option<usize>,
+    pub formula: Formula,
+    pub size: usize,
+    pub depth: usize,
+    pub fitness: Estimate,
+}
+
+impl Member {
+    pub fn new(id: usize, born: usize, parent: Option<usize>, formula: Formula) -> Member {
+        Member {
+            id,
+            born,
+            parent,
+            size: formula.size(),
+            depth: formula.depth(),
+            formula,
+            fitness: Estimate::default(),
+        }
+    }
+}
+
+/// The state of a run after one generation: enough to continue it exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generation {
+    pub run: String,
+    /// `EvolveSpec::hash` of the spec that produced it.
+    pub spec_hash: String,
+    pub generation: usize,
+    /// The id the next newborn gets.
+    pub next_id: usize,
+    /// Fitness samples spent so far in the whole run.
+    pub samples_spent: u64,
+    /// Best and mean fitness (means) of the individuals evaluated this generation.
+    pub best: f64,
+    pub mean: f64,
+    /// The best elite: the formula to use.
+    pub champion: Member,
+    /// The seed formula, evaluated in generation 0 like an elite, for comparison.
+    pub reference: Member,
+    /// The survivors, best first: the parents of the next generation.
+    pub parents: Vec<Member>,
+    /// Everything born this generation, in birth order, with its fitness when selection
+    /// happened (survivors' later samples show in `parents`).
+    pub offspring: Vec<Member>,
+}
+
+/// The champion as `champion.ron` shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Champion {
+    pub run: String,
+    pub generation: usize,
+    pub member: Member,
+    /// The seed formula's fitness on the same domain, for comparison.
+    pub reference: Member,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PopulationError {
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}:{column}: corrupt population file: {message} (left untouched; repair or remove it to resume)")]
+    Corrupt {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: {message} (left untouched)")]
+    Inconsistent { file: String, message: String },
+}
+
+pub fn generation_path(dir: &Path, generation: usize) -> PathBuf {
+    dir.join(format!("gen-{generation:03}.ron"))
+}
+
+pub fn champion_text_path(dir: &Path) -> PathBuf {
+    dir.join("champion.txt")
+}
+
+pub fn champion_ron_path(dir: &Path) -> PathBuf {
+    dir.join("champion.ron")
+}
+
+/// Generation numbers of the `gen-NNN.ron` files in `dir`, ascending.
+pub fn generations_on_disk(dir: &Path) -> Result<Vec<usize>, PopulationError> {
+    let io = |source| PopulationError::Io {
+        file: dir.display().to_string(),
+        source,
+    };
+    let mut found = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(io(e)),
+    };
+    for entry in entries {
+        let name = entry.map_err(io)?.file_name();
+        let name = name.to_string_lossy();
+        if let Some(number) = name
+            .strip_prefix("gen-")
+            .and_then(|rest| rest.strip_suffix(".ron"))
+        {
+            if let Ok(g) = number.parse::<usize>() {
+                found.push(g);
+            }
+        }
+    }
+    found.sort_unstable();
+    Ok(found)
+}
+
+fn pretty() -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new().struct_names(true)
+}
+
+impl Generation {
+    pub fn to_ron(&self) -> String {
+        let mut text = ron::ser::to_string_pretty(self, pretty()).expect("a generation serialises");
+        text.push('\n');
+        text
+    }
+
+    /// Reads and checks a generation file; `expected` is the generation its name says.
+    pub fn read(path: &Path, expected: usize) -> Result<Generation, PopulationError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| PopulationError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        let generation: Generation =
+            ron::from_str(&text).map_err(|e| PopulationError::Corrupt {
+                file: file.clone(),
+                line: e.position.line,
+                column: e.position.col,
+                message: e.code.to_string(),
+            })?;
+        let inconsistent = |message: String| PopulationError::Inconsistent {
+            file: file.clone(),
+            message,
+        };
+        if generation.generation != expected {
+            return Err(inconsistent(format!(
+                "holds generation {} but is named for generation {expected}",
+                generation.generation
+            )));
+        }
+        if generation.parents.is_empty() {
+            return Err(inconsistent("has no parents".into()));
+        }
+        let max_id = generation
+            .parents
+            .iter()
+            .chain(&generation.offspring)
+            .chain([&generation.champion, &generation.reference])
+            .map(|m| m.id)
+            .max()
+            .unwrap_or(0);
+        if generation.next_id <= max_id {
+            return Err(inconsistent(format!(
+                "next_id {} is not above the largest id {max_id}",
+                generation.next_id
+            )));
+        }
+        Ok(generation)
+    }
+}
+
+/// Writes `text` to `path` through a synced temporary file and a rename.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), PopulationError> {
+    let io = |source| PopulationError::Io {
+        file: path.display().to_string(),
+        source,
+    };
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = PathBuf::from(tmp_name);
+    {
+        let mut f = std::fs::File::create(&tmp).map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.sync_all().map_err(io)?;
+    }
+    std::fs::rename(&tmp, path).map_err(io)?;
+    // Make the rename itself durable where the platform allows syncing a directory.
+    if let Some(dir) = path.parent() {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+impl Champion {
+    pub fn to_ron(&self) -> String {
+        let mut text = ron::ser::to_string_pretty(self, pretty()).expect("a champion serialises");
+        text.push('\n');
+        text
+    }
+
+    pub fn from_ron(text: &str, file: &str) -> Result<Champion, PopulationError> {
+        ron::from_str(text).map_err(|e| PopulationError::Corrupt {
+            file: file.to_string(),
+            line: e.position.line,
+            column: e.position.col,
+            message: e.code.to_string(),
+        })
+    }
+}

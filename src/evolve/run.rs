@@ -1,0 +1,399 @@
+//! The generational loop: breed, evaluate in parallel, select, give the elites more
+//! samples, write the generation, repeat.
+//!
+//! Generation 0 is the initial population (μ mutations of the seed formula, or μ
+//! copies), evaluated so it has fitness to show, plus the seed formula itself as the
+//! run's reference. Generation g ≥ 1: offspring `i` is one mutation of parent `i mod μ`
+//! (parents best first); every offspring is evaluated on the generation's sample seeds;
+//! in (μ + λ) the parents are evaluated again on the same seeds and their samples pooled;
+//! (μ, λ) keeps the μ best offspring, (μ + λ) the μ best of both, ranked by mean fitness
+//! (stable: offspring, then earlier-born, win ties). Then the `elites` best survivors get
+//! `elite_samples` more samples; the champion is the best of them.
+//!
+//! Every random choice of generation g comes from seeds derived from the master seed and
+//! g, never from a stream carried across generations, so a run resumed from its last
+//! written generation continues exactly as if never stopped, and sample seeds do not
+//! depend on the thread count.
+
+use super::fitness::{evaluate_all, EvalError, Request};
+use super::population::{
+    champion_ron_path, champion_text_path, generation_path, generations_on_disk, write_atomically,
+    Champion, Generation, Member, PopulationError,
+};
+use super::spec::{EvolveSpec, SpecError};
+use crate::formula::{mutate, Grammar, InitialPopulation};
+use crate::game::GameRng;
+use crate::league::schedule::derive_seed;
+use rand::SeedableRng;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Streams of derived seeds, one per purpose.
+const MUTATION: u64 = 1;
+const SAMPLES: u64 = 2;
+const ELITE: u64 = 3;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvolveError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Population(#[from] PopulationError),
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+    #[error("{dir} already holds generations up to gen-{last:03}.ron; pass --resume to continue it, or choose another --out")]
+    AlreadyStarted { dir: String, last: usize },
+    #[error("{dir} was started with a different spec (hash {old}, now {new}); resume it with its own spec ({dir}/spec.ron) or choose another --out")]
+    SpecChanged {
+        dir: String,
+        old: String,
+        new: String,
+    },
+    #[error(
+        "{file}: written by a different spec (hash {found}, expected {expected}) (left untouched)"
+    )]
+    ForeignGeneration {
+        file: String,
+        found: String,
+        expected: String,
+    },
+    #[error("--threads must be at least 1")]
+    NoThreads,
+}
+
+pub struct RunOptions {
+    /// The run's folder, e.g. `populations/<name>`.
+    pub out_dir: PathBuf,
+    /// Continue from the last generation written in `out_dir`.
+    pub resume: bool,
+    /// Worker threads; `None` = all cores. Results do not depend on it.
+    pub threads: Option<usize>,
+    /// One line per generation on stderr.
+    pub progress: bool,
+    /// Stop once this generation is written (to test interrupted runs).
+    pub stop_after: Option<usize>,
+}
+
+pub struct RunOutcome {
+    /// The last generation written.
+    pub last: Generation,
+    /// The generation the run continued from, when it resumed.
+    pub resumed_from: Option<usize>,
+    /// Generations computed by this call.
+    pub generations_run: usize,
+}
+
+fn seeds(master: u64, stream: u64, generation: usize, count: usize) -> Vec<u64> {
+    (0..count)
+        .map(|j| derive_seed(master, &[stream, generation as u64, j as u64]))
+        .collect()
+}
+
+/// Evaluates `members` on `seeds`, pooling the samples into their estimates.
+fn evaluate(
+    spec: &EvolveSpec,
+    members: &mut [&mut Member],
+    seeds: &[u64],
+) -> Result<u64, EvalError> {
+    if seeds.is_empty() || members.is_empty() {
+        return Ok(0);
+    }
+    let requests: Vec<Request<'_>> = members
+        .iter()
+        .map(|m| Request {
+            formula: &m.formula,
+            seeds,
+        })
+        .collect();
+    let samples = evaluate_all(&spec.fitness, &requests)?;
+    for (member, values) in members.iter_mut().zip(samples) {
+        member.fitness.add(&values);
+    }
+    Ok((members.len() * seeds.len()) as u64)
+}
+
+/// Best first by mean fitness; stable, so earlier entries win ties.
+fn rank_sort(members: &mut [Member]) {
+    members.sort_by(|a, b| b.fitness.rank().total_cmp(&a.fitness.rank()));
+}
+
+/// Extra samples for the best survivors; returns the champion and the samples spent.
+/// `parents` must be sorted best first; it is sorted again afterwards.
+fn crown(
+    spec: &EvolveSpec,
+    parents: &mut [Member],
+    generation: usize,
+) -> Result<(Member, u64), EvalError> {
+    let elites = spec.noise.elites.min(parents.len());
+    let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
+    let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
+    let spent = evaluate(spec, &mut refs, &extra)?;
+    let champion = parents[..elites]
+        .iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| a.fitness.rank().total_cmp(&b.fitness.rank()).then(j.cmp(i)))
+        .map(|(_, m)| m.clone())
+        .expect("at least one elite");
+    rank_sort(parents);
+    Ok((champion, spent))
+}
+
+fn summary(members: &[Member]) -> (f64, f64) {
+    let means: Vec<f64> = members.iter().map(|m| m.fitness.rank()).collect();
+    let best = means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mean = means.iter().sum::<f64>() / means.len().max(1) as f64;
+    (best, mean)
+}
+
+/// Generation 0: the initial parents and the reference, evaluated.
+fn initial(spec: &EvolveSpec, grammar: &Grammar, hash: &str) -> Result<Generation, EvalError> {
+    let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
+    let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
+    let mut parents: Vec<Member> = (0..spec.strategy.mu)
+        .map(|i| {
+            let formula = match spec.strategy.initial {
+                InitialPopulation::MutatedSeed => mutate(&spec.seed_formula, grammar, &mut rng),
+                InitialPopulation::Seed => spec.seed_formula.clone(),
+            };
+            Member::new(i + 1, 0, Some(0), formula)
+        })
+        .collect();
+    let sample_seeds = seeds(spec.seed, SAMPLES, 0, spec.noise.samples);
+    let mut spent = {
+        let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
+        refs.push(&mut reference);
+        evaluate(spec, &mut refs, &sample_seeds)?
+    };
+    // The reference gets the elites' extra samples too, so the two compare like for like.
+    spent += evaluate(
+        spec,
+        &mut [&mut reference],
+        &seeds(spec.seed, ELITE, 0, spec.noise.elite_samples),
+    )?;
+    let offspring = parents.clone();
+    let (best, mean) = summary(&offspring);
+    rank_sort(&mut parents);
+    let (champion, elite_spent) = crown(spec, &mut parents, 0)?;
+    Ok(Generation {
+        run: spec.name.clone(),
+        spec_hash: hash.to_string(),
+        generation: 0,
+        next_id: spec.strategy.mu + 1,
+        samples_spent: spent + elite_spent,
+        best,
+        mean,
+        champion,
+        reference,
+        parents,
+        offspring,
+    })
+}
+
+/// Generation `g` from the previous one.
+fn step(spec: &EvolveSpec, grammar: &Grammar, prev: &Generation) -> Result<Generation, EvalError> {
+    let g = prev.generation + 1;
+    let mu = spec.strategy.mu;
+    let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, g as u64]));
+    let mut next_id = prev.next_id;
+    let mut offspring: Vec<Member> = (0..spec.strategy.lambda)
+        .map(|i| {
+            let parent = &prev.parents[i % prev.parents.len()];
+            let child = Member::new(
+                next_id,
+                g,
+                Some(parent.id),
+                mutate(&parent.formula, grammar, &mut rng),
+            );
+            next_id += 1;
+            child
+        })
+        .collect();
+    let mut parents = prev.parents.clone();
+    let sample_seeds = seeds(spec.seed, SAMPLES, g, spec.noise.samples);
+    let reevaluate = spec.strategy.plus && spec.noise.reevaluate_survivors;
+    let spent = {
+        let mut refs: Vec<&mut Member> = offspring.iter_mut().collect();
+        if reevaluate {
+            refs.extend(parents.iter_mut());
+        }
+        evaluate(spec, &mut refs, &sample_seeds)?
+    };
+    let mut pool = offspring.clone();
+    let (best, mean) = if reevaluate {
+        summary(&[offspring.as_slice(), parents.as_slice()].concat())
+    } else {
+        summary(&offspring)
+    };
+    if spec.strategy.plus {
+        pool.append(&mut parents);
+    }
+    rank_sort(&mut pool);
+    pool.truncate(mu);
+    let mut parents = pool;
+    let (champion, elite_spent) = crown(spec, &mut parents, g)?;
+    Ok(Generation {
+        run: spec.name.clone(),
+        spec_hash: prev.spec_hash.clone(),
+        generation: g,
+        next_id,
+        samples_spent: prev.samples_spent + spent + elite_spent,
+        best,
+        mean,
+        champion,
+        reference: prev.reference.clone(),
+        parents,
+        offspring,
+    })
+}
+
+fn write_generation(opts: &RunOptions, generation: &Generation) -> Result<(), PopulationError> {
+    write_atomically(
+        &generation_path(&opts.out_dir, generation.generation),
+        &generation.to_ron(),
+    )
+}
+
+fn write_champion(opts: &RunOptions, generation: &Generation) -> Result<(), PopulationError> {
+    write_atomically(
+        &champion_text_path(&opts.out_dir),
+        &format!("{}\n", generation.champion.formula),
+    )?;
+    let champion = Champion {
+        run: generation.run.clone(),
+        generation: generation.generation,
+        member: generation.champion.clone(),
+        reference: generation.reference.clone(),
+    };
+    write_atomically(&champion_ron_path(&opts.out_dir), &champion.to_ron())
+}
+
+fn report(spec: &EvolveSpec, generation: &Generation, started: Instant) {
+    let c = &generation.champion;
+    eprintln!(
+        "gen {:>3}/{}  best {:.3}  mean {:.3}  champion #{} {}: {}  [{:.1}s]",
+        generation.generation,
+        spec.strategy.generations,
+        generation.best,
+        generation.mean,
+        c.id,
+        c.fitness,
+        c.formula,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Runs (or resumes) an evolution into `opts.out_dir`.
+pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
+    if opts.threads == Some(0) {
+        return Err(EvolveError::NoThreads);
+    }
+    spec.validate()
+        .map_err(|(field, message)| SpecError::Invalid {
+            file: "<spec>".into(),
+            field,
+            message,
+        })?;
+    let grammar = spec.grammar().map_err(|message| SpecError::Invalid {
+        file: "<spec>".into(),
+        field: "grammar".into(),
+        message,
+    })?;
+    let dir = &opts.out_dir;
+    let dir_name = dir.display().to_string();
+    std::fs::create_dir_all(dir).map_err(|source| PopulationError::Io {
+        file: dir_name.clone(),
+        source,
+    })?;
+    let hash = spec.hash();
+    let spec_file = dir.join("spec.ron");
+    if spec_file.exists() {
+        let old = EvolveSpec::from_file(&spec_file)?.hash();
+        if old != hash {
+            return Err(EvolveError::SpecChanged {
+                dir: dir_name,
+                old,
+                new: hash,
+            });
+        }
+    }
+    let on_disk = generations_on_disk(dir)?;
+    if let (Some(&last), false) = (on_disk.last(), opts.resume) {
+        return Err(EvolveError::AlreadyStarted {
+            dir: dir_name,
+            last,
+        });
+    }
+    let mut state = match on_disk.last() {
+        Some(&last) => {
+            let path = generation_path(dir, last);
+            let generation = Generation::read(&path, last)?;
+            let file = path.display().to_string();
+            if generation.spec_hash != hash {
+                return Err(EvolveError::ForeignGeneration {
+                    file,
+                    found: generation.spec_hash,
+                    expected: hash,
+                });
+            }
+            if generation.parents.len() != spec.strategy.mu {
+                return Err(PopulationError::Inconsistent {
+                    file,
+                    message: format!(
+                        "holds {} parents, the spec's mu is {}",
+                        generation.parents.len(),
+                        spec.strategy.mu
+                    ),
+                }
+                .into());
+            }
+            Some(generation)
+        }
+        None => None,
+    };
+    if !spec_file.exists() {
+        write_atomically(&spec_file, &spec.to_ron())?;
+    }
+    let resumed_from = state.as_ref().map(|g| g.generation);
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .expect("a thread pool");
+    let started = Instant::now();
+    let mut generations_run = 0;
+    let stop_at = opts
+        .stop_after
+        .unwrap_or(usize::MAX)
+        .min(spec.strategy.generations);
+    let mut current = match state.take() {
+        Some(generation) => generation,
+        None => {
+            let generation = pool.install(|| initial(spec, &grammar, &hash))?;
+            write_generation(opts, &generation)?;
+            write_champion(opts, &generation)?;
+            generations_run += 1;
+            if opts.progress {
+                report(spec, &generation, started);
+            }
+            generation
+        }
+    };
+    while current.generation < stop_at {
+        let next = pool.install(|| step(spec, &grammar, &current))?;
+        write_generation(opts, &next)?;
+        write_champion(opts, &next)?;
+        generations_run += 1;
+        if opts.progress {
+            report(spec, &next, started);
+        }
+        current = next;
+    }
+    // A crash between a generation and its champion files leaves them stale: rewrite
+    // them (the same bytes when they were current).
+    write_champion(opts, &current)?;
+    Ok(RunOutcome {
+        last: current,
+        resumed_from,
+        generations_run,
+    })
+}

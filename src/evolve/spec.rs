@@ -1,0 +1,372 @@
+//! An evolution run as a researcher writes it: a RON file naming the grammar, the seed
+//! formula, the (μ, λ)/(μ + λ) strategy, how noise is handled and the fitness domain.
+//!
+//! Parsed with the same RON extensions as league specs (`unwrap_variant_newtypes`,
+//! `implicit_some`) so `fitness: Bandit(epsilon: 0.1)` and
+//! `candidate: (sims: 50)` read naturally. Syntax errors name file:line:column; a value
+//! that parses but cannot run names the field.
+
+use crate::formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
+use crate::game::Rules;
+use crate::search::mcts::{MctsSettings, Selection};
+use crate::search::ControllerSpec;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The (μ, λ) or (μ + λ) strategy; the same semantics as `formula::EvolutionStrategy`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategySpec {
+    /// Parents kept each generation (μ).
+    pub mu: usize,
+    /// Offspring made each generation (λ); offspring `i` mutates parent `i mod μ`.
+    pub lambda: usize,
+    pub generations: usize,
+    /// `false`: (μ, λ), offspring replace parents. `true`: (μ + λ), parents compete.
+    #[serde(default)]
+    pub plus: bool,
+    #[serde(default)]
+    pub initial: InitialPopulation,
+}
+
+/// How the run fights noisy fitness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NoiseSpec {
+    /// Samples per evaluation: bandit runs, or Carcassonne tile seeds (two games each,
+    /// one per seating). Every individual evaluated in a generation gets the same
+    /// sample seeds (common random numbers), so differences are not luck of the draw.
+    pub samples: usize,
+    /// (μ + λ): parents are evaluated again each generation, their new samples pooled
+    /// with the old, so a lucky estimate cannot keep a parent alive for ever.
+    pub reevaluate_survivors: bool,
+    /// The best `elites` survivors of each generation get `elite_samples` more samples;
+    /// the champion is the best of them.
+    pub elites: usize,
+    pub elite_samples: usize,
+}
+
+impl Default for NoiseSpec {
+    fn default() -> Self {
+        NoiseSpec {
+            samples: 20,
+            reevaluate_survivors: true,
+            elites: 1,
+            elite_samples: 40,
+        }
+    }
+}
+
+/// Bernoulli K-armed bandit (Tuma's thesis, Table 5.1): one arm pays with probability
+/// `best`, the others with `best - epsilon`. One sample is one run of `horizon` pulls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BanditSpec {
+    pub arms: usize,
+    pub best: f64,
+    pub epsilon: f64,
+    pub horizon: u32,
+    /// The value of `C` for formulas that do not carry their own C_E.
+    pub c_e: f64,
+}
+
+impl Default for BanditSpec {
+    fn default() -> Self {
+        BanditSpec {
+            arms: 10,
+            best: 0.5,
+            epsilon: 0.1,
+            horizon: 1000,
+            c_e: 1.0,
+        }
+    }
+}
+
+/// What one pair of Carcassonne games (both seatings of a tile seed) is worth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Score {
+    /// The candidate's final score minus the baseline's, averaged over the two games.
+    #[default]
+    ScoreDiff,
+    /// 1 per win, 0.5 per draw, averaged over the two games.
+    WinRate,
+}
+
+/// Games of MCTS using the formula against a baseline controller.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CarcassonneSpec {
+    /// The MCTS the formula is plugged into; its `selection` is replaced by the formula.
+    pub candidate: MctsSettings,
+    pub baseline: ControllerSpec,
+    pub score: Score,
+    pub rules: Rules,
+}
+
+impl Default for CarcassonneSpec {
+    /// The paper's MCTS (400 simulations, UCT) as both candidate and baseline.
+    fn default() -> Self {
+        CarcassonneSpec {
+            candidate: MctsSettings::default(),
+            baseline: ControllerSpec::Mcts(MctsSettings::default()),
+            score: Score::ScoreDiff,
+            rules: Rules::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FitnessSpec {
+    /// Fitness = minus the cumulative (pseudo-)regret of the formula as a bandit policy.
+    Bandit(BanditSpec),
+    /// Fitness = score difference or win rate against the baseline.
+    Carcassonne(CarcassonneSpec),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvolveSpec {
+    /// Names the run's folder: `populations/<name>/` unless `--out` says otherwise.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Master seed: every random choice of the run derives from it.
+    pub seed: u64,
+    /// `paper`, `ucb1_tuned` (built in) or the path of a grammar RON file.
+    #[serde(default = "paper_grammar")]
+    pub grammar: String,
+    /// Where evolution starts; UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) unless given. It is also
+    /// evaluated as the run's reference.
+    #[serde(default = "Formula::uct")]
+    pub seed_formula: Formula,
+    pub strategy: StrategySpec,
+    #[serde(default)]
+    pub noise: NoiseSpec,
+    pub fitness: FitnessSpec,
+}
+
+fn paper_grammar() -> String {
+    "paper".to_string()
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    #[error("cannot read {file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}:{column}: {message}")]
+    Syntax {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: field `{field}`: {message}")]
+    Invalid {
+        file: String,
+        field: String,
+        message: String,
+    },
+}
+
+fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(
+        ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
+            | ron::extensions::Extensions::IMPLICIT_SOME,
+    )
+}
+
+/// A grammar by name (`paper`, `ucb1_tuned`) or file path.
+pub fn load_grammar(name: &str) -> Result<Grammar, String> {
+    match name {
+        "paper" => Ok(Grammar::paper()),
+        "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
+        path => Grammar::from_file(path).map_err(|e| e.to_string()),
+    }
+}
+
+impl EvolveSpec {
+    pub fn from_file(path: impl AsRef<Path>) -> Result<EvolveSpec, SpecError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        Self::from_ron(&text, &file)
+    }
+
+    /// Parses and validates a spec; `file` names it in errors.
+    pub fn from_ron(text: &str, file: &str) -> Result<EvolveSpec, SpecError> {
+        let spec: EvolveSpec = ron_options()
+            .from_str(text)
+            .map_err(|e| SpecError::Syntax {
+                file: file.to_string(),
+                line: e.position.line,
+                column: e.position.col,
+                message: e.code.to_string(),
+            })?;
+        spec.validate()
+            .map_err(|(field, message)| SpecError::Invalid {
+                file: file.to_string(),
+                field,
+                message,
+            })?;
+        Ok(spec)
+    }
+
+    /// The spec as RON, in the form `from_ron` reads.
+    pub fn to_ron(&self) -> String {
+        ron_options()
+            .to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .expect("a spec serialises")
+    }
+
+    /// The strategy in the formula layer's terms.
+    pub fn strategy(&self) -> EvolutionStrategy {
+        EvolutionStrategy {
+            mu: self.strategy.mu,
+            lambda: self.strategy.lambda,
+            generations: self.strategy.generations,
+            plus: self.strategy.plus,
+            initial: self.strategy.initial,
+            record_history: false,
+        }
+    }
+
+    /// The grammar the spec names (validated to load).
+    pub fn grammar(&self) -> Result<Grammar, String> {
+        load_grammar(&self.grammar)
+    }
+
+    /// The first problem found, as (field, message).
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let err = |f: &str, m: String| Err((f.to_string(), m));
+        if self.name.trim().is_empty()
+            || self
+                .name
+                .contains(|c: char| c == '/' || c == '\\' || c.is_control())
+        {
+            return err(
+                "name",
+                format!("must be a non-empty folder name, got {:?}", self.name),
+            );
+        }
+        if let Err(e) = self.strategy().validate() {
+            return err("strategy", e.to_string());
+        }
+        let grammar = match self.grammar() {
+            Ok(g) => g,
+            Err(e) => return err("grammar", e),
+        };
+        if let Err(e) = crate::formula::CompiledFormula::new(&self.seed_formula) {
+            return err("seed_formula", e.to_string());
+        }
+        if self.seed_formula.depth() > grammar.depth_cap().max(crate::formula::MAX_DEPTH_CAP) {
+            return err(
+                "seed_formula",
+                format!("depth {} is too deep", self.seed_formula.depth()),
+            );
+        }
+        let n = &self.noise;
+        if n.samples < 2 {
+            return err(
+                "noise.samples",
+                format!("must be at least 2 to give an interval, got {}", n.samples),
+            );
+        }
+        if n.elites > self.strategy.mu {
+            return err(
+                "noise.elites",
+                format!(
+                    "at most mu ({}) survivors can be elites, got {}",
+                    self.strategy.mu, n.elites
+                ),
+            );
+        }
+        if n.elites == 0 {
+            return err(
+                "noise.elites",
+                "must be at least 1: the champion is the best elite".into(),
+            );
+        }
+        match &self.fitness {
+            FitnessSpec::Bandit(b) => {
+                if b.arms < 2 || b.arms > 1000 {
+                    return err(
+                        "fitness.arms",
+                        format!("must be between 2 and 1000, got {}", b.arms),
+                    );
+                }
+                if !(0.0..=1.0).contains(&b.best) {
+                    return err(
+                        "fitness.best",
+                        format!("must be a probability, got {}", b.best),
+                    );
+                }
+                if !(b.epsilon >= 0.0 && b.epsilon <= b.best) {
+                    return err(
+                        "fitness.epsilon",
+                        format!(
+                            "must be in [0, best] so every arm pays with a probability, got {}",
+                            b.epsilon
+                        ),
+                    );
+                }
+                if (b.horizon as usize) < b.arms || b.horizon > 10_000_000 {
+                    return err(
+                        "fitness.horizon",
+                        format!(
+                            "must be at least the number of arms and at most 10^7, got {}",
+                            b.horizon
+                        ),
+                    );
+                }
+                if !b.c_e.is_finite() || b.c_e < 0.0 {
+                    return err(
+                        "fitness.c_e",
+                        format!("must be a finite number >= 0, got {}", b.c_e),
+                    );
+                }
+            }
+            FitnessSpec::Carcassonne(c) => {
+                if c.candidate.es.is_some() {
+                    return err(
+                        "fitness.candidate.es",
+                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
+                    );
+                }
+                if c.candidate.selection != Selection::Uct {
+                    return err(
+                        "fitness.candidate.selection",
+                        "is replaced by the formula under evaluation: leave it out".into(),
+                    );
+                }
+                if let Err(e) = c.candidate.validate() {
+                    return err("fitness.candidate", e.to_string());
+                }
+                if let Err(e) = c.baseline.validate() {
+                    return err("fitness.baseline", e.to_string());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A hash of everything that determines the run's results except the number of
+    /// generations, so a finished run can be resumed with more generations. FNV-1a over
+    /// the canonical RON text.
+    pub fn hash(&self) -> String {
+        let mut canonical = self.clone();
+        canonical.strategy.generations = 0;
+        canonical.description.clear();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in canonical.to_ron().bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
