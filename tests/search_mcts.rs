@@ -9,7 +9,7 @@ use evomcts::game::{
     TileKind, TileStack,
 };
 use evomcts::search::mcts::{
-    EsMode, EsSettings, FinalMove, MctsController, MctsSettings, Reward, Selection,
+    EsMode, EsSettings, FinalMove, MctsController, MctsSettings, Reward, SearchError, Selection,
 };
 use rand::SeedableRng;
 
@@ -276,15 +276,15 @@ fn es_on_position(mode: EsMode, extra_sims: u64) {
     controller.begin(state).unwrap();
     let mut sims = 0;
     while !controller.root_fully_expanded() {
-        controller.run_simulations(1);
+        controller.run_simulations(1).unwrap();
         sims += 1;
     }
     // The decision runs the ES right here; more simulations first make the tree deeper,
     // so candidates descend through decision and chance nodes too.
-    controller.run_simulations(extra_sims);
+    controller.run_simulations(extra_sims).unwrap();
     let before = controller.snapshot();
     assert!(before.total_visits() > 0);
-    let record = controller.run_es_step().unwrap();
+    let record = controller.run_es_step().unwrap().unwrap();
     let after = controller.snapshot();
     assert_eq!(before, after, "{mode:?}: the ES step changed the real tree");
 
@@ -331,7 +331,9 @@ fn es_mcts_backpropagates_into_its_copy_and_es_p_mcts_does_not() {
     for mode in [EsMode::Integrated, EsMode::Partial] {
         let mut controller = MctsController::new(&es_settings(400, mode), 9).unwrap();
         controller.begin(state).unwrap();
-        controller.run_simulations(moves.len() as u64 + 100);
+        controller
+            .run_simulations(moves.len() as u64 + 100)
+            .unwrap();
         let before = controller.snapshot();
         let root_visits = moves.len() as u32 + 100;
         let trace = controller
@@ -521,6 +523,29 @@ fn settings_read_as_a_league_spec_writes_them() {
 }
 
 #[test]
+fn settings_fit_in_a_league_enum_as_the_lead_will_wrap_them() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    enum ControllerSpec {
+        Mcts(MctsSettings),
+    }
+    let options = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+    let spec: ControllerSpec = options
+        .from_str("Mcts(sims: 400, c_e: 2.0, reward: ScoreDiff, final_move: HighestQ)")
+        .unwrap();
+    assert_eq!(spec, ControllerSpec::Mcts(MctsSettings::default()));
+    let spec: ControllerSpec = options
+        .from_str("Mcts(c_e: 1.0, es: Some((mode: Partial)))")
+        .unwrap();
+    let ControllerSpec::Mcts(s) = spec;
+    assert_eq!(s.es.unwrap().mode, EsMode::Partial);
+    // Without the extension RON wants the struct in its own parentheses.
+    let spec: ControllerSpec = ron::from_str("Mcts((sims: 10))").unwrap();
+    let ControllerSpec::Mcts(s) = spec;
+    assert_eq!(s.sims, 10);
+}
+
+#[test]
 fn bad_settings_name_the_field() {
     let field = |s: MctsSettings| MctsController::new(&s, 0).err().unwrap().field;
     assert_eq!(field(settings(0)), "sims");
@@ -632,7 +657,16 @@ fn a_formula_file_and_a_grammar_file_are_read() {
 fn asking_without_a_drawn_tile_is_an_error() {
     let mut controller = MctsController::new(&settings(10), 0).unwrap();
     let state = GameState::new(Rules::default());
-    assert!(controller.try_choose_move(&state).is_err());
+    assert_eq!(
+        controller.try_choose_move(&state),
+        Err(SearchError::NoTileDrawn)
+    );
+    // Step-by-step use before any decision is an error too, not a panic.
+    assert_eq!(controller.run_simulations(5), Err(SearchError::NotStarted));
+    assert_eq!(controller.run_es_step(), Err(SearchError::NotStarted));
+    assert!(controller.chosen_move().is_none());
+    assert!(controller.root_children().is_empty());
+    assert!(!controller.root_fully_expanded());
 }
 
 #[test]

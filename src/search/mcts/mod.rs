@@ -11,6 +11,21 @@
 //!
 //! The controller sees only the `&GameState` it is given: it samples future tiles
 //! from the hidden counts, so it cannot depend on the real order of the stack.
+//!
+//! Choices worth knowing:
+//! - Reward scale. The default reward is the raw final score difference, as in the
+//!   main paper, whose C_E values (0.25 to 3, best 2) were tuned with it: Q is then tens
+//!   of points against an exploration term of a few units, so search is fairly greedy.
+//!   That is kept as the default so the paper's controllers are reproduced;
+//!   `Reward::ScaledScoreDiff(s)` divides by `s` for formulas meant for rewards near
+//!   [-1, 1], and `Reward::WinLoss` gives +1/0/-1. Formula inputs (`Q`, `V`, `P`) are in
+//!   the reward's unit, and so is an ES fitness.
+//! - Thompson sampling counts a win, draw or loss from the sign of the final score
+//!   difference whatever the reward (a draw is half a success).
+//! - Several rollouts per leaf back up their mean as one result (as the second
+//!   Carcassonne paper does), so visit counts stay simulation counts.
+//! - ES-MCTS scores each candidate on an undo-journal overlay of the real tree, rolled
+//!   back after the candidate: its cost is the few dozen nodes the candidate touches.
 
 mod es;
 mod rave;
@@ -41,6 +56,10 @@ pub enum SearchError {
     GameOver,
     #[error("no tile is drawn: a controller decides only with a tile to place")]
     NoTileDrawn,
+    #[error("no decision has begun: call `begin` with a position first")]
+    NotStarted,
+    #[error("candidate formula: {0}")]
+    Formula(#[from] CompileError),
 }
 
 /// Statistics of one root child after a search.
@@ -112,6 +131,8 @@ pub struct MctsController {
     sims_done: u64,
     es_sims_done: u64,
     es_ran: bool,
+    /// A tree exists (`begin` has run once).
+    started: bool,
 }
 
 /// The seed of the ES stream, derived from the controller's seed.
@@ -155,6 +176,7 @@ impl MctsController {
             sims_done: 0,
             es_sims_done: 0,
             es_ran: false,
+            started: false,
         })
     }
 
@@ -183,11 +205,11 @@ impl MctsController {
         }
         if self.es.is_some() {
             while self.sims_done < budget && !self.core.root_fully_expanded() {
-                self.run_simulations(1);
+                self.simulate(1);
             }
             if self.core.root_fully_expanded() {
-                let mut record = self.run_es_step().expect("an ES controller");
-                self.run_simulations(budget - self.sims_done);
+                let mut record = self.es_step().expect("an ES controller");
+                self.simulate(budget - self.sims_done);
                 record.mcts_simulations = self.sims_done;
                 self.records.push(record);
             } else {
@@ -201,10 +223,10 @@ impl MctsController {
                 self.records.push(record);
             }
         } else {
-            self.run_simulations(budget);
+            self.simulate(budget);
         }
         self.finish_stats();
-        Ok(self.chosen_move())
+        Ok(self.chosen_move().expect("a decision has begun"))
     }
 
     /// The ES records of the decisions since the last call, oldest first.
@@ -236,11 +258,22 @@ impl MctsController {
         self.sims_done = 0;
         self.es_sims_done = 0;
         self.es_ran = false;
+        self.started = true;
         Ok(())
     }
 
+    fn started(&self) -> Result<(), SearchError> {
+        self.started.then_some(()).ok_or(SearchError::NotStarted)
+    }
+
     /// Runs `n` MCTS simulations with the current policy.
-    pub fn run_simulations(&mut self, n: u64) {
+    pub fn run_simulations(&mut self, n: u64) -> Result<(), SearchError> {
+        self.started()?;
+        self.simulate(n);
+        Ok(())
+    }
+
+    fn simulate(&mut self, n: u64) {
         for _ in 0..n {
             self.core.simulate(&self.policy, true);
         }
@@ -249,12 +282,17 @@ impl MctsController {
 
     /// Whether every root child has been visited (the ES starts then).
     pub fn root_fully_expanded(&self) -> bool {
-        self.core.root_fully_expanded()
+        self.started && self.core.root_fully_expanded()
     }
 
     /// Runs the ES step on the current tree and installs the winner as the policy for
-    /// the rest of the decision. `None` for controllers without ES.
-    pub fn run_es_step(&mut self) -> Option<EsDecisionRecord> {
+    /// the rest of the decision. `Ok(None)` for controllers without ES.
+    pub fn run_es_step(&mut self) -> Result<Option<EsDecisionRecord>, SearchError> {
+        self.started()?;
+        Ok(self.es_step())
+    }
+
+    fn es_step(&mut self) -> Option<EsDecisionRecord> {
         let es = self.es.as_mut()?;
         let outcome = es.run(&mut self.core, self.turn, self.player);
         let compiled =
@@ -271,7 +309,8 @@ impl MctsController {
         formula: &Formula,
         mode: EsMode,
         sims: u32,
-    ) -> Result<CandidateTrace, CompileError> {
+    ) -> Result<CandidateTrace, SearchError> {
+        self.started()?;
         let policy = Policy::Formula(CompiledFormula::new(formula)?);
         let mut trace = CandidateTrace::default();
         let first_child = self.core.tree.get(ROOT).first_child;
@@ -292,8 +331,12 @@ impl MctsController {
         }
     }
 
-    /// The root children in arena order (a random permutation of the legal moves).
+    /// The root children in arena order (a random permutation of the legal moves);
+    /// empty before the first decision.
     pub fn root_children(&self) -> Vec<ChildStats> {
+        if !self.started {
+            return Vec::new();
+        }
         let tree = &self.core.tree;
         tree.get(ROOT)
             .children()
@@ -308,10 +351,14 @@ impl MctsController {
             .collect()
     }
 
-    /// The move the final-move rule picks from the current tree.
-    pub fn chosen_move(&self) -> Move {
+    /// The move the final-move rule picks from the current tree (`None` before the
+    /// first decision).
+    pub fn chosen_move(&self) -> Option<Move> {
+        if !self.started {
+            return None;
+        }
         let child = self.core.best_root_child(self.settings.final_move);
-        self.core.tree.get(child).mv
+        Some(self.core.tree.get(child).mv)
     }
 
     /// The position being searched.
