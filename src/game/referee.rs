@@ -55,7 +55,7 @@ impl TileStack {
         let mut tiles = Vec::with_capacity(71);
         for k in TileKind::ALL {
             let n = k.count_in_box() - u8::from(k == TileKind::D);
-            tiles.extend(std::iter::repeat(k).take(n as usize));
+            tiles.extend(std::iter::repeat_n(k, n as usize));
         }
         tiles.shuffle(&mut GameRng::seed_from_u64(seed));
         TileStack { tiles, next: 0 }

@@ -814,8 +814,8 @@ impl GameState {
 
     fn award(&mut self, meeples: [u8; 2], kind: FeatureKind, points: i32) {
         let top = meeples[0].max(meeples[1]);
-        for player in 0..2 {
-            if meeples[player] == top {
+        for (player, &m) in meeples.iter().enumerate() {
+            if m == top {
                 self.scores[player] += points;
                 self.score_by_kind[player][kind as usize] += points;
             }

@@ -421,11 +421,11 @@ fn build_tables() -> Tables {
         port_segment: [NO_SEGMENT; PORTS],
     };
     let mut rotated = [[placeholder; 4]; TileKind::COUNT];
-    for (k, def) in defs.iter_mut().enumerate() {
+    for (def, rotations) in defs.iter_mut().zip(rotated.iter_mut()) {
         let mut seen = Vec::new();
-        for r in 0..4 {
-            rotated[k][r] = rotate(def, r);
-            let sig = signature(def, &rotated[k][r]);
+        for (r, slot) in rotations.iter_mut().enumerate() {
+            *slot = rotate(def, r);
+            let sig = signature(def, slot);
             if !seen.contains(&sig) {
                 seen.push(sig);
                 def.distinct_rotations.push(r as u8);
@@ -434,7 +434,7 @@ fn build_tables() -> Tables {
     }
     let mut fits = vec![[0u8; 256]; TileKind::COUNT];
     for (k, def) in defs.iter().enumerate() {
-        for code in 0..256usize {
+        for (code, slot) in fits[k].iter_mut().enumerate() {
             let mut mask = 0u8;
             for &r in &def.distinct_rotations {
                 let ec = rotated[k][r as usize].edge_code as usize;
@@ -446,7 +446,7 @@ fn build_tables() -> Tables {
                     mask |= 1 << r;
                 }
             }
-            fits[k][code] = mask;
+            *slot = mask;
         }
     }
     Tables {
