@@ -9,3 +9,4 @@ pub mod formula;
 pub mod search;
 pub mod league;
 pub mod evolve;
+pub mod analysis;

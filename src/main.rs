@@ -33,6 +33,8 @@ enum Command {
     Formula(cli::formula::FormulaArgs),
     /// Evolve one reusable selection formula across many games or bandit runs.
     Evolve(cli::evolve::EvolveArgs),
+    /// Figures and tables from league runs: formulas, league, game curves, boards.
+    Plot(cli::plot::PlotArgs),
 }
 
 fn main() {
@@ -46,6 +48,7 @@ fn main() {
         Command::Bench(args) => cli::bench::run(args),
         Command::Formula(args) => cli::formula::run(args),
         Command::Evolve(args) => cli::evolve::run(args),
+        Command::Plot(args) => cli::plot::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -5,6 +5,7 @@ pub mod evolve;
 pub mod formula;
 pub mod league;
 pub mod play;
+pub mod plot;
 pub mod replay;
 pub mod slurm;
 pub mod table;

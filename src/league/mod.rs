@@ -5,6 +5,7 @@
 //! that survives interruption; `standings` turns records into the paper's tables; `stats`
 //! holds the tests; `report` prints and writes the tables.
 
+pub mod load;
 pub mod records;
 pub mod report;
 pub mod run;
@@ -13,6 +14,7 @@ pub mod spec;
 pub mod standings;
 pub mod stats;
 
+pub use load::{load_runs, LoadError, MergeReport};
 pub use records::{read_records, record_path, EsDecisionSummary, LeagueGame};
 pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome, Shard};
 pub use schedule::{schedule, GameId, GameJob};

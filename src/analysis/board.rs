@@ -1,0 +1,609 @@
+//! A picture of a game's board: every tile drawn from its features — fields as the ground,
+//! cities with their pennants, roads, monasteries — and the meeples standing on it in their
+//! players' colours, with the scores above.
+//!
+//! Shapes come from the tile tables, not from images: a city segment is drawn from the edges
+//! it touches (a cap on one edge, a corner, a band across, all but one edge, or the whole
+//! tile), a road from the edge centres it joins, and a meeple at a point inside its segment.
+//! So every tile type and rotation is drawn correctly by construction, and the picture needs
+//! no asset besides the font.
+
+use super::chart::{self, DrawResult, Figure};
+use super::PlotError;
+use crate::game::tiles::{tables, Segment, NO_SEGMENT};
+use crate::game::{FeatureKind, GameRecord, GameState, PlacedTile, Reveal};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::Path;
+
+/// Player colours: player 1 red, player 2 blue.
+pub const PLAYER_COLOURS: [RGBColor; 2] = [RGBColor(220, 40, 40), RGBColor(40, 95, 225)];
+const FIELD: RGBColor = RGBColor(128, 178, 84);
+const FIELD_EDGE: RGBColor = RGBColor(86, 128, 52);
+const CITY: RGBColor = RGBColor(204, 160, 100);
+const CITY_EDGE: RGBColor = RGBColor(120, 78, 36);
+const ROAD: RGBColor = RGBColor(246, 240, 222);
+const ROAD_EDGE: RGBColor = RGBColor(96, 84, 70);
+const PENNANT: RGBColor = RGBColor(36, 62, 160);
+const BACKGROUND: RGBColor = RGBColor(244, 241, 232);
+
+/// Tile side in pixels.
+const TILE: i32 = 84;
+const MARGIN: i32 = 30;
+const HEADER: i32 = 96;
+const FOOTER: i32 = 40;
+
+type P = (f64, f64);
+
+fn corner(i: usize) -> P {
+    [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)][i % 4]
+}
+
+/// A point of the tile (unit square, y down): `along` side `s` from its clockwise-first corner,
+/// moved `depth` towards the inside.
+fn local(s: usize, along: f64, depth: f64) -> P {
+    let (a, b) = (corner(s), corner(s + 1));
+    let normal = [(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)][s % 4];
+    (
+        a.0 + along * (b.0 - a.0) + depth * normal.0,
+        a.1 + along * (b.1 - a.1) + depth * normal.1,
+    )
+}
+
+const CENTRE: P = (0.5, 0.5);
+
+fn lerp(a: P, b: P, t: f64) -> P {
+    (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1))
+}
+
+/// The outline of a city segment touching the sides in `sides` (bit s = side s).
+fn city_polygon(sides: u8) -> Vec<P> {
+    let list: Vec<usize> = (0..4).filter(|s| sides & (1 << s) != 0).collect();
+    match list.len() {
+        1 => {
+            let s = list[0];
+            vec![
+                local(s, 0.0, 0.0),
+                local(s, 1.0, 0.0),
+                local(s, 0.78, 0.22),
+                local(s, 0.5, 0.28),
+                local(s, 0.22, 0.22),
+            ]
+        }
+        2 if (list[1] - list[0]) == 2 => {
+            let a = list[0];
+            vec![
+                corner(a),
+                corner(a + 1),
+                local(a + 1, 0.5, 0.3),
+                corner(a + 2),
+                corner(a + 3),
+                local(a + 3, 0.5, 0.3),
+            ]
+        }
+        2 => {
+            // Adjacent sides a and a+1 share corner a+1 (for N and W, a is W).
+            let a = if list == [0, 3] { 3 } else { list[0] };
+            vec![
+                corner(a),
+                corner(a + 1),
+                corner(a + 2),
+                lerp(CENTRE, corner(a + 1), 0.12),
+            ]
+        }
+        3 => {
+            let m = (0..4).find(|s| sides & (1 << s) == 0).unwrap_or(0);
+            vec![
+                corner(m + 1),
+                corner(m + 2),
+                corner(m + 3),
+                corner(m),
+                local(m, 0.22, 0.22),
+                local(m, 0.5, 0.3),
+                local(m, 0.78, 0.22),
+            ]
+        }
+        _ => (0..4).map(corner).collect(),
+    }
+}
+
+fn average(points: &[P]) -> P {
+    let n = points.len().max(1) as f64;
+    let (x, y) = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.0, y + p.1));
+    (x / n, y / n)
+}
+
+/// The centre line of a road segment joining the edge centres in `sides`.
+fn road_path(sides: u8) -> Vec<P> {
+    let list: Vec<usize> = (0..4).filter(|s| sides & (1 << s) != 0).collect();
+    match list.as_slice() {
+        [s] => vec![local(*s, 0.5, 0.0), CENTRE],
+        [a, b] if b - a == 2 => vec![local(*a, 0.5, 0.0), local(*b, 0.5, 0.0)],
+        [a, b] => {
+            let (p, q) = (local(*a, 0.5, 0.0), local(*b, 0.5, 0.0));
+            (0..=12)
+                .map(|i| {
+                    let t = i as f64 / 12.0;
+                    let u = 1.0 - t;
+                    (
+                        u * u * p.0 + 2.0 * u * t * CENTRE.0 + t * t * q.0,
+                        u * u * p.1 + 2.0 * u * t * CENTRE.1 + t * t * q.1,
+                    )
+                })
+                .collect()
+        }
+        _ => vec![CENTRE],
+    }
+}
+
+/// Sides (bit s) and field halves (bit h) of segment `seg` on a rotated tile.
+fn ports_of(port_segment: &[u8; 12], seg: usize) -> (u8, u8) {
+    let mut sides = 0u8;
+    let mut halves = 0u8;
+    for (p, &owner) in port_segment.iter().enumerate() {
+        if owner != NO_SEGMENT && owner as usize == seg {
+            if p < 4 {
+                sides |= 1 << p;
+            } else {
+                halves |= 1 << (p - 4);
+            }
+        }
+    }
+    (sides, halves)
+}
+
+/// Field half `h` (N1 N2 E1 E2 S1 S2 W1 W2) as a point just inside its edge.
+fn half_point(h: usize) -> P {
+    local(h / 2, if h.is_multiple_of(2) { 0.25 } else { 0.75 }, 0.13)
+}
+
+/// Where a meeple on segment `seg` of a placed tile stands (unit square).
+fn segment_anchor(segment: &Segment, sides: u8, halves: u8) -> P {
+    match segment.kind {
+        FeatureKind::City if sides.count_ones() == 4 => CENTRE,
+        FeatureKind::City => {
+            let poly = city_polygon(sides);
+            let a = average(&poly);
+            if sides.count_ones() == 1 {
+                lerp(a, CENTRE, 0.1)
+            } else {
+                a
+            }
+        }
+        FeatureKind::Road => {
+            let path = road_path(sides);
+            if sides.count_ones() == 1 {
+                lerp(path[0], CENTRE, 0.55)
+            } else {
+                path[path.len() / 2]
+            }
+        }
+        FeatureKind::Monastery => (0.5, 0.56),
+        FeatureKind::Field => {
+            let pts: Vec<P> = (0..8)
+                .filter(|h| halves & (1 << h) != 0)
+                .map(half_point)
+                .collect();
+            let mean = average(&pts);
+            pts.into_iter()
+                .min_by(|a, b| {
+                    let d = |p: &P| (p.0 - mean.0).powi(2) + (p.1 - mean.1).powi(2);
+                    d(a).total_cmp(&d(b))
+                })
+                .unwrap_or(CENTRE)
+        }
+    }
+}
+
+/// Captions of a board picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardLabels {
+    pub title: String,
+    /// Player names (seat order) for the score line.
+    pub names: [String; 2],
+    /// A square to outline (the tile just placed).
+    pub highlight: Option<(i8, i8)>,
+}
+
+impl BoardLabels {
+    /// "Turn T" and "Player 1/2", highlighting the last tile laid.
+    pub fn default_for(state: &GameState) -> BoardLabels {
+        let last = state
+            .placed_tiles()
+            .last()
+            .filter(|_| state.turns_played() > 0);
+        BoardLabels {
+            title: format!("Turn {}", state.turns_played()),
+            names: ["Player 1".into(), "Player 2".into()],
+            highlight: last.map(|t| (t.x, t.y)),
+        }
+    }
+}
+
+/// A board as a figure.
+pub struct BoardFigure<'a> {
+    pub state: &'a GameState,
+    pub labels: BoardLabels,
+}
+
+impl BoardFigure<'_> {
+    fn bounds(&self) -> (i32, i32, i32, i32) {
+        self.state.placed_tiles().iter().fold(
+            (i32::MAX, i32::MIN, i32::MAX, i32::MIN),
+            |(x0, x1, y0, y1), t| {
+                (
+                    x0.min(t.x as i32),
+                    x1.max(t.x as i32),
+                    y0.min(t.y as i32),
+                    y1.max(t.y as i32),
+                )
+            },
+        )
+    }
+
+    fn draw_tile<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        t: &PlacedTile,
+        origin: (i32, i32),
+    ) -> DrawResult<DB> {
+        let to_px = |p: P| {
+            (
+                origin.0 + (p.0 * TILE as f64).round() as i32,
+                origin.1 + (p.1 * TILE as f64).round() as i32,
+            )
+        };
+        let px = |pts: &[P]| pts.iter().map(|p| to_px(*p)).collect::<Vec<_>>();
+        let def = t.kind.def();
+        let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
+        root.draw(&Rectangle::new(
+            [origin, (origin.0 + TILE, origin.1 + TILE)],
+            FIELD.filled(),
+        ))?;
+        let mut anchors = Vec::with_capacity(def.segments.len());
+        for (i, seg) in def.segments.iter().enumerate() {
+            let (sides, halves) = ports_of(&rot.port_segment, i);
+            anchors.push(segment_anchor(seg, sides, halves));
+        }
+        // Roads first, so cities and monasteries cover their ends.
+        let one_sided_roads = def
+            .segments
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                s.kind == FeatureKind::Road && ports_of(&rot.port_segment, *i).0.count_ones() == 1
+            })
+            .count();
+        for (i, seg) in def.segments.iter().enumerate() {
+            if seg.kind != FeatureKind::Road {
+                continue;
+            }
+            let path = px(&road_path(ports_of(&rot.port_segment, i).0));
+            root.draw(&PathElement::new(
+                path.clone(),
+                ROAD_EDGE.stroke_width((TILE as f64 * 0.15) as u32),
+            ))?;
+            root.draw(&PathElement::new(
+                path,
+                ROAD.stroke_width((TILE as f64 * 0.09) as u32),
+            ))?;
+        }
+        if one_sided_roads >= 3 {
+            let c = to_px(CENTRE);
+            let r = (TILE as f64 * 0.1) as i32;
+            root.draw(&Rectangle::new(
+                [(c.0 - r, c.1 - r), (c.0 + r, c.1 + r)],
+                RGBColor(150, 120, 100).filled(),
+            ))?;
+            root.draw(&Rectangle::new(
+                [(c.0 - r, c.1 - r), (c.0 + r, c.1 + r)],
+                ROAD_EDGE,
+            ))?;
+        }
+        for (i, seg) in def.segments.iter().enumerate() {
+            match seg.kind {
+                FeatureKind::City => {
+                    let (sides, _) = ports_of(&rot.port_segment, i);
+                    let mut poly = px(&city_polygon(sides));
+                    root.draw(&Polygon::new(poly.clone(), CITY.filled()))?;
+                    poly.push(poly[0]);
+                    root.draw(&PathElement::new(poly, CITY_EDGE.stroke_width(2)))?;
+                    if seg.pennants > 0 {
+                        self.draw_pennant(root, &to_px, city_polygon(sides), anchors[i])?;
+                    }
+                }
+                FeatureKind::Monastery => {
+                    let body = px(&[(0.34, 0.42), (0.66, 0.42), (0.66, 0.74), (0.34, 0.74)]);
+                    let roof = px(&[(0.28, 0.44), (0.5, 0.22), (0.72, 0.44)]);
+                    root.draw(&Polygon::new(
+                        body.clone(),
+                        RGBColor(236, 226, 204).filled(),
+                    ))?;
+                    let mut outline = body;
+                    outline.push(outline[0]);
+                    root.draw(&PathElement::new(outline, ROAD_EDGE.stroke_width(2)))?;
+                    root.draw(&Polygon::new(roof.clone(), RGBColor(178, 52, 40).filled()))?;
+                    let mut outline = roof;
+                    outline.push(outline[0]);
+                    root.draw(&PathElement::new(outline, ROAD_EDGE.stroke_width(2)))?;
+                }
+                _ => {}
+            }
+        }
+        root.draw(&Rectangle::new(
+            [origin, (origin.0 + TILE, origin.1 + TILE)],
+            FIELD_EDGE,
+        ))?;
+        root.draw(&Text::new(
+            t.kind.letter().to_string(),
+            (origin.0 + 4, origin.1 + TILE - 4),
+            chart::text(11.0)
+                .color(&RGBColor(30, 50, 20))
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
+        ))?;
+        if let Some((seg, player)) = t.meeple {
+            let at = anchors.get(seg as usize).copied().unwrap_or(CENTRE);
+            draw_meeple(root, to_px(at), PLAYER_COLOURS[player as usize % 2])?;
+        }
+        Ok(())
+    }
+
+    fn draw_pennant<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        to_px: &impl Fn(P) -> (i32, i32),
+        city: Vec<P>,
+        anchor: P,
+    ) -> DrawResult<DB> {
+        // Halfway from the meeple's spot to the nearest tile corner inside the city, so a
+        // meeple and a pennant on one city do not overlap.
+        let corners: Vec<P> = city
+            .into_iter()
+            .filter(|p| (p.0 == 0.0 || p.0 == 1.0) && (p.1 == 0.0 || p.1 == 1.0))
+            .collect();
+        let near = corners
+            .into_iter()
+            .min_by(|a, b| {
+                let d = |p: &P| (p.0 - anchor.0).powi(2) + (p.1 - anchor.1).powi(2);
+                d(a).total_cmp(&d(b))
+            })
+            .unwrap_or(corner(0));
+        let c = lerp(anchor, near, 0.55);
+        let s = 0.075;
+        let shield: Vec<(i32, i32)> = [
+            (c.0 - s, c.1 - s),
+            (c.0 + s, c.1 - s),
+            (c.0 + s, c.1 + 0.2 * s),
+            (c.0, c.1 + 1.3 * s),
+            (c.0 - s, c.1 + 0.2 * s),
+        ]
+        .into_iter()
+        .map(to_px)
+        .collect();
+        root.draw(&Polygon::new(shield.clone(), PENNANT.filled()))?;
+        let mut outline = shield;
+        outline.push(outline[0]);
+        root.draw(&PathElement::new(outline, WHITE.stroke_width(2)))
+    }
+}
+
+/// A meeple silhouette centred on `at`, in `colour` with a dark outline.
+fn draw_meeple<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    const SHAPE: [(f64, f64); 15] = [
+        (-0.25, -1.0),
+        (0.25, -1.0),
+        (0.35, -0.6),
+        (1.0, -0.35),
+        (1.0, -0.1),
+        (0.45, -0.1),
+        (0.8, 1.0),
+        (0.15, 1.0),
+        (0.0, 0.55),
+        (-0.15, 1.0),
+        (-0.8, 1.0),
+        (-0.45, -0.1),
+        (-1.0, -0.1),
+        (-1.0, -0.35),
+        (-0.35, -0.6),
+    ];
+    let r = TILE as f64 * 0.12;
+    let pts: Vec<(i32, i32)> = SHAPE
+        .iter()
+        .map(|(x, y)| (at.0 + (x * r).round() as i32, at.1 + (y * r).round() as i32))
+        .collect();
+    root.draw(&Polygon::new(pts.clone(), colour.filled()))?;
+    let mut outline = pts;
+    outline.push(outline[0]);
+    root.draw(&PathElement::new(outline, BLACK.stroke_width(2)))
+}
+
+impl Figure for BoardFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        let (x0, x1, y0, y1) = self.bounds();
+        let w = (x1 - x0 + 1) * TILE + 2 * MARGIN;
+        let h = (y1 - y0 + 1) * TILE + 2 * MARGIN + HEADER + FOOTER;
+        (w.max(720) as u32, h as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&BACKGROUND)?;
+        let (x0, x1, y0, _) = self.bounds();
+        let (w, _) = self.size();
+        let board_w = (x1 - x0 + 1) * TILE;
+        let left = (w as i32 - board_w) / 2;
+        let top = HEADER + MARGIN;
+        let s = self.state;
+        root.draw(&Text::new(
+            self.labels.title.clone(),
+            (20, 14),
+            chart::text(22.0).color(&BLACK),
+        ))?;
+        let (scores, virt) = (s.scores(), s.virtual_scores());
+        for p in 0..2 {
+            let y = 52 + p as i32 * 24;
+            draw_meeple_small(root, (30, y), PLAYER_COLOURS[p])?;
+            root.draw(&Text::new(
+                format!(
+                    "{}: {} points{}, {} in supply",
+                    self.labels.names[p],
+                    scores[p],
+                    if s.is_finished() {
+                        " (final)".to_string()
+                    } else {
+                        format!(" (virtual {})", virt[p])
+                    },
+                    match s.supply(p) {
+                        1 => "1 meeple".to_string(),
+                        m => format!("{m} meeples"),
+                    }
+                ),
+                (46, y),
+                chart::text(16.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        for t in s.placed_tiles() {
+            let origin = (
+                left + (t.x as i32 - x0) * TILE,
+                top + (t.y as i32 - y0) * TILE,
+            );
+            self.draw_tile(root, t, origin)?;
+        }
+        if let Some((hx, hy)) = self.labels.highlight {
+            let o = (
+                left + (hx as i32 - x0) * TILE,
+                top + (hy as i32 - y0) * TILE,
+            );
+            root.draw(&Rectangle::new(
+                [(o.0 - 1, o.1 - 1), (o.0 + TILE + 1, o.1 + TILE + 1)],
+                RGBColor(255, 215, 0).stroke_width(4),
+            ))?;
+        }
+        let (_, h) = self.size();
+        root.draw(&Text::new(
+            "tan: city (blue shield: pennant) · light lines: roads · green: fields · red roof: monastery · letter: tile type · outlined: last tile".to_string(),
+            (20, h as i32 - 26),
+            chart::text(13.0).color(&RGBColor(70, 70, 70)),
+        ))
+    }
+}
+
+fn draw_meeple_small<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    draw_meeple(root, at, colour)
+}
+
+/// Draws `state`'s board into `png` and `svg`, titled with its turn, the last tile outlined.
+pub fn draw_board(state: &GameState, png: &Path, svg: &Path) -> Result<(), PlotError> {
+    draw_board_labelled(state, &BoardLabels::default_for(state), png, svg)
+}
+
+pub fn draw_board_labelled(
+    state: &GameState,
+    labels: &BoardLabels,
+    png: &Path,
+    svg: &Path,
+) -> Result<(), PlotError> {
+    chart::save(
+        &BoardFigure {
+            state,
+            labels: labels.clone(),
+        },
+        png,
+        svg,
+    )
+}
+
+/// The states of a recorded game after each turn: element 0 is the start, element `t` the
+/// board after turn `t`; the last is finished (end-of-game scoring applied).
+pub fn states_by_turn(record: &GameRecord) -> Result<Vec<GameState>, PlotError> {
+    let bad =
+        |e: crate::game::GameError| PlotError::Data(format!("the record does not replay: {e}"));
+    let mut state = GameState::new(record.rules);
+    let mut out = vec![state.clone()];
+    let mut moves = record.moves.iter();
+    for &tile in &record.draws {
+        match state.reveal(tile).map_err(bad)? {
+            Reveal::Ready => {
+                let mv = *moves.next().ok_or_else(|| {
+                    PlotError::Data("the record has fewer moves than placeable draws".into())
+                })?;
+                state.apply(mv).map_err(bad)?;
+                out.push(state.clone());
+            }
+            Reveal::Discarded | Reveal::ReturnedToBottom => {}
+        }
+    }
+    if state.hidden_total() > 0 && !state.any_hidden_placeable() {
+        state.discard_unplaceable_rest();
+    }
+    state.finish();
+    if let Some(last) = out.last_mut() {
+        *last = state;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn city_shapes_cover_their_edges_and_meeples_stand_inside_their_segment() {
+        // A point is inside a convex-enough polygon when the ray test says so.
+        fn inside(poly: &[P], p: P) -> bool {
+            let mut c = false;
+            for i in 0..poly.len() {
+                let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+                if (a.1 > p.1) != (b.1 > p.1) && p.0 < (b.0 - a.0) * (p.1 - a.1) / (b.1 - a.1) + a.0
+                {
+                    c = !c;
+                }
+            }
+            c
+        }
+        for sides in 1u8..16 {
+            let poly = city_polygon(sides);
+            for s in 0..4 {
+                let mid_inside = inside(&poly, local(s, 0.5, 0.02));
+                assert_eq!(
+                    mid_inside,
+                    sides & (1 << s) != 0,
+                    "sides {sides:04b}, edge {s}"
+                );
+            }
+            let seg = Segment {
+                kind: FeatureKind::City,
+                pennants: 0,
+                ports: 0,
+                touches_cities: 0,
+            };
+            assert!(inside(&poly, segment_anchor(&seg, sides, 0)), "{sides:04b}");
+        }
+    }
+
+    #[test]
+    fn field_meeples_stand_on_one_of_their_halves() {
+        let seg = Segment {
+            kind: FeatureKind::Field,
+            pennants: 0,
+            ports: 0,
+            touches_cities: 0,
+        };
+        // The north field of U (halves W2 N1 N2 E1) stands near the north edge.
+        let halves = 0b1000_0111;
+        let p = segment_anchor(&seg, 0, halves);
+        assert!(p.1 < 0.2, "{p:?}");
+    }
+}

@@ -1,0 +1,283 @@
+//! Writing a figure as PNG and SVG from one drawing routine, plus the shared colours and
+//! text helpers of every figure.
+//!
+//! A figure draws onto any plotters backend; `save` runs it once on the bitmap backend and
+//! once on the SVG backend, so the two files always show the same picture.
+
+use super::font;
+use super::PlotError;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::{Path, PathBuf};
+
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Something that can be drawn onto a drawing area of a fixed size.
+pub trait Figure {
+    /// Width and height in pixels.
+    fn size(&self) -> (u32, u32);
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
+}
+
+fn draw_error(path: &Path, message: impl ToString) -> PlotError {
+    PlotError::Draw {
+        path: path.display().to_string(),
+        message: message.to_string(),
+    }
+}
+
+fn create_parent(path: &Path) -> Result<(), PlotError> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).map_err(|source| PlotError::Io {
+                path: dir.display().to_string(),
+                source,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Draws `figure` into `png` and `svg`.
+pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotError> {
+    font::register()?;
+    create_parent(png)?;
+    create_parent(svg)?;
+    {
+        let root = BitMapBackend::new(png, figure.size()).into_drawing_area();
+        root.fill(&WHITE)
+            .and_then(|_| figure.draw(&root))
+            .and_then(|_| root.present())
+            .map_err(|e| draw_error(png, e))?;
+    }
+    {
+        let root = SVGBackend::new(svg, figure.size()).into_drawing_area();
+        root.fill(&WHITE)
+            .and_then(|_| figure.draw(&root))
+            .and_then(|_| root.present())
+            .map_err(|e| draw_error(svg, e))?;
+    }
+    Ok(())
+}
+
+/// Draws `figure` into `dir/STEM.png` and `dir/STEM.svg` and returns both paths.
+pub fn save_in(figure: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], PlotError> {
+    let png = dir.join(format!("{stem}.png"));
+    let svg = dir.join(format!("{stem}.svg"));
+    save(figure, &png, &svg)?;
+    Ok([png, svg])
+}
+
+/// Ten distinguishable colours (the "tab10" set), one per controller.
+pub const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+pub fn colour(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// A text style of the embedded font.
+pub fn text(size: f64) -> TextStyle<'static> {
+    (font::FAMILY, size).into_font().into()
+}
+
+/// A file-name-safe form of a controller name: `MCTS C=0.5` → `mcts_c_0_5`.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let trimmed = out.trim_matches('_');
+    if trimmed.is_empty() {
+        "controller".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// Breaks `text` into lines of at most `width` characters, at spaces when it can and after an
+/// operator or closing parenthesis when a single word is too long.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut pieces: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let mut rest: Vec<char> = word.chars().collect();
+        while rest.len() > width {
+            let cut = (width / 2..width)
+                .rev()
+                .find(|&i| matches!(rest[i - 1], '·' | '/' | ')' | ',' | '*'))
+                .unwrap_or(width);
+            pieces.push(rest[..cut].iter().collect());
+            rest.drain(..cut);
+        }
+        pieces.push(rest.into_iter().collect());
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for p in pieces {
+        let joined = if line.is_empty() {
+            p.chars().count()
+        } else {
+            line.chars().count() + 1 + p.chars().count()
+        };
+        if joined > width && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+            line = p;
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&p);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A horizontal-bar layout: one row per category, a value axis along the bottom.
+pub struct RowAxes {
+    /// Pixel x of the axis minimum and maximum.
+    pub x0: i32,
+    pub x1: i32,
+    /// Pixel y of the first row's top.
+    pub top: i32,
+    pub row_height: i32,
+    pub rows: usize,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl RowAxes {
+    pub fn px(&self, v: f64) -> i32 {
+        let t = ((v - self.min) / (self.max - self.min)).clamp(0.0, 1.0);
+        self.x0 + ((self.x1 - self.x0) as f64 * t).round() as i32
+    }
+
+    /// Top and bottom pixel of row `i`'s band.
+    pub fn row(&self, i: usize) -> (i32, i32) {
+        let y = self.top + i as i32 * self.row_height;
+        (y, y + self.row_height)
+    }
+
+    pub fn bottom(&self) -> i32 {
+        self.top + self.rows as i32 * self.row_height
+    }
+
+    /// Grid lines, tick labels, the axis title and the row labels (right-aligned at `x0`).
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        labels: &[String],
+        ticks: &[f64],
+        tick_label: impl Fn(f64) -> String,
+        axis_title: &str,
+    ) -> DrawResult<DB> {
+        let bottom = self.bottom();
+        for &t in ticks {
+            let x = self.px(t);
+            root.draw(&PathElement::new(
+                vec![(x, self.top - 4), (x, bottom)],
+                RGBColor(225, 225, 225),
+            ))?;
+            root.draw(&Text::new(
+                tick_label(t),
+                (x, bottom + 8),
+                text(14.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        root.draw(&PathElement::new(
+            vec![(self.x0, bottom), (self.x1, bottom)],
+            BLACK,
+        ))?;
+        root.draw(&PathElement::new(
+            vec![(self.x0, self.top - 4), (self.x0, bottom)],
+            BLACK,
+        ))?;
+        root.draw(&Text::new(
+            axis_title.to_string(),
+            ((self.x0 + self.x1) / 2, bottom + 30),
+            text(15.0)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+        for (i, label) in labels.iter().enumerate() {
+            let (a, b) = self.row(i);
+            root.draw(&Text::new(
+                label.clone(),
+                (self.x0 - 10, (a + b) / 2),
+                text(15.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// Evenly spaced ticks from `min` to `max` (inclusive) `step` apart.
+pub fn ticks(min: f64, max: f64, step: f64) -> Vec<f64> {
+    let n = ((max - min) / step).round() as usize;
+    (0..=n).map(|i| min + i as f64 * step).collect()
+}
+
+/// A title and a grey subtitle at the top left.
+pub fn titles<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    subtitle: &str,
+) -> DrawResult<DB> {
+    root.draw(&Text::new(
+        title.to_string(),
+        (20, 14),
+        text(24.0).color(&BLACK),
+    ))?;
+    root.draw(&Text::new(
+        subtitle.to_string(),
+        (20, 46),
+        text(15.0).color(&RGBColor(80, 80, 80)),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_every_character_and_respects_the_width() {
+        let text = "Q + 2·C·√(2·ln N/n) + √√√√N/(1.189 − ln(Q/C) + √√√√N) − min(Q, C)";
+        let lines = wrap(text, 20);
+        assert!(lines.len() > 1);
+        for l in &lines {
+            assert!(l.chars().count() <= 20, "{l}");
+        }
+        let rejoined: String = lines.join("").chars().filter(|c| *c != ' ').collect();
+        let original: String = text.chars().filter(|c| *c != ' ').collect();
+        assert_eq!(rejoined, original);
+    }
+
+    #[test]
+    fn slugs_are_file_name_safe() {
+        assert_eq!(slug("MCTS C=0.5"), "mcts_c_0_5");
+        assert_eq!(slug("ES-MCTS"), "es_mcts");
+        assert_eq!(slug("//"), "controller");
+    }
+}

@@ -1,0 +1,636 @@
+//! How games unfolded and how the ES behaved: the mean virtual score after every turn of each
+//! controller of a pairing (as in Ameneyro et al.'s figures), the ES fitness per generation
+//! averaged over decisions, and the sizes and depths of the chosen formulas.
+//!
+//! A curve averages, at each turn (or generation), only the games (decisions) that reached it,
+//! so games shortened by discards do not pull the tail towards zero; the CSVs carry the count
+//! behind every mean.
+
+use super::chart::{self, DrawResult, Figure};
+use super::PlotError;
+use crate::formula::Formula;
+use crate::league::report::TextTable;
+use crate::league::LeagueGame;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Mean virtual score per turn of the two controllers of one pairing, over both seatings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingCurves {
+    /// Entrant indices and names, lower index first.
+    pub entrants: [usize; 2],
+    pub names: [String; 2],
+    pub games: usize,
+    /// `mean[side][t]`: mean virtual score of side after turn `t + 1`.
+    pub mean: [Vec<f64>; 2],
+    /// Games that lasted at least `t + 1` turns.
+    pub reached: Vec<usize>,
+    pub final_mean: [f64; 2],
+}
+
+/// One curve per pairing that played, in entrant order.
+pub fn score_curves(names: &[String], games: &[LeagueGame]) -> Vec<PairingCurves> {
+    let n = names.len();
+    let mut out = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            let mut sums: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+            let mut reached: Vec<usize> = Vec::new();
+            let mut finals = [0.0; 2];
+            let mut count = 0;
+            for g in games {
+                let (f, s) = (g.job.id.first, g.job.id.second);
+                let seat_of_a = if (f, s) == (a, b) {
+                    0
+                } else if (f, s) == (b, a) {
+                    1
+                } else {
+                    continue;
+                };
+                count += 1;
+                let seats = [seat_of_a, 1 - seat_of_a];
+                for (t, v) in g.game.virtual_scores.iter().enumerate() {
+                    if reached.len() <= t {
+                        reached.push(0);
+                        sums[0].push(0.0);
+                        sums[1].push(0.0);
+                    }
+                    reached[t] += 1;
+                    for side in 0..2 {
+                        sums[side][t] += v[seats[side]] as f64;
+                    }
+                }
+                for side in 0..2 {
+                    finals[side] += g.game.final_scores[seats[side]] as f64;
+                }
+            }
+            if count == 0 {
+                continue;
+            }
+            let mean = sums.map(|s| s.iter().zip(&reached).map(|(v, r)| v / *r as f64).collect());
+            out.push(PairingCurves {
+                entrants: [a, b],
+                names: [names[a].clone(), names[b].clone()],
+                games: count,
+                mean,
+                reached,
+                final_mean: finals.map(|f| f / count as f64),
+            });
+        }
+    }
+    out
+}
+
+/// ES fitness per generation of one controller, averaged over its decisions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitnessCurve {
+    pub controller: String,
+    pub decisions: usize,
+    /// Mean over decisions of the generation's best and mean candidate fitness.
+    pub best: Vec<f64>,
+    pub mean: Vec<f64>,
+    /// Decisions that ran generation `g + 1`.
+    pub reached: Vec<usize>,
+}
+
+pub fn fitness_curves(names: &[String], games: &[LeagueGame]) -> Vec<FitnessCurve> {
+    let mut out = Vec::new();
+    for name in names {
+        let mut best: Vec<f64> = Vec::new();
+        let mut mean: Vec<f64> = Vec::new();
+        let mut reached: Vec<usize> = Vec::new();
+        let mut decisions = 0;
+        for g in games {
+            for seat in 0..2 {
+                if g.names[seat] != *name {
+                    continue;
+                }
+                for d in &g.es[seat] {
+                    decisions += 1;
+                    for (i, (b, m)) in d.best_fitness.iter().zip(&d.mean_fitness).enumerate() {
+                        if reached.len() <= i {
+                            reached.push(0);
+                            best.push(0.0);
+                            mean.push(0.0);
+                        }
+                        reached[i] += 1;
+                        best[i] += b;
+                        mean[i] += m;
+                    }
+                }
+            }
+        }
+        if reached.is_empty() {
+            continue;
+        }
+        for i in 0..reached.len() {
+            best[i] /= reached[i] as f64;
+            mean[i] /= reached[i] as f64;
+        }
+        out.push(FitnessCurve {
+            controller: name.clone(),
+            decisions,
+            best,
+            mean,
+            reached,
+        });
+    }
+    out
+}
+
+/// Sizes (nodes) and depths (edges on the longest path) of one controller's chosen formulas.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeStats {
+    pub controller: String,
+    pub formulas: usize,
+    /// `size_counts[s]`: formulas of size `s` as chosen (before simplification).
+    pub size_counts: Vec<usize>,
+    pub depth_counts: Vec<usize>,
+    pub mean_size: f64,
+    pub mean_depth: f64,
+    /// The same means for the canonical (simplified) forms.
+    pub mean_canonical_size: f64,
+    pub mean_canonical_depth: f64,
+}
+
+fn parse(text: &str) -> Result<Formula, PlotError> {
+    text.parse::<Formula>().map_err(|e| {
+        PlotError::Data(format!(
+            "recorded formula `{text}` does not parse ({e}); the records are damaged or from another version"
+        ))
+    })
+}
+
+pub fn shape_stats(names: &[String], games: &[LeagueGame]) -> Result<Vec<ShapeStats>, PlotError> {
+    let mut out = Vec::new();
+    for name in names {
+        let mut sizes = Vec::new();
+        let mut depths = Vec::new();
+        let mut canonical = (0usize, 0usize);
+        for g in games {
+            for seat in 0..2 {
+                if g.names[seat] != *name {
+                    continue;
+                }
+                for d in &g.es[seat] {
+                    let Some(text) = &d.formula else { continue };
+                    let f = parse(text)?;
+                    sizes.push(f.size());
+                    depths.push(f.depth());
+                    let c = match &d.canonical {
+                        Some(c) => parse(c)?,
+                        None => f.canonical(),
+                    };
+                    canonical.0 += c.size();
+                    canonical.1 += c.depth();
+                }
+            }
+        }
+        if sizes.is_empty() {
+            continue;
+        }
+        let histogram = |v: &[usize]| {
+            let mut h = vec![0; v.iter().max().copied().unwrap_or(0) + 1];
+            for &x in v {
+                h[x] += 1;
+            }
+            h
+        };
+        let n = sizes.len() as f64;
+        out.push(ShapeStats {
+            controller: name.clone(),
+            formulas: sizes.len(),
+            size_counts: histogram(&sizes),
+            depth_counts: histogram(&depths),
+            mean_size: sizes.iter().sum::<usize>() as f64 / n,
+            mean_depth: depths.iter().sum::<usize>() as f64 / n,
+            mean_canonical_size: canonical.0 as f64 / n,
+            mean_canonical_depth: canonical.1 as f64 / n,
+        });
+    }
+    Ok(out)
+}
+
+// ------------------------------------------------------------------ figures
+
+fn legend_box<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> DrawResult<DB> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(160, 160, 160))
+        .label_font(chart::text(15.0))
+        .draw()
+}
+
+fn y_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    });
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.08).max(0.5);
+    (lo.min(0.0) - if lo < 0.0 { pad } else { 0.0 }, hi + pad)
+}
+
+pub struct ScoreFigure<'a> {
+    pub curves: &'a PairingCurves,
+}
+
+impl Figure for ScoreFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1100, 700)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let c = self.curves;
+        let turns = c.reached.len().max(1);
+        let (lo, hi) = y_range(c.mean.iter().flatten().copied());
+        let mut ch = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "Mean virtual score per turn: {} vs {} ({} games; final {:.1} – {:.1})",
+                    c.names[0], c.names[1], c.games, c.final_mean[0], c.final_mean[1]
+                ),
+                chart::text(20.0),
+            )
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(1f64..turns as f64, lo..hi)?;
+        ch.configure_mesh()
+            .x_desc("turn (both players' moves)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("mean virtual score")
+            .label_style(chart::text(14.0))
+            .axis_desc_style(chart::text(15.0))
+            .draw()?;
+        for side in 0..2 {
+            let colour = chart::colour(c.entrants[side]);
+            ch.draw_series(LineSeries::new(
+                c.mean[side]
+                    .iter()
+                    .enumerate()
+                    .map(|(t, v)| ((t + 1) as f64, *v)),
+                colour.stroke_width(3),
+            ))?
+            .label(c.names[side].clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
+            });
+        }
+        legend_box(&mut ch, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+pub struct FitnessFigure<'a> {
+    pub curves: &'a [FitnessCurve],
+}
+
+impl Figure for FitnessFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1100, 700)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let gens = self
+            .curves
+            .iter()
+            .map(|c| c.reached.len())
+            .max()
+            .unwrap_or(1)
+            .max(2);
+        let (lo, hi) = y_range(
+            self.curves
+                .iter()
+                .flat_map(|c| c.best.iter().chain(&c.mean))
+                .copied(),
+        );
+        let mut ch = ChartBuilder::on(root)
+            .caption(
+                "ES fitness per generation, averaged over decisions (solid: best, dashed: mean)",
+                chart::text(20.0),
+            )
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(1f64..gens as f64, lo..hi)?;
+        ch.configure_mesh()
+            .x_desc("generation")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("fitness")
+            .label_style(chart::text(14.0))
+            .axis_desc_style(chart::text(15.0))
+            .x_labels(gens.min(20))
+            .draw()?;
+        for (i, c) in self.curves.iter().enumerate() {
+            let colour = chart::colour(i);
+            let points = |v: &[f64]| -> Vec<(f64, f64)> {
+                v.iter()
+                    .enumerate()
+                    .map(|(g, f)| ((g + 1) as f64, *f))
+                    .collect()
+            };
+            ch.draw_series(LineSeries::new(points(&c.best), colour.stroke_width(3)))?
+                .label(format!("{} best ({} decisions)", c.controller, c.decisions))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
+                });
+            ch.draw_series(DashedLineSeries::new(
+                points(&c.mean),
+                10,
+                6,
+                colour.stroke_width(2),
+            ))?
+            .label(format!("{} mean", c.controller))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 10, y)], colour.stroke_width(2))
+            });
+        }
+        legend_box(&mut ch, SeriesLabelPosition::LowerRight)
+    }
+}
+
+pub struct ShapeFigure<'a> {
+    pub stats: &'a [ShapeStats],
+}
+
+impl ShapeFigure<'_> {
+    fn panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        title: &str,
+        x_desc: &str,
+        counts: impl Fn(&ShapeStats) -> &[usize],
+    ) -> DrawResult<DB> {
+        let max_x = self
+            .stats
+            .iter()
+            .map(|s| counts(s).len())
+            .max()
+            .unwrap_or(1)
+            .max(2);
+        let share = |s: &ShapeStats, x: usize| counts(s)[x] as f64 / s.formulas.max(1) as f64;
+        let max_y = self
+            .stats
+            .iter()
+            .flat_map(|s| (0..counts(s).len()).map(move |x| (s, x)))
+            .map(|(s, x)| share(s, x))
+            .fold(0.0, f64::max)
+            .max(0.05)
+            * 1.1;
+        let mut ch = ChartBuilder::on(area)
+            .caption(title, chart::text(18.0))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..(max_x - 1) as f64, 0f64..max_y)?;
+        ch.configure_mesh()
+            .x_desc(x_desc)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("share of decisions")
+            .label_style(chart::text(13.0))
+            .axis_desc_style(chart::text(14.0))
+            .draw()?;
+        for (i, s) in self.stats.iter().enumerate() {
+            let colour = chart::colour(i);
+            let pts: Vec<(f64, f64)> = (0..counts(s).len())
+                .map(|x| (x as f64, share(s, x)))
+                .collect();
+            ch.draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))?
+                .label(s.controller.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
+                });
+            ch.draw_series(
+                pts.into_iter()
+                    .map(move |p| Circle::new(p, 4, colour.filled())),
+            )?;
+        }
+        legend_box(&mut ch, SeriesLabelPosition::UpperRight)
+    }
+}
+
+impl Figure for ShapeFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1400, 620)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let (left, right) = root.split_horizontally(700);
+        self.panel(&left, "Size of the chosen formulas", "size (nodes)", |s| {
+            &s.size_counts
+        })?;
+        self.panel(
+            &right,
+            "Depth of the chosen formulas",
+            "depth (edges on the longest path)",
+            |s| &s.depth_counts,
+        )
+    }
+}
+
+// ------------------------------------------------------------------ tables and files
+
+pub fn shape_table(stats: &[ShapeStats]) -> TextTable {
+    TextTable {
+        title: "Chosen formulas: mean size and depth as evolved, and after simplification".into(),
+        headers: [
+            "Controller",
+            "Formulas",
+            "Mean size",
+            "Mean depth",
+            "Canonical size",
+            "Canonical depth",
+            "Max size",
+            "Max depth",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: stats
+            .iter()
+            .map(|s| {
+                vec![
+                    s.controller.clone(),
+                    s.formulas.to_string(),
+                    format!("{:.2}", s.mean_size),
+                    format!("{:.2}", s.mean_depth),
+                    format!("{:.2}", s.mean_canonical_size),
+                    format!("{:.2}", s.mean_canonical_depth),
+                    (s.size_counts.len() - 1).to_string(),
+                    (s.depth_counts.len() - 1).to_string(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
+    TextTable {
+        title: "ES fitness per generation, averaged over decisions".into(),
+        headers: [
+            "Controller",
+            "Generation",
+            "Decisions",
+            "Mean best",
+            "Mean mean",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: curves
+            .iter()
+            .flat_map(|c| {
+                (0..c.reached.len()).map(move |g| {
+                    vec![
+                        c.controller.clone(),
+                        (g + 1).to_string(),
+                        c.reached[g].to_string(),
+                        format!("{:.4}", c.best[g]),
+                        format!("{:.4}", c.mean[g]),
+                    ]
+                })
+            })
+            .collect(),
+    }
+}
+
+pub fn score_table(curves: &[PairingCurves]) -> TextTable {
+    TextTable {
+        title: "Mean virtual score after each turn, per pairing".into(),
+        headers: [
+            "Pairing",
+            "Controller",
+            "Turn",
+            "Games",
+            "Mean virtual score",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: curves
+            .iter()
+            .flat_map(|c| {
+                let pairing = format!("{} vs {}", c.names[0], c.names[1]);
+                (0..2).flat_map(move |side| {
+                    let pairing = pairing.clone();
+                    (0..c.reached.len()).map(move |t| {
+                        vec![
+                            pairing.clone(),
+                            c.names[side].clone(),
+                            (t + 1).to_string(),
+                            c.reached[t].to_string(),
+                            format!("{:.3}", c.mean[side][t]),
+                        ]
+                    })
+                })
+            })
+            .collect(),
+    }
+}
+
+/// Everything `plot games` produces.
+pub struct GameCurves {
+    pub scores: Vec<PairingCurves>,
+    pub fitness: Vec<FitnessCurve>,
+    pub shapes: Vec<ShapeStats>,
+}
+
+impl GameCurves {
+    /// Curves of the controllers in `only` (all when empty); a pairing is kept when either
+    /// side is selected.
+    pub fn new(
+        names: &[String],
+        games: &[LeagueGame],
+        only: &[String],
+    ) -> Result<GameCurves, PlotError> {
+        let keep = |n: &String| only.is_empty() || only.contains(n);
+        let selected: Vec<String> = names.iter().filter(|n| keep(n)).cloned().collect();
+        let scores = score_curves(names, games)
+            .into_iter()
+            .filter(|c| keep(&c.names[0]) || keep(&c.names[1]))
+            .collect();
+        Ok(GameCurves {
+            scores,
+            fitness: fitness_curves(&selected, games),
+            shapes: shape_stats(&selected, games)?,
+        })
+    }
+
+    pub fn to_text(&self) -> String {
+        let finals = TextTable {
+            title: "Mean final scores per pairing".into(),
+            headers: ["Pairing", "Games", "Score A", "Score B"]
+                .map(String::from)
+                .to_vec(),
+            rows: self
+                .scores
+                .iter()
+                .map(|c| {
+                    vec![
+                        format!("{} vs {}", c.names[0], c.names[1]),
+                        c.games.to_string(),
+                        format!("{:.2}", c.final_mean[0]),
+                        format!("{:.2}", c.final_mean[1]),
+                    ]
+                })
+                .collect(),
+        };
+        let mut text = finals.to_text();
+        if !self.shapes.is_empty() {
+            text.push('\n');
+            text.push_str(&shape_table(&self.shapes).to_text());
+        }
+        text
+    }
+
+    /// Writes `scores_<a>_vs_<b>`, `es_fitness` and `formula_shapes` figures (PNG and SVG;
+    /// the last two only when some controller used the ES) and their CSVs into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+        let mut out = vec![super::write_text(
+            dir,
+            "scores_per_turn.csv",
+            &score_table(&self.scores).to_csv(),
+        )?];
+        for c in &self.scores {
+            let stem = format!(
+                "scores_{}_vs_{}",
+                chart::slug(&c.names[0]),
+                chart::slug(&c.names[1])
+            );
+            out.extend(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);
+        }
+        if !self.fitness.is_empty() {
+            out.push(super::write_text(
+                dir,
+                "es_fitness.csv",
+                &fitness_table(&self.fitness).to_csv(),
+            )?);
+            out.extend(chart::save_in(
+                &FitnessFigure {
+                    curves: &self.fitness,
+                },
+                dir,
+                "es_fitness",
+            )?);
+        }
+        if !self.shapes.is_empty() {
+            out.push(super::write_text(
+                dir,
+                "formula_shapes.csv",
+                &shape_table(&self.shapes).to_csv(),
+            )?);
+            out.extend(chart::save_in(
+                &ShapeFigure {
+                    stats: &self.shapes,
+                },
+                dir,
+                "formula_shapes",
+            )?);
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,676 @@
+//! Which selection formulas the ES controllers chose: over every recorded decision of each ES
+//! controller, the number of formulas, how many are different (by canonical form) and the most
+//! frequent ones with their counts — Table XI of the main paper — as tables and bar charts.
+//!
+//! Formulas are counted by the canonical text the league recorded, so `n + Q` and `Q + n`
+//! count as one. Labels are typeset for reading (`√`, `·`, `ln(…)`, constants shortened to
+//! four significant digits); the CSV keeps the exact canonical text and a LaTeX form.
+
+use super::chart::{self, DrawResult, Figure};
+use super::PlotError;
+use crate::formula::{BinaryOp, Expr, Formula, Terminal, UnaryOp};
+use crate::league::report::TextTable;
+use crate::league::LeagueGame;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One distinct formula (by canonical form) and how often it was chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormulaCount {
+    pub canonical: String,
+    pub count: usize,
+}
+
+/// The formulas one ES controller chose over all its recorded decisions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControllerFormulas {
+    pub controller: String,
+    /// Recorded ES decisions.
+    pub decisions: usize,
+    /// Decisions that chose a formula (the paper's "Total").
+    pub total: usize,
+    /// Decisions where the ES did not run (too few simulations), so UCT selected.
+    pub not_run: usize,
+    /// Every distinct formula, most frequent first (ties by canonical text).
+    pub counts: Vec<FormulaCount>,
+}
+
+impl ControllerFormulas {
+    /// Distinct formulas (the paper's "Unique").
+    pub fn unique(&self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn top(&self, k: usize) -> &[FormulaCount] {
+        &self.counts[..k.min(self.counts.len())]
+    }
+}
+
+/// Counts the formulas of every controller that made ES decisions, in the order of `names`
+/// (controllers named in `only`, when it is not empty).
+pub fn count_formulas(
+    names: &[String],
+    games: &[LeagueGame],
+    only: &[String],
+) -> Vec<ControllerFormulas> {
+    let mut out = Vec::new();
+    for name in names {
+        if !only.is_empty() && !only.contains(name) {
+            continue;
+        }
+        let mut decisions = 0;
+        let mut not_run = 0;
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for g in games {
+            for seat in 0..2 {
+                if g.names[seat] != *name {
+                    continue;
+                }
+                for d in &g.es[seat] {
+                    decisions += 1;
+                    match d.canonical.as_deref().or(d.formula.as_deref()) {
+                        Some(c) => *counts.entry(c).or_default() += 1,
+                        None => not_run += 1,
+                    }
+                }
+            }
+        }
+        if decisions == 0 {
+            continue;
+        }
+        let mut counts: Vec<FormulaCount> = counts
+            .into_iter()
+            .map(|(canonical, count)| FormulaCount {
+                canonical: canonical.to_string(),
+                count,
+            })
+            .collect();
+        counts.sort_by(|a, b| b.count.cmp(&a.count).then(a.canonical.cmp(&b.canonical)));
+        out.push(ControllerFormulas {
+            controller: name.clone(),
+            decisions,
+            total: decisions - not_run,
+            not_run,
+            counts,
+        });
+    }
+    out
+}
+
+// ------------------------------------------------------------------ typesetting
+
+fn precedence(expr: &Expr) -> u8 {
+    match expr {
+        Expr::Binary(BinaryOp::Add | BinaryOp::Sub, _, _) => 1,
+        Expr::Binary(BinaryOp::Mul | BinaryOp::Div, _, _) => 2,
+        _ => 3,
+    }
+}
+
+/// A constant with at most four significant digits, for reading (not for parsing back).
+pub fn short_number(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        return "0".into();
+    }
+    if !(1e-4..1e6).contains(&a) {
+        return format!("{v:.3e}");
+    }
+    let decimals = (3 - a.log10().floor() as i32).clamp(0, 8) as usize;
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    s.replace('-', "−")
+}
+
+fn pretty_into(expr: &Expr, out: &mut String) {
+    match expr {
+        Expr::Const(v) if *v < 0.0 => {
+            out.push('(');
+            out.push_str(&short_number(*v));
+            out.push(')');
+        }
+        Expr::Const(v) => out.push_str(&short_number(*v)),
+        Expr::Term(t) => out.push_str(t.symbol()),
+        Expr::Unary(UnaryOp::Sqrt, x) => {
+            out.push('√');
+            let bare = matches!(**x, Expr::Term(_) | Expr::Unary(UnaryOp::Sqrt, _))
+                || matches!(**x, Expr::Const(v) if v >= 0.0);
+            if bare {
+                pretty_into(x, out);
+            } else {
+                out.push('(');
+                pretty_into(x, out);
+                out.push(')');
+            }
+        }
+        Expr::Unary(UnaryOp::Ln, x) => {
+            out.push_str("ln(");
+            pretty_into(x, out);
+            out.push(')');
+        }
+        Expr::Binary(op, a, b) if op.is_call() => {
+            out.push_str(op.symbol());
+            out.push('(');
+            pretty_into(a, out);
+            out.push_str(", ");
+            pretty_into(b, out);
+            out.push(')');
+        }
+        Expr::Binary(op, a, b) => {
+            let own = precedence(expr);
+            let operand = |e: &Expr, paren: bool, out: &mut String| {
+                if paren {
+                    out.push('(');
+                    pretty_into(e, out);
+                    out.push(')');
+                } else {
+                    pretty_into(e, out);
+                }
+            };
+            operand(a, precedence(a) < own, out);
+            out.push_str(match op {
+                BinaryOp::Add => " + ",
+                BinaryOp::Sub => " − ",
+                BinaryOp::Mul => "·",
+                _ => "/",
+            });
+            operand(b, precedence(b) <= own, out);
+        }
+    }
+}
+
+/// The formula typeset for reading: `Q + 2·C·√(2·ln(N)/n)`, with ` (C=3)` when it carries its
+/// own C_E.
+pub fn pretty(formula: &Formula) -> String {
+    let mut out = String::new();
+    pretty_into(formula.expr(), &mut out);
+    if let Some(c) = formula.c_e() {
+        out.push_str(&format!(" (C={})", short_number(c)));
+    }
+    out
+}
+
+fn latex_term(t: Terminal) -> &'static str {
+    match t {
+        Terminal::Q => r"\bar{Q}_j",
+        Terminal::ParentVisits => "N",
+        Terminal::ChildVisits => "n_j",
+        Terminal::ExplorationConstant => "C_E",
+        Terminal::RewardVariance => r"\sigma^2_j",
+        Terminal::ParentQ => r"\bar{Q}",
+        Terminal::Siblings => "K",
+    }
+}
+
+fn latex_into(expr: &Expr, out: &mut String) {
+    let prec = |e: &Expr| match e {
+        Expr::Binary(BinaryOp::Div, _, _) => 3,
+        other => precedence(other),
+    };
+    match expr {
+        Expr::Const(v) if *v < 0.0 => out.push_str(&format!("({})", short_number(*v))),
+        Expr::Const(v) => out.push_str(&short_number(*v)),
+        Expr::Term(t) => out.push_str(latex_term(*t)),
+        Expr::Unary(UnaryOp::Sqrt, x) => {
+            out.push_str(r"\sqrt{");
+            latex_into(x, out);
+            out.push('}');
+        }
+        Expr::Unary(UnaryOp::Ln, x) => {
+            out.push_str(r"\ln\left(");
+            latex_into(x, out);
+            out.push_str(r"\right)");
+        }
+        Expr::Binary(BinaryOp::Div, a, b) => {
+            out.push_str(r"\frac{");
+            latex_into(a, out);
+            out.push_str("}{");
+            latex_into(b, out);
+            out.push('}');
+        }
+        Expr::Binary(op, a, b) if op.is_call() => {
+            out.push_str(if *op == BinaryOp::Min {
+                r"\min("
+            } else {
+                r"\max("
+            });
+            latex_into(a, out);
+            out.push_str(", ");
+            latex_into(b, out);
+            out.push(')');
+        }
+        Expr::Binary(op, a, b) => {
+            let own = prec(expr);
+            for (i, e) in [a, b].into_iter().enumerate() {
+                if i == 1 {
+                    out.push_str(match op {
+                        BinaryOp::Add => " + ",
+                        BinaryOp::Sub => " - ",
+                        _ => r" \cdot ",
+                    });
+                }
+                let paren = if i == 0 {
+                    prec(e) < own
+                } else {
+                    prec(e) <= own
+                };
+                if paren {
+                    out.push_str(r"\left(");
+                    latex_into(e, out);
+                    out.push_str(r"\right)");
+                } else {
+                    latex_into(e, out);
+                }
+            }
+        }
+    }
+    // Negative constants print with a Unicode minus for reading; LaTeX wants ASCII.
+    if out.contains('−') {
+        *out = out.replace('−', "-");
+    }
+}
+
+/// The formula in LaTeX, in the paper's notation (`\bar{Q}_j`, `n_j`, `C_E`).
+pub fn latex(formula: &Formula) -> String {
+    let mut out = String::new();
+    latex_into(formula.expr(), &mut out);
+    if let Some(c) = formula.c_e() {
+        out.push_str(&format!(
+            r" \quad (C_E = {})",
+            short_number(c).replace('−', "-")
+        ));
+    }
+    out
+}
+
+fn parse(text: &str) -> Result<Formula, PlotError> {
+    text.parse::<Formula>().map_err(|e| {
+        PlotError::Data(format!(
+            "recorded formula `{text}` does not parse ({e}); the records are damaged or from another version"
+        ))
+    })
+}
+
+/// One row of the top-k listing with every form of the formula.
+pub struct TopRow {
+    pub controller: String,
+    pub rank: usize,
+    pub count: usize,
+    pub share: f64,
+    pub canonical: String,
+    pub pretty: String,
+    pub latex: String,
+    pub size: usize,
+    pub depth: usize,
+}
+
+pub fn top_rows(results: &[ControllerFormulas], k: usize) -> Result<Vec<TopRow>, PlotError> {
+    let mut rows = Vec::new();
+    for r in results {
+        for (i, c) in r.top(k).iter().enumerate() {
+            let f = parse(&c.canonical)?;
+            rows.push(TopRow {
+                controller: r.controller.clone(),
+                rank: i + 1,
+                count: c.count,
+                share: c.count as f64 / r.total.max(1) as f64,
+                canonical: c.canonical.clone(),
+                pretty: pretty(&f),
+                latex: latex(&f),
+                size: f.size(),
+                depth: f.depth(),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+pub fn summary_table(results: &[ControllerFormulas]) -> TextTable {
+    TextTable {
+        title: "Formulas chosen by the ES over all recorded decisions (unique by canonical form)"
+            .into(),
+        headers: ["Controller", "Decisions", "Total", "Unique", "ES not run"]
+            .map(String::from)
+            .to_vec(),
+        rows: results
+            .iter()
+            .map(|r| {
+                vec![
+                    r.controller.clone(),
+                    r.decisions.to_string(),
+                    r.total.to_string(),
+                    r.unique().to_string(),
+                    r.not_run.to_string(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The top-k table; `full` adds the canonical text, LaTeX, size and depth columns (for CSV).
+pub fn top_table(rows: &[TopRow], k: usize, full: bool) -> TextTable {
+    let mut headers = vec!["Controller", "Rank", "Count", "Share", "Formula"];
+    if full {
+        headers.extend(["Canonical", "LaTeX", "Size", "Depth"]);
+    }
+    TextTable {
+        title: format!("The {k} most frequent formulas of each ES controller"),
+        headers: headers.into_iter().map(String::from).collect(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                let mut row = vec![
+                    r.controller.clone(),
+                    r.rank.to_string(),
+                    r.count.to_string(),
+                    format!("{:.1}%", 100.0 * r.share),
+                    r.pretty.clone(),
+                ];
+                if full {
+                    row.extend([
+                        r.canonical.clone(),
+                        r.latex.clone(),
+                        r.size.to_string(),
+                        r.depth.to_string(),
+                    ]);
+                }
+                row
+            })
+            .collect(),
+    }
+}
+
+/// Markdown with the summary and, per formula, its typeset form and its LaTeX.
+pub fn markdown(results: &[ControllerFormulas], rows: &[TopRow], k: usize) -> String {
+    let mut md = String::from("# Evolved selection formulas\n\n");
+    md.push_str(&summary_table(results).to_markdown());
+    md.push('\n');
+    let table = TextTable {
+        title: format!("The {k} most frequent formulas of each ES controller"),
+        headers: ["Controller", "Rank", "Count", "Share", "Formula", "LaTeX"]
+            .map(String::from)
+            .to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.controller.clone(),
+                    r.rank.to_string(),
+                    r.count.to_string(),
+                    format!("{:.1}%", 100.0 * r.share),
+                    format!("`{}`", r.pretty),
+                    format!("${}$", r.latex),
+                ]
+            })
+            .collect(),
+    };
+    md.push_str(&table.to_markdown());
+    md
+}
+
+// ------------------------------------------------------------------ chart
+
+/// Horizontal bars of the most frequent formulas of one controller, labels wrapped.
+pub struct FormulaChart {
+    pub title: String,
+    pub subtitle: String,
+    /// (label lines, count) per bar, most frequent first.
+    pub bars: Vec<(Vec<String>, usize)>,
+    pub total: usize,
+}
+
+const LABEL_WIDTH: u32 = 620;
+const LINE_HEIGHT: u32 = 19;
+const TOP: u32 = 80;
+const BOTTOM: u32 = 60;
+const WIDTH: u32 = 1400;
+
+impl FormulaChart {
+    pub fn new(r: &ControllerFormulas, rows: &[TopRow]) -> FormulaChart {
+        let bars = rows
+            .iter()
+            .filter(|t| t.controller == r.controller)
+            .map(|t| {
+                let mut lines = chart::wrap(&t.pretty, 56);
+                lines[0] = format!("{}. {}", t.rank, lines[0]);
+                (lines, t.count)
+            })
+            .collect();
+        FormulaChart {
+            title: format!("Formulas chosen by {}", r.controller),
+            subtitle: format!(
+                "{} decisions: {} formulas, {} unique (canonical form), ES not run {}",
+                r.decisions,
+                r.total,
+                r.unique(),
+                r.not_run
+            ),
+            bars,
+            total: r.total,
+        }
+    }
+
+    fn bar_height(lines: usize) -> u32 {
+        lines as u32 * LINE_HEIGHT + 16
+    }
+}
+
+/// Round tick spacing for an axis from 0 to `max`.
+pub fn tick_step(max: f64) -> f64 {
+    let raw = (max / 5.0).max(1e-9);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+impl Figure for FormulaChart {
+    fn size(&self) -> (u32, u32) {
+        let bars: u32 = self
+            .bars
+            .iter()
+            .map(|(l, _)| Self::bar_height(l.len()) + 8)
+            .sum();
+        (WIDTH, TOP + bars.max(40) + BOTTOM)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let (w, h) = self.size();
+        let (w, h) = (w as i32, h as i32);
+        root.draw(&Text::new(
+            self.title.clone(),
+            (20, 14),
+            chart::text(24.0).color(&BLACK),
+        ))?;
+        root.draw(&Text::new(
+            self.subtitle.clone(),
+            (20, 46),
+            chart::text(15.0).color(&RGBColor(80, 80, 80)),
+        ))?;
+        let x0 = LABEL_WIDTH as i32;
+        let x1 = w - 110;
+        let max = self.bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
+        let step = tick_step(max).max(1.0);
+        let axis_max = (max / step).ceil() * step;
+        let px = |v: f64| x0 + ((x1 - x0) as f64 * v / axis_max).round() as i32;
+        let axis_y = h - BOTTOM as i32 + 4;
+        // Grid and ticks first, so the bars sit on top of them.
+        let mut t = 0.0;
+        while t <= axis_max + 1e-9 {
+            let x = px(t);
+            root.draw(&PathElement::new(
+                vec![(x, TOP as i32 - 6), (x, axis_y)],
+                RGBColor(225, 225, 225),
+            ))?;
+            root.draw(&Text::new(
+                format!("{}", t),
+                (x, axis_y + 8),
+                chart::text(14.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+            t += step;
+        }
+        root.draw(&PathElement::new(vec![(x0, axis_y), (x1, axis_y)], BLACK))?;
+        root.draw(&Text::new(
+            "times chosen".to_string(),
+            ((x0 + x1) / 2, axis_y + 30),
+            chart::text(15.0)
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+        let mut y = TOP as i32;
+        for (lines, count) in &self.bars {
+            let bh = Self::bar_height(lines.len()) as i32;
+            root.draw(&Rectangle::new(
+                [(x0, y), (px(*count as f64), y + bh)],
+                chart::colour(0).filled(),
+            ))?;
+            root.draw(&Text::new(
+                format!(
+                    "{count} ({:.1}%)",
+                    100.0 * *count as f64 / self.total.max(1) as f64
+                ),
+                (px(*count as f64) + 6, y + bh / 2),
+                chart::text(14.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+            let text_top = y + (bh - lines.len() as i32 * LINE_HEIGHT as i32) / 2;
+            for (i, line) in lines.iter().enumerate() {
+                root.draw(&Text::new(
+                    line.clone(),
+                    (x0 - 10, text_top + i as i32 * LINE_HEIGHT as i32),
+                    chart::text(15.0)
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Right, VPos::Top)),
+                ))?;
+            }
+            y += bh + 8;
+        }
+        Ok(())
+    }
+}
+
+/// Everything `plot formulas` produces.
+pub struct FormulaReport {
+    pub results: Vec<ControllerFormulas>,
+    pub rows: Vec<TopRow>,
+    pub k: usize,
+}
+
+impl FormulaReport {
+    pub fn new(
+        names: &[String],
+        games: &[LeagueGame],
+        only: &[String],
+        k: usize,
+    ) -> Result<FormulaReport, PlotError> {
+        let results = count_formulas(names, games, only);
+        let rows = top_rows(&results, k)?;
+        Ok(FormulaReport { results, rows, k })
+    }
+
+    pub fn to_text(&self) -> String {
+        // The terminal table right-aligns all but its first columns; padding the formulas to
+        // one width keeps them left-aligned and readable.
+        let mut top = top_table(&self.rows, self.k, false);
+        let width = top
+            .rows
+            .iter()
+            .map(|r| r[4].chars().count())
+            .max()
+            .unwrap_or(0);
+        for r in &mut top.rows {
+            let pad = width - r[4].chars().count();
+            r[4].push_str(&" ".repeat(pad));
+        }
+        format!(
+            "{}\n{}",
+            summary_table(&self.results).to_text(),
+            top.to_text()
+        )
+    }
+
+    /// Writes `formulas.csv` (top k, every form), `formulas_summary.csv`, `formulas.md` and a
+    /// chart `formulas_<controller>.{png,svg}` per controller into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+        let mut written = vec![
+            super::write_text(
+                dir,
+                "formulas.csv",
+                &top_table(&self.rows, self.k, true).to_csv(),
+            )?,
+            super::write_text(
+                dir,
+                "formulas_summary.csv",
+                &summary_table(&self.results).to_csv(),
+            )?,
+            super::write_text(
+                dir,
+                "formulas.md",
+                &markdown(&self.results, &self.rows, self.k),
+            )?,
+        ];
+        for r in &self.results {
+            let fig = FormulaChart::new(r, &self.rows);
+            written.extend(chart::save_in(
+                &fig,
+                dir,
+                &format!("formulas_{}", chart::slug(&r.controller)),
+            )?);
+        }
+        Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uct_typesets_with_root_and_dots_and_parses_in_latex_notation() {
+        let uct = Formula::uct();
+        assert_eq!(pretty(&uct), "Q + 2·C·√(2·ln(N)/n)");
+        assert_eq!(
+            latex(&uct),
+            r"\bar{Q}_j + 2 \cdot C_E \cdot \sqrt{\frac{2 \cdot \ln\left(N\right)}{n_j}}"
+        );
+    }
+
+    #[test]
+    fn pretty_keeps_the_grouping_of_the_tree() {
+        let f: Formula = "(Q - n) - (N - sqrt(Q + n)) / (2 * n) [C=3]"
+            .parse()
+            .unwrap();
+        assert_eq!(pretty(&f), "Q − n − (N − √(Q + n))/(2·n) (C=3)");
+        let g: Formula = "sqrt(sqrt(N)) * (-0.5) + 1.189207115002721"
+            .parse()
+            .unwrap();
+        assert_eq!(pretty(&g), "√√N·(−0.5) + 1.189");
+    }
+
+    #[test]
+    fn short_numbers_keep_four_significant_digits() {
+        assert_eq!(short_number(2.0), "2");
+        assert_eq!(short_number(0.123456), "0.1235");
+        assert_eq!(short_number(1234.5678), "1235");
+        assert_eq!(short_number(-0.5), "−0.5");
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(tick_step(92.0), 20.0);
+        assert_eq!(tick_step(5.0), 1.0);
+        assert_eq!(tick_step(263.0), 100.0);
+    }
+}

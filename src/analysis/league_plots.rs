@@ -1,0 +1,367 @@
+//! League figures: the match matrix as a heat map, the standings with their bonus points, and
+//! game win rates with 95% Wilson intervals — the paper's Tables V–X at a glance.
+//!
+//! All three are drawn from `league::Tables`, the same numbers `evomcts table` prints, so a
+//! figure never disagrees with its table.
+
+use super::chart::{self, DrawResult, Figure, RowAxes};
+use super::PlotError;
+use crate::league::Tables;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::{Path, PathBuf};
+
+/// The match matrix: row = controller playing first, column = second; each cell shows the
+/// first player's wins of the match and is coloured by its share of the games (draws half).
+pub struct MatrixHeatmap<'a> {
+    pub tables: &'a Tables,
+    pub title: String,
+}
+
+const CELL: i32 = 120;
+const NAME_AREA: i32 = 190;
+
+/// White at an even match, blue as the row controller wins more, red as it loses more.
+fn share_colour(share: f64) -> RGBColor {
+    let (lo, hi) = ((214.0, 39.0, 40.0), (31.0, 119.0, 180.0));
+    let (target, t) = if share >= 0.5 {
+        (hi, (share - 0.5) * 2.0)
+    } else {
+        (lo, (0.5 - share) * 2.0)
+    };
+    let mix = |c: f64| (255.0 + (c - 255.0) * t.clamp(0.0, 1.0)).round() as u8;
+    RGBColor(mix(target.0), mix(target.1), mix(target.2))
+}
+
+impl Figure for MatrixHeatmap<'_> {
+    fn size(&self) -> (u32, u32) {
+        let n = self.tables.names.len() as i32;
+        (
+            (NAME_AREA + n * CELL + 60).max(760) as u32,
+            (150 + n * CELL + 80) as u32,
+        )
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let t = self.tables;
+        let n = t.names.len();
+        chart::titles(
+            root,
+            &self.title,
+            &format!(
+                "Games won by the row controller playing first, of {} per match; colour: its share of the match (draws count ½)",
+                t.games_per_match
+            ),
+        )?;
+        let (x0, y0) = (NAME_AREA, 150);
+        for (j, name) in t.names.iter().enumerate() {
+            let lines = chart::wrap(name, 14);
+            let cx = x0 + j as i32 * CELL + CELL / 2;
+            for (k, line) in lines.iter().enumerate() {
+                let y = y0 - 10 - (lines.len() - k) as i32 * 18;
+                root.draw(&Text::new(
+                    line.clone(),
+                    (cx, y),
+                    chart::text(15.0)
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Center, VPos::Top)),
+                ))?;
+            }
+        }
+        root.draw(&Text::new(
+            "second →".to_string(),
+            (x0 - 10, y0 - 28),
+            chart::text(13.0)
+                .color(&RGBColor(90, 90, 90))
+                .pos(Pos::new(HPos::Right, VPos::Center)),
+        ))?;
+        root.draw(&Text::new(
+            "first ↓".to_string(),
+            (x0 - 10, y0 - 10),
+            chart::text(13.0)
+                .color(&RGBColor(90, 90, 90))
+                .pos(Pos::new(HPos::Right, VPos::Center)),
+        ))?;
+        for a in 0..n {
+            let y = y0 + a as i32 * CELL;
+            root.draw(&Text::new(
+                t.names[a].clone(),
+                (x0 - 10, y + CELL / 2),
+                chart::text(15.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+            for b in 0..n {
+                let x = x0 + b as i32 * CELL;
+                let cell = [(x, y), (x + CELL, y + CELL)];
+                let m = t.match_result(a, b).filter(|m| m.games > 0);
+                let fill = match m {
+                    _ if a == b => RGBColor(200, 200, 200),
+                    Some(m) => {
+                        share_colour((m.first_wins as f64 + m.draws as f64 / 2.0) / m.games as f64)
+                    }
+                    None => RGBColor(245, 245, 245),
+                };
+                root.draw(&Rectangle::new(cell, fill.filled()))?;
+                root.draw(&Rectangle::new(cell, RGBColor(120, 120, 120)))?;
+                let centre = (x + CELL / 2, y + CELL / 2);
+                let (big, small) = match m {
+                    _ if a == b => ("–".to_string(), String::new()),
+                    Some(m) => (
+                        format!("{}/{}", m.first_wins, m.games),
+                        format!("diff {:+.1}", m.average_difference()),
+                    ),
+                    None => ("·".to_string(), "no games".to_string()),
+                };
+                root.draw(&Text::new(
+                    big,
+                    (centre.0, centre.1 - 8),
+                    chart::text(24.0)
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Center, VPos::Center)),
+                ))?;
+                root.draw(&Text::new(
+                    small,
+                    (centre.0, centre.1 + 22),
+                    chart::text(13.0)
+                        .color(&RGBColor(40, 40, 40))
+                        .pos(Pos::new(HPos::Center, VPos::Center)),
+                ))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+const ROW: i32 = 46;
+const LEFT: i32 = 200;
+
+/// Standings as stacked bars: match points, then bonus-win and bonus-loss points.
+pub struct StandingsChart<'a> {
+    pub tables: &'a Tables,
+    pub title: String,
+}
+
+impl StandingsChart<'_> {
+    fn axes(&self) -> RowAxes {
+        let max = self
+            .tables
+            .standings
+            .iter()
+            .map(|s| s.points)
+            .max()
+            .unwrap_or(0)
+            .max(1) as f64;
+        let step = super::formulas::tick_step(max).max(1.0);
+        RowAxes {
+            x0: LEFT,
+            x1: 1000 - 260,
+            top: 110,
+            row_height: ROW,
+            rows: self.tables.standings.len(),
+            min: 0.0,
+            max: (max / step).ceil() * step,
+        }
+    }
+}
+
+impl Figure for StandingsChart<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1000, (self.axes().bottom() + 70) as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let axes = self.axes();
+        chart::titles(
+            root,
+            &self.title,
+            "Points per controller: match points, bonus-win points (BWP) and bonus-loss points (BLP)",
+        )?;
+        let labels: Vec<String> = self
+            .tables
+            .standings
+            .iter()
+            .map(|s| format!("{}. {}", s.position, s.name))
+            .collect();
+        let step = super::formulas::tick_step(axes.max).max(1.0);
+        axes.draw(
+            root,
+            &labels,
+            &chart::ticks(0.0, axes.max, step),
+            |v| format!("{v}"),
+            "points",
+        )?;
+        let parts = [
+            ("match points", chart::colour(0)),
+            ("bonus win", chart::colour(2)),
+            ("bonus loss", chart::colour(1)),
+        ];
+        for (i, s) in self.tables.standings.iter().enumerate() {
+            let (a, b) = axes.row(i);
+            let base = s.points - s.bonus_win - s.bonus_loss;
+            let mut from = 0.0;
+            for (value, (_, colour)) in [base, s.bonus_win, s.bonus_loss].into_iter().zip(parts) {
+                let to = from + value as f64;
+                if value > 0 {
+                    root.draw(&Rectangle::new(
+                        [(axes.px(from), a + 8), (axes.px(to), b - 8)],
+                        colour.filled(),
+                    ))?;
+                }
+                from = to;
+            }
+            root.draw(&Text::new(
+                format!(
+                    "{} (W{} L{} D{}, PD {:+.1})",
+                    s.points, s.wins, s.losses, s.draws, s.point_difference
+                ),
+                (axes.px(from) + 6, (a + b) / 2),
+                chart::text(14.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        // Legend under the title.
+        let mut x = LEFT;
+        for (name, colour) in parts {
+            root.draw(&Rectangle::new([(x, 76), (x + 16, 92)], colour.filled()))?;
+            root.draw(&Text::new(
+                name.to_string(),
+                (x + 22, 84),
+                chart::text(14.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+            x += 150;
+        }
+        Ok(())
+    }
+}
+
+/// Game win rates (draws count one half) with their 95% Wilson intervals.
+pub struct WinRateChart<'a> {
+    pub tables: &'a Tables,
+    pub title: String,
+}
+
+impl WinRateChart<'_> {
+    fn axes(&self) -> RowAxes {
+        RowAxes {
+            x0: LEFT,
+            x1: 1000 - 250,
+            top: 90,
+            row_height: ROW,
+            rows: self.tables.standings.len(),
+            min: 0.0,
+            max: 1.0,
+        }
+    }
+}
+
+impl Figure for WinRateChart<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1000, (self.axes().bottom() + 70) as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let axes = self.axes();
+        chart::titles(
+            root,
+            &self.title,
+            "Share of games won (draws count ½), with 95% Wilson intervals",
+        )?;
+        let labels: Vec<String> = self
+            .tables
+            .standings
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        axes.draw(
+            root,
+            &labels,
+            &chart::ticks(0.0, 1.0, 0.1),
+            |v| format!("{v:.1}"),
+            "win rate",
+        )?;
+        let half = axes.px(0.5);
+        root.draw(&PathElement::new(
+            vec![(half, axes.top - 4), (half, axes.bottom())],
+            RGBColor(150, 150, 150).stroke_width(2),
+        ))?;
+        for (i, s) in self.tables.standings.iter().enumerate() {
+            let (a, b) = axes.row(i);
+            let y = (a + b) / 2;
+            let colour = chart::colour(s.entrant);
+            let (lo, hi) = (axes.px(s.win_rate_low), axes.px(s.win_rate_high));
+            root.draw(&PathElement::new(
+                vec![(lo, y), (hi, y)],
+                colour.stroke_width(3),
+            ))?;
+            for x in [lo, hi] {
+                root.draw(&PathElement::new(
+                    vec![(x, y - 8), (x, y + 8)],
+                    colour.stroke_width(3),
+                ))?;
+            }
+            root.draw(&Circle::new((axes.px(s.win_rate), y), 7, colour.filled()))?;
+            root.draw(&Text::new(
+                format!(
+                    "{:.3} [{:.3}, {:.3}]  {}/{} games",
+                    s.win_rate, s.win_rate_low, s.win_rate_high, s.game_wins, s.games
+                ),
+                (axes.x1 + 12, y),
+                chart::text(14.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `league_matrix`, `league_standings` and `league_win_rates` (PNG and SVG) into `dir`.
+pub fn write_league_figures(
+    tables: &Tables,
+    league_name: &str,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let mut out = Vec::new();
+    out.extend(chart::save_in(
+        &MatrixHeatmap {
+            tables,
+            title: format!("League {league_name}: match matrix"),
+        },
+        dir,
+        "league_matrix",
+    )?);
+    out.extend(chart::save_in(
+        &StandingsChart {
+            tables,
+            title: format!("League {league_name}: standings"),
+        },
+        dir,
+        "league_standings",
+    )?);
+    out.extend(chart::save_in(
+        &WinRateChart {
+            tables,
+            title: format!("League {league_name}: game win rates"),
+        },
+        dir,
+        "league_win_rates",
+    )?);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_matches_are_white_and_one_sided_ones_saturated() {
+        assert_eq!(share_colour(0.5), RGBColor(255, 255, 255));
+        assert_eq!(share_colour(1.0), RGBColor(31, 119, 180));
+        assert_eq!(share_colour(0.0), RGBColor(214, 39, 40));
+    }
+}
