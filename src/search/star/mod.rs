@@ -1,0 +1,188 @@
+//! *-minimax controllers: Star1, Star2 and Star2.5 (Ballard 1983), the non-MCTS baselines of
+//! both Carcassonne papers.
+//!
+//! The tree alternates decision nodes (a player places a known tile) and chance nodes (the next
+//! tile is drawn from the hidden multiset, each type weighted by its count; the stack's order is
+//! never used). Only the root knows its drawn tile.
+//!
+//! **Depth** counts decision plies: the root decision with its drawn tile is ply 1, so depth 1
+//! is a greedy one-move look-ahead, and depth 2 (the main paper's setting) is: root move → draw
+//! of the opponent's tile → opponent's reply → evaluation. A move that empties the stack ends
+//! the line early: its state is evaluated as it stands (virtual scores then equal final scores).
+//!
+//! **Unplaceable draws** follow `Rules::unplaceable`. With the official rule (discard, the same
+//! player draws again) an unplaceable type is an outcome whose child is another chance node on
+//! the state without that tile, which is the exact expectimax of the rule. When that child chance
+//! node can only lead to the last decision ply, hidden counts no longer matter and the outcome is
+//! folded into its siblings (weights renormalised over placeable types), which gives the same
+//! value for less work. With the bottom-of-stack rule the hidden multiset does not change, so
+//! renormalising is exact at every depth.
+//!
+//! **Pruning**: Star1 bounds the unseen outcomes of a chance node with L and U; Star2.5 first
+//! probes the first `probing` moves (in move order) of each outcome, which bounds its value from
+//! one side, and cuts when those bounds already decide the node (Star2 is `probing = 1`, Star1
+//! `probing = 0`). Probed moves are not searched again. With L and U true bounds of the
+//! evaluation the pruned search returns exactly the expectimax value and move; with narrower
+//! bounds (the papers' ±100) it is a heuristic (see tests/search_star_narrow.rs).
+//!
+//! **Move ordering** (Ameneyro et al.): a meeple on a city, on a monastery, on a road, no
+//! meeple, a meeple on a field; stable within each class.
+
+mod eval;
+mod expectimax;
+mod searcher;
+
+pub use eval::{evaluate, move_class, order_moves, score_difference_bound, Evaluation};
+pub use expectimax::{expectimax, expectimax_with_leaf_range};
+pub use searcher::StarSearcher;
+
+use crate::game::{Controller, GameError, GameState, Move};
+use serde::{Deserialize, Serialize};
+
+/// The deepest search `validate` accepts; depth 4 already takes minutes per decision.
+pub const MAX_DEPTH: u32 = 6;
+
+/// Settings of a *-minimax controller. Values (L, U) are in the units of `evaluation`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StarSettings {
+    /// Decision plies searched; the root decision is ply 1.
+    pub depth: u32,
+    /// L: the value assumed for an unseen outcome in the worst case.
+    pub lower: f64,
+    /// U: the value assumed for an unseen outcome in the best case.
+    pub upper: f64,
+    /// Moves probed per outcome before the full search: 0 = Star1, 1 = Star2, more = Star2.5.
+    pub probing: u32,
+    pub evaluation: Evaluation,
+}
+
+impl Default for StarSettings {
+    /// Star2.5 as in the main paper.
+    fn default() -> Self {
+        Self::star25()
+    }
+}
+
+impl StarSettings {
+    /// The main paper's Star1: depth 2, L = −100, U = 100, no probing.
+    pub fn star1() -> Self {
+        StarSettings {
+            depth: 2,
+            lower: -100.0,
+            upper: 100.0,
+            probing: 0,
+            evaluation: Evaluation::ScoreDifference,
+        }
+    }
+
+    /// The main paper's Star2: probing factor 1.
+    pub fn star2() -> Self {
+        StarSettings {
+            probing: 1,
+            ..Self::star1()
+        }
+    }
+
+    /// The main paper's Star2.5: probing factor 4.
+    pub fn star25() -> Self {
+        StarSettings {
+            probing: 4,
+            ..Self::star1()
+        }
+    }
+
+    /// Ameneyro et al.'s Star2.5: depth 3, probing factor 5.
+    pub fn ameneyro() -> Self {
+        StarSettings {
+            depth: 3,
+            probing: 5,
+            ..Self::star1()
+        }
+    }
+
+    /// The same search with L and U set to true bounds of the evaluation, so pruning never
+    /// changes the result.
+    pub fn with_true_bounds(self) -> Self {
+        let b = self.evaluation.bound();
+        StarSettings {
+            lower: -b,
+            upper: b,
+            ..self
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), StarError> {
+        let bad = |field, why: String| Err(StarError::Setting { field, why });
+        if self.depth == 0 || self.depth > MAX_DEPTH {
+            return bad("depth", format!("{} is not in 1..={MAX_DEPTH}", self.depth));
+        }
+        if !self.lower.is_finite() {
+            return bad("lower", format!("{} is not a finite number", self.lower));
+        }
+        if !self.upper.is_finite() {
+            return bad("upper", format!("{} is not a finite number", self.upper));
+        }
+        if self.lower >= self.upper {
+            return bad(
+                "lower",
+                format!(
+                    "L = {} must be below U = {} (they bound the evaluation)",
+                    self.lower, self.upper
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StarError {
+    #[error("bad star setting `{field}`: {why}")]
+    Setting { field: &'static str, why: String },
+    #[error("cannot search this position: {0}")]
+    Position(#[from] GameError),
+}
+
+/// What one search found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchResult {
+    pub best: Move,
+    /// The root's value from the searching player's view (exact when L and U are true bounds).
+    pub value: f64,
+    /// Decision nodes, chance nodes and evaluated leaves visited.
+    pub nodes: u64,
+}
+
+/// A Star1/Star2/Star2.5 player. Deterministic: ties go to the first move in move order.
+pub struct StarController {
+    searcher: StarSearcher,
+}
+
+impl StarController {
+    /// `seed` is accepted for a uniform controller interface; the search uses no randomness.
+    pub fn new(settings: &StarSettings, seed: u64) -> Result<Self, StarError> {
+        let _ = seed;
+        Ok(StarController {
+            searcher: StarSearcher::new(settings)?,
+        })
+    }
+
+    pub fn settings(&self) -> &StarSettings {
+        self.searcher.settings()
+    }
+}
+
+impl Controller for StarController {
+    fn choose_move(&mut self, state: &GameState) -> Move {
+        self.searcher
+            .search(state)
+            .expect("the referee hands controllers a position with a drawn tile")
+            .best
+    }
+}
+
+/// One search of `state` (which must have a drawn tile) with `settings`.
+pub fn search(state: &GameState, settings: &StarSettings) -> Result<SearchResult, StarError> {
+    StarSearcher::new(settings)?.search(state)
+}

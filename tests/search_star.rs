@@ -1,0 +1,394 @@
+//! Star1, Star2 and Star2.5 against plain expectimax: with true bounds L and U the pruned
+//! searches must return the very same root value and move, and visit fewer nodes. Also the
+//! move order, the settings and the controller.
+
+use evomcts::game::{
+    draw_next, sample_positions, Controller, GameRng, GameState, Move, RandomController, Rules,
+    TileKind, TileStack, Unplaceable,
+};
+use evomcts::search::star::{
+    evaluate, expectimax, move_class, order_moves, score_difference_bound, search, Evaluation,
+    StarController, StarError, StarSettings,
+};
+use rand::{Rng, SeedableRng};
+
+fn settings(depth: u32, probing: u32, evaluation: Evaluation) -> StarSettings {
+    StarSettings {
+        depth,
+        probing,
+        evaluation,
+        ..StarSettings::star1()
+    }
+    .with_true_bounds()
+}
+
+/// Compares every Star variant with expectimax on `positions`; returns (star nodes per
+/// variant, expectimax nodes).
+fn compare(positions: &[GameState], depth: u32, evaluation: Evaluation) -> ([u64; 3], u64) {
+    let mut star_nodes = [0u64; 3];
+    let mut plain_nodes = 0;
+    for (p, state) in positions.iter().enumerate() {
+        let plain = expectimax(state, depth, evaluation).unwrap();
+        plain_nodes += plain.nodes;
+        for (v, probing) in [0, 1, 4].into_iter().enumerate() {
+            let star = search(state, &settings(depth, probing, evaluation)).unwrap();
+            assert_eq!(
+                star.value, plain.value,
+                "position {p}, depth {depth}, f = {probing}, {evaluation:?}: value"
+            );
+            assert_eq!(
+                star.best, plain.best,
+                "position {p}, depth {depth}, f = {probing}, {evaluation:?}: move"
+            );
+            assert!(
+                star.nodes <= plain.nodes,
+                "position {p}, depth {depth}, f = {probing}: {} nodes > expectimax {}",
+                star.nodes,
+                plain.nodes
+            );
+            star_nodes[v] += star.nodes;
+        }
+    }
+    (star_nodes, plain_nodes)
+}
+
+#[test]
+fn depth_one_equals_greedy_expectimax() {
+    let positions = sample_positions(40, 11, 5..65);
+    for evaluation in [Evaluation::ScoreDifference, Evaluation::Heyden] {
+        // One ply has no chance node, so nothing can be pruned: the same tree.
+        let (star, plain) = compare(&positions, 1, evaluation);
+        assert_eq!(star, [plain; 3]);
+    }
+}
+
+#[test]
+fn depth_two_equals_expectimax_and_prunes() {
+    let positions = sample_positions(16, 22, 10..60);
+    let (star, plain) = compare(&positions, 2, Evaluation::ScoreDifference);
+    eprintln!(
+        "depth 2 nodes: expectimax {plain}, Star1 {}, Star2 {}, Star2.5 {}",
+        star[0], star[1], star[2]
+    );
+    for (name, n) in ["Star1", "Star2", "Star2.5"].iter().zip(star) {
+        assert!(n < plain, "{name} visited {n} nodes, expectimax {plain}");
+    }
+    // Probing is what makes the pruning bite with bounds this wide.
+    assert!(star[1] < star[0] && star[2] < star[0], "{star:?}");
+}
+
+#[test]
+fn depth_two_heyden_equals_expectimax() {
+    let positions = sample_positions(6, 33, 10..60);
+    let (star, plain) = compare(&positions, 2, Evaluation::Heyden);
+    for n in star {
+        assert!(n < plain, "{star:?} vs {plain}");
+    }
+}
+
+/// Mid-game positions like `sample_positions`, under any rules.
+fn positions_under(
+    rules: Rules,
+    count: usize,
+    seed: u64,
+    turns: std::ops::Range<usize>,
+) -> Vec<GameState> {
+    let mut rng = GameRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for game in 0.. {
+        if out.len() == count {
+            break;
+        }
+        let stop = rng.gen_range(turns.clone());
+        let mut state = GameState::new(rules);
+        let mut stack = TileStack::shuffled(seed + game);
+        while draw_next(&mut state, &mut stack).unwrap() {
+            if state.turns_played() >= stop {
+                out.push(state);
+                break;
+            }
+            let mv = state.random_move(&mut rng).unwrap();
+            state.apply(mv).unwrap();
+        }
+    }
+    out
+}
+
+fn has_unplaceable_hidden(state: &GameState) -> bool {
+    TileKind::ALL
+        .iter()
+        .any(|&k| state.hidden_counts()[k.index()] > 0 && state.placement_count(k) == 0)
+}
+
+/// Positions (tile drawn, ready) where some hidden type fits nowhere: rare, so every turn of
+/// many random games is scanned.
+fn positions_with_unplaceable(
+    rules: Rules,
+    want: usize,
+    seed: u64,
+    max_hidden: usize,
+) -> Vec<GameState> {
+    let mut rng = GameRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for game in 0..20_000 {
+        let mut state = GameState::new(rules);
+        let mut stack = TileStack::shuffled(seed + game);
+        while draw_next(&mut state, &mut stack).unwrap() {
+            if (2..=max_hidden).contains(&state.hidden_total()) && has_unplaceable_hidden(&state) {
+                out.push(state.clone());
+                if out.len() == want {
+                    return out;
+                }
+                break;
+            }
+            let mv = state.random_move(&mut rng).unwrap();
+            state.apply(mv).unwrap();
+        }
+    }
+    out
+}
+
+/// Late positions keep depth-3 trees small enough for brute force, and reach the end of the
+/// stack (lines that stop early) and unplaceable draws, under both unplaceable-tile rules.
+#[test]
+fn depth_three_near_the_end_equals_expectimax() {
+    for unplaceable in [Unplaceable::Discard, Unplaceable::BottomOfStack] {
+        let rules = Rules {
+            unplaceable,
+            ..Rules::default()
+        };
+        let positions = positions_under(rules, 12, 44, 63..70);
+        let (star, plain) = compare(&positions, 3, Evaluation::ScoreDifference);
+        assert!(
+            star.iter().all(|&n| n < plain),
+            "{unplaceable:?}: {star:?} vs {plain}"
+        );
+    }
+}
+
+/// Positions where some hidden type fits nowhere, so the chance nodes include discards (and,
+/// at depth 3, nested chance nodes under the official rule).
+#[test]
+fn unplaceable_draws_equal_expectimax() {
+    for unplaceable in [Unplaceable::Discard, Unplaceable::BottomOfStack] {
+        let rules = Rules {
+            unplaceable,
+            ..Rules::default()
+        };
+        let positions = positions_with_unplaceable(rules, 4, 88, 71);
+        assert_eq!(positions.len(), 4, "{unplaceable:?}: too few positions");
+        compare(&positions, 2, Evaluation::ScoreDifference);
+        // Depth 3 follows discards through nested chance nodes under the official rule; only
+        // affordable by brute force when few tiles are left.
+        let late = positions_with_unplaceable(rules, 3, 99, 6);
+        assert_eq!(late.len(), 3, "{unplaceable:?}: too few late positions");
+        compare(&late, 3, Evaluation::ScoreDifference);
+    }
+}
+
+#[test]
+fn order_puts_city_monastery_road_none_field() {
+    let mut legal = Vec::new();
+    let mut ordered = Vec::new();
+    let mut seen_classes = 0u8;
+    for state in sample_positions(200, 55, 0..60) {
+        let kind = state.drawn().unwrap();
+        state.legal_moves(&mut legal);
+        order_moves(kind, &legal, &mut ordered);
+        assert_eq!(ordered.len(), legal.len());
+        let classes: Vec<u8> = ordered.iter().map(|&m| move_class(kind, m)).collect();
+        assert!(classes.windows(2).all(|w| w[0] <= w[1]), "{classes:?}");
+        // Stable: within a class, the engine's order.
+        for class in 0..5 {
+            let a: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| move_class(kind, m) == class)
+                .collect();
+            let b: Vec<Move> = ordered
+                .iter()
+                .copied()
+                .filter(|&m| move_class(kind, m) == class)
+                .collect();
+            assert_eq!(a, b);
+            seen_classes |= u8::from(!a.is_empty()) << class;
+        }
+        for &m in &ordered {
+            let expected = match m.meeple {
+                None => 3,
+                Some(s) => match kind.def().segments[s as usize].kind {
+                    evomcts::game::FeatureKind::City => 0,
+                    evomcts::game::FeatureKind::Monastery => 1,
+                    evomcts::game::FeatureKind::Road => 2,
+                    evomcts::game::FeatureKind::Field => 4,
+                },
+            };
+            assert_eq!(move_class(kind, m), expected);
+        }
+    }
+    assert_eq!(seen_classes, 0b11111, "every class occurs in the sample");
+}
+
+/// The search tries moves in that order: among equally valued moves it keeps the first it
+/// tried, so on positions where the engine's order and the search order disagree about the
+/// first best move, the search must pick the search order's.
+#[test]
+fn search_uses_the_move_order() {
+    let mut legal = Vec::new();
+    let mut ordered = Vec::new();
+    let mut decisive = 0;
+    for state in sample_positions(3000, 66, 5..60) {
+        let kind = state.drawn().unwrap();
+        let me = state.to_move();
+        state.legal_moves(&mut legal);
+        order_moves(kind, &legal, &mut ordered);
+        let value = |m: Move| {
+            let mut s = state.clone();
+            s.apply(m).unwrap();
+            evaluate(&s, me, Evaluation::ScoreDifference)
+        };
+        let first_best = |moves: &[Move]| {
+            let best = moves
+                .iter()
+                .map(|&m| value(m))
+                .fold(f64::NEG_INFINITY, f64::max);
+            *moves.iter().find(|&&m| value(m) == best).unwrap()
+        };
+        let by_search_order = first_best(&ordered);
+        let result = search(&state, &settings(1, 1, Evaluation::ScoreDifference)).unwrap();
+        assert_eq!(result.best, by_search_order);
+        decisive += usize::from(first_best(&legal) != by_search_order);
+    }
+    assert!(
+        decisive >= 5,
+        "only {decisive} positions tell the orders apart"
+    );
+}
+
+#[test]
+fn settings_validate_and_round_trip() {
+    assert_eq!(StarSettings::default(), StarSettings::star25());
+    let s1 = StarSettings::star1();
+    assert_eq!(
+        (s1.depth, s1.lower, s1.upper, s1.probing),
+        (2, -100.0, 100.0, 0)
+    );
+    assert_eq!(StarSettings::star2().probing, 1);
+    assert_eq!(StarSettings::star25().probing, 4);
+    let a = StarSettings::ameneyro();
+    assert_eq!((a.depth, a.probing), (3, 5));
+
+    let field_of = |s: StarSettings| match s.validate() {
+        Err(StarError::Setting { field, .. }) => field,
+        other => panic!("expected a setting error, got {other:?}"),
+    };
+    assert_eq!(
+        field_of(StarSettings {
+            depth: 0,
+            ..s1.clone()
+        }),
+        "depth"
+    );
+    assert_eq!(
+        field_of(StarSettings {
+            depth: 99,
+            ..s1.clone()
+        }),
+        "depth"
+    );
+    assert_eq!(
+        field_of(StarSettings {
+            lower: 5.0,
+            upper: 5.0,
+            ..s1.clone()
+        }),
+        "lower"
+    );
+    assert_eq!(
+        field_of(StarSettings {
+            upper: f64::NAN,
+            ..s1.clone()
+        }),
+        "upper"
+    );
+    assert_eq!(
+        field_of(StarSettings {
+            lower: f64::NEG_INFINITY,
+            ..s1.clone()
+        }),
+        "lower"
+    );
+    assert!(StarController::new(
+        &StarSettings {
+            depth: 0,
+            ..s1.clone()
+        },
+        1
+    )
+    .is_err());
+
+    let text = ron::to_string(&StarSettings::ameneyro()).unwrap();
+    assert_eq!(
+        ron::from_str::<StarSettings>(&text).unwrap(),
+        StarSettings::ameneyro()
+    );
+    let partial: StarSettings = ron::from_str("(probing: 1, evaluation: Heyden)").unwrap();
+    assert_eq!(
+        partial,
+        StarSettings {
+            probing: 1,
+            evaluation: Evaluation::Heyden,
+            ..StarSettings::default()
+        }
+    );
+    assert!(ron::from_str::<StarSettings>("(probbing: 1)").is_err());
+}
+
+#[test]
+fn true_bounds_hold_over_random_games() {
+    let b = score_difference_bound();
+    let h = Evaluation::Heyden.bound();
+    for state in sample_positions(100, 77, 0..71) {
+        for me in 0..2 {
+            assert!(evaluate(&state, me, Evaluation::ScoreDifference).abs() <= b);
+            assert!(evaluate(&state, me, Evaluation::Heyden).abs() <= h);
+        }
+    }
+}
+
+#[test]
+fn searching_without_a_drawn_tile_is_an_error() {
+    let state = GameState::new(Rules::default());
+    assert!(matches!(
+        search(&state, &StarSettings::star1()),
+        Err(StarError::Position(_))
+    ));
+}
+
+#[test]
+fn greedy_star_beats_the_random_player() {
+    let mut wins = 0;
+    for game in 0..10u64 {
+        let mut star = StarController::new(
+            &StarSettings {
+                depth: 1,
+                ..StarSettings::star25()
+            },
+            game,
+        )
+        .unwrap();
+        let mut random = RandomController::new(game);
+        let seat = (game % 2) as usize;
+        let (state, _) = if seat == 0 {
+            evomcts::game::play_game(Rules::default(), game, [&mut star, &mut random])
+        } else {
+            evomcts::game::play_game(Rules::default(), game, [&mut random, &mut star])
+        }
+        .unwrap();
+        let s = state.scores();
+        wins += usize::from(s[seat] > s[1 - seat]);
+    }
+    assert!(wins >= 9, "greedy star won only {wins} of 10");
+    let _ = TileKind::A;
+    let _: &dyn Controller = &RandomController::new(0);
+}
