@@ -1,0 +1,229 @@
+//! Every plot command writes valid, non-empty PNG and SVG files from a small league run, the
+//! figures carry the labels they should, and the board picture shows every tile and meeple.
+//! Also: merging run folders with `league::load_runs`.
+
+mod analysis_common;
+
+use analysis_common::{check_pair, check_png_drawn, check_svg, temp_dir};
+use evomcts::analysis::board::{draw_board, states_by_turn};
+use evomcts::league::{load_runs, run_league, LeagueSpec, LoadError, RunOptions, Tables};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+const SPEC: &str = r#"(
+    name: "tiny",
+    games_per_match: 1,
+    seed: 11,
+    controllers: [
+        (name: "Random", spec: Random),
+        (name: "ES-MCTS", spec: Mcts(sims: 20, es: (generations: 2, lambda: 2))),
+    ],
+)"#;
+
+/// One run of the tiny league (two games), shared by the tests of this file.
+fn run_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir("run");
+        let spec = LeagueSpec::from_ron(SPEC, "tiny.ron").unwrap();
+        let opts = RunOptions {
+            out_dir: dir.clone(),
+            resume: false,
+            threads: Some(2),
+            progress: false,
+            max_games: None,
+            shard: None,
+        };
+        let outcome = run_league(&spec, &opts).unwrap();
+        assert_eq!(outcome.games.len(), 2);
+        dir
+    })
+}
+
+fn plot(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .arg("plot")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "evomcts plot {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn out_dir(name: &str) -> (PathBuf, String) {
+    let d = temp_dir(name);
+    let s = d.display().to_string();
+    (d, s)
+}
+
+#[test]
+fn plot_formulas_writes_tables_and_a_chart() {
+    let (dir, out) = out_dir("formulas");
+    let run = run_dir().display().to_string();
+    let text = plot(&["formulas", &run, "--out", &out, "--top", "3"]);
+    assert!(text.contains("ES-MCTS"), "{text}");
+    for f in ["formulas.csv", "formulas_summary.csv", "formulas.md"] {
+        assert!(std::fs::metadata(dir.join(f)).unwrap().len() > 0, "{f}");
+    }
+    let svg = check_pair(&dir, "formulas_es_mcts");
+    assert!(svg.contains("Formulas chosen by ES-MCTS") && svg.contains("1. "));
+    // The random player made no ES decisions, so it has no chart.
+    assert!(!dir.join("formulas_random.png").exists());
+}
+
+#[test]
+fn plot_formulas_rejects_an_unknown_controller() {
+    let (_, out) = out_dir("formulas-bad");
+    let run = run_dir().display().to_string();
+    let res = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args([
+            "plot",
+            "formulas",
+            &run,
+            "--out",
+            &out,
+            "--controller",
+            "Nobody",
+        ])
+        .output()
+        .unwrap();
+    assert!(!res.status.success());
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(err.contains("Nobody") && err.contains("ES-MCTS"), "{err}");
+}
+
+#[test]
+fn plot_league_writes_the_three_figures() {
+    let (dir, out) = out_dir("league");
+    let run = run_dir().display().to_string();
+    plot(&["league", &run, "--out", &out]);
+    let matrix = check_pair(&dir, "league_matrix");
+    assert!(matrix.contains("match matrix") && matrix.contains("Random"));
+    let (spec, games, _) = load_runs(&[run_dir().to_path_buf()]).unwrap();
+    let tables = Tables::from_games(&spec.names(), 1, &spec.bonus, &games);
+    for m in &tables.matches {
+        // Each cell shows the first player's wins of its one game.
+        assert!(matrix.contains(&format!("\n{}/1\n", m.first_wins)), "{m:?}");
+    }
+    let standings = check_pair(&dir, "league_standings");
+    assert!(standings.contains("bonus win") && standings.contains("1. "));
+    let rates = check_pair(&dir, "league_win_rates");
+    assert!(rates.contains("Wilson") && rates.contains("ES-MCTS"));
+}
+
+#[test]
+fn plot_games_writes_curves() {
+    let (dir, out) = out_dir("games");
+    let run = run_dir().display().to_string();
+    plot(&["games", &run, "--out", &out]);
+    let scores = check_pair(&dir, "scores_random_vs_es_mcts");
+    assert!(scores.contains("Mean virtual score per turn") && scores.contains("ES-MCTS"));
+    let fitness = check_pair(&dir, "es_fitness");
+    assert!(fitness.contains("generation") && fitness.contains("ES-MCTS best"));
+    let shapes = check_pair(&dir, "formula_shapes");
+    assert!(shapes.contains("Depth of the chosen formulas"));
+    let csv = std::fs::read_to_string(dir.join("es_fitness.csv")).unwrap();
+    // Two generations per decision: a row per generation.
+    assert_eq!(csv.lines().count(), 1 + 2, "{csv}");
+}
+
+#[test]
+fn plot_board_draws_a_turn_and_the_final_board() {
+    let (dir, out) = out_dir("board");
+    let run = run_dir().display().to_string();
+    plot(&["board", &run, "--game", "1", "--turn", "7", "--out", &out]);
+    plot(&["board", &run, "--game", "1", "--out", &out]);
+    let svg = check_pair(&dir, "board_game1_turn07");
+    assert!(svg.contains("after turn 7"));
+    let final_svg = check_pair(&dir, "board_game1_final");
+    assert!(final_svg.contains("final board"));
+    let res = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(["plot", "board", &run, "--game", "5", "--out", &out])
+        .output()
+        .unwrap();
+    assert!(!res.status.success(), "there are only two games");
+}
+
+fn count(text: &str, needle: &str) -> usize {
+    text.matches(needle).count()
+}
+
+#[test]
+fn the_board_shows_every_tile_and_every_meeple_in_its_colour() {
+    let dir = temp_dir("board-lib");
+    let (_, games, _) = load_runs(&[run_dir().to_path_buf()]).unwrap();
+    let states = states_by_turn(&games[0].game).unwrap();
+    assert_eq!(states.len(), games[0].game.moves.len() + 1);
+    for turn in [0, 10, states.len() - 1] {
+        let state = &states[turn];
+        let (png, svg) = (
+            dir.join(format!("t{turn}.png")),
+            dir.join(format!("t{turn}.svg")),
+        );
+        draw_board(state, &png, &svg).unwrap();
+        let size = check_png_drawn(&png);
+        let text = check_svg(&svg, size);
+        let tiles = state.placed_tiles();
+        assert_eq!(
+            count(&text, "fill=\"#80B254\""),
+            tiles.len(),
+            "one field square per tile"
+        );
+        for (player, colour) in ["fill=\"#DC2828\"", "fill=\"#285FE1\""].iter().enumerate() {
+            let meeples = tiles
+                .iter()
+                .filter(|t| matches!(t.meeple, Some((_, p)) if p as usize == player))
+                .count();
+            // One more for the score line's meeple.
+            assert_eq!(
+                count(&text, colour),
+                meeples + 1,
+                "turn {turn}, player {player}"
+            );
+        }
+        let pennants: usize = tiles.iter().map(|t| t.kind.def().pennants() as usize).sum();
+        assert_eq!(count(&text, "fill=\"#243EA0\""), pennants, "turn {turn}");
+    }
+}
+
+#[test]
+fn load_runs_merges_copies_and_refuses_other_leagues() {
+    let copy = temp_dir("run-copy");
+    for f in ["spec.ron", "games.jsonl"] {
+        std::fs::copy(run_dir().join(f), copy.join(f)).unwrap();
+    }
+    let (_, games, report) = load_runs(&[run_dir().to_path_buf(), copy.clone()]).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(report.duplicates, 2);
+    assert!(report.missing.is_empty() && report.torn.is_empty());
+    let other = temp_dir("run-other");
+    let spec = LeagueSpec::from_ron(&SPEC.replace("seed: 11", "seed: 12"), "other.ron").unwrap();
+    std::fs::write(other.join("spec.ron"), spec.to_ron()).unwrap();
+    match load_runs(&[run_dir().to_path_buf(), other]) {
+        Err(LoadError::DifferentSpecs { .. }) => {}
+        other => panic!(
+            "expected DifferentSpecs, got {:?}",
+            other.map(|r| r.1.len())
+        ),
+    }
+    // A run with one game missing reports it.
+    let partial = temp_dir("run-partial");
+    std::fs::copy(run_dir().join("spec.ron"), partial.join("spec.ron")).unwrap();
+    let first_line = std::fs::read_to_string(run_dir().join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    std::fs::write(partial.join("games.jsonl"), first_line + "\n").unwrap();
+    let (_, games, report) = load_runs(&[partial]).unwrap();
+    assert_eq!(
+        (games.len(), report.missing.len(), report.scheduled),
+        (1, 1, 2)
+    );
+}
