@@ -131,7 +131,9 @@ fn game_pair(spec: &CarcassonneSpec, formula: &Formula, seed: u64) -> Result<f64
     });
     let mut total = 0.0;
     for candidate_seat in 0..2usize {
-        let seat_seed = |seat: usize| derive_seed(seed, &[candidate_seat as u64, seat as u64]);
+        // Seeds follow the seat, not the controller: a candidate identical to the
+        // baseline then plays the same two games mirrored and scores exactly 0.
+        let seat_seed = |seat: usize| derive_seed(seed, &[seat as u64]);
         let mut cand = candidate
             .build(seat_seed(candidate_seat))
             .map_err(|e| fail(format!("candidate: {e}")))?;
