@@ -232,3 +232,50 @@ fn resuming_under_a_different_spec_is_refused() {
     assert_eq!(before, files(&dir));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn comma_selection_keeps_the_best_offspring_and_plus_lets_parents_compete() {
+    use evomcts::evolve::Generation;
+    for plus in [false, true] {
+        let text = SPEC.replace("plus: true", &format!("plus: {plus}"));
+        let spec = EvolveSpec::from_ron(&text, "tiny.ron").unwrap();
+        let dir = scratch_dir(&format!("select-{plus}"));
+        run_evolution(&spec, &options(&dir, 2, false, None)).unwrap();
+        let mut older_parent_survived = false;
+        for g in 1..=4 {
+            let generation = Generation::read(&dir.join(format!("gen-{g:03}.ron")), g).unwrap();
+            assert_eq!(generation.offspring.len(), 4);
+            assert_eq!(generation.parents.len(), 2);
+            for child in &generation.offspring {
+                assert_eq!(child.born, g);
+                assert_eq!(child.fitness.samples, 8);
+                assert!(child.parent.is_some());
+            }
+            let mut ranked = generation.offspring.clone();
+            ranked.sort_by(|a, b| b.fitness.mean.total_cmp(&a.fitness.mean));
+            let cutoff = ranked[1].fitness.mean;
+            if !plus {
+                // (μ, λ): the survivors are the two best offspring.
+                for p in &generation.parents {
+                    assert_eq!(p.born, g);
+                    let at_selection = generation.offspring.iter().find(|c| c.id == p.id).unwrap();
+                    assert!(at_selection.fitness.mean >= cutoff);
+                }
+            } else {
+                older_parent_survived |= generation.parents.iter().any(|p| p.born < g);
+                // Re-evaluated survivors carry more samples than one evaluation.
+                for p in generation.parents.iter().filter(|p| p.born < g) {
+                    assert!(p.fitness.samples > 8, "{p:?}");
+                }
+            }
+            // The champion is the best elite: a survivor with the extra samples.
+            assert!(generation.parents.iter().any(|p| p == &generation.champion));
+            assert!(generation.champion.fitness.samples >= 16);
+        }
+        assert!(
+            !plus || older_parent_survived,
+            "no parent ever survived in (2 + 4)"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
