@@ -227,3 +227,13 @@ fn load_runs_merges_copies_and_refuses_other_leagues() {
         (1, 1, 2)
     );
 }
+
+#[test]
+fn plot_tiles_draws_every_type_in_every_rotation() {
+    let (dir, out) = out_dir("tiles");
+    plot(&["tiles", "--out", &out]);
+    let svg = check_pair(&dir, "tiles");
+    assert_eq!(count(&svg, "fill=\"#80B254\""), 24 * 4);
+    // Pennants: C, F, M, O, Q and S carry one each, in four rotations.
+    assert_eq!(count(&svg, "fill=\"#243EA0\""), 6 * 4);
+}

@@ -243,151 +243,150 @@ impl BoardFigure<'_> {
             },
         )
     }
+}
 
-    fn draw_tile<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        t: &PlacedTile,
-        origin: (i32, i32),
-    ) -> DrawResult<DB> {
-        let to_px = |p: P| {
-            (
-                origin.0 + (p.0 * TILE as f64).round() as i32,
-                origin.1 + (p.1 * TILE as f64).round() as i32,
-            )
-        };
-        let px = |pts: &[P]| pts.iter().map(|p| to_px(*p)).collect::<Vec<_>>();
-        let def = t.kind.def();
-        let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
-        root.draw(&Rectangle::new(
-            [origin, (origin.0 + TILE, origin.1 + TILE)],
-            FIELD.filled(),
-        ))?;
-        let mut anchors = Vec::with_capacity(def.segments.len());
-        for (i, seg) in def.segments.iter().enumerate() {
-            let (sides, halves) = ports_of(&rot.port_segment, i);
-            anchors.push(segment_anchor(seg, sides, halves));
-        }
-        // Roads first, so cities and monasteries cover their ends.
-        let one_sided_roads = def
-            .segments
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| {
-                s.kind == FeatureKind::Road && ports_of(&rot.port_segment, *i).0.count_ones() == 1
-            })
-            .count();
-        for (i, seg) in def.segments.iter().enumerate() {
-            if seg.kind != FeatureKind::Road {
-                continue;
-            }
-            let path = px(&road_path(ports_of(&rot.port_segment, i).0));
-            root.draw(&PathElement::new(
-                path.clone(),
-                ROAD_EDGE.stroke_width((TILE as f64 * 0.15) as u32),
-            ))?;
-            root.draw(&PathElement::new(
-                path,
-                ROAD.stroke_width((TILE as f64 * 0.09) as u32),
-            ))?;
-        }
-        if one_sided_roads >= 3 {
-            let c = to_px(CENTRE);
-            let r = (TILE as f64 * 0.1) as i32;
-            root.draw(&Rectangle::new(
-                [(c.0 - r, c.1 - r), (c.0 + r, c.1 + r)],
-                RGBColor(150, 120, 100).filled(),
-            ))?;
-            root.draw(&Rectangle::new(
-                [(c.0 - r, c.1 - r), (c.0 + r, c.1 + r)],
-                ROAD_EDGE,
-            ))?;
-        }
-        for (i, seg) in def.segments.iter().enumerate() {
-            match seg.kind {
-                FeatureKind::City => {
-                    let (sides, _) = ports_of(&rot.port_segment, i);
-                    let mut poly = px(&city_polygon(sides));
-                    root.draw(&Polygon::new(poly.clone(), CITY.filled()))?;
-                    poly.push(poly[0]);
-                    root.draw(&PathElement::new(poly, CITY_EDGE.stroke_width(2)))?;
-                    if seg.pennants > 0 {
-                        self.draw_pennant(root, &to_px, city_polygon(sides), anchors[i])?;
-                    }
-                }
-                FeatureKind::Monastery => {
-                    let body = px(&[(0.34, 0.42), (0.66, 0.42), (0.66, 0.74), (0.34, 0.74)]);
-                    let roof = px(&[(0.28, 0.44), (0.5, 0.22), (0.72, 0.44)]);
-                    root.draw(&Polygon::new(
-                        body.clone(),
-                        RGBColor(236, 226, 204).filled(),
-                    ))?;
-                    let mut outline = body;
-                    outline.push(outline[0]);
-                    root.draw(&PathElement::new(outline, ROAD_EDGE.stroke_width(2)))?;
-                    root.draw(&Polygon::new(roof.clone(), RGBColor(178, 52, 40).filled()))?;
-                    let mut outline = roof;
-                    outline.push(outline[0]);
-                    root.draw(&PathElement::new(outline, ROAD_EDGE.stroke_width(2)))?;
-                }
-                _ => {}
-            }
-        }
-        root.draw(&Rectangle::new(
-            [origin, (origin.0 + TILE, origin.1 + TILE)],
-            FIELD_EDGE,
-        ))?;
-        root.draw(&Text::new(
-            t.kind.letter().to_string(),
-            (origin.0 + 4, origin.1 + TILE - 4),
-            chart::text(11.0)
-                .color(&RGBColor(30, 50, 20))
-                .pos(Pos::new(HPos::Left, VPos::Bottom)),
-        ))?;
-        if let Some((seg, player)) = t.meeple {
-            let at = anchors.get(seg as usize).copied().unwrap_or(CENTRE);
-            draw_meeple(root, to_px(at), PLAYER_COLOURS[player as usize % 2])?;
-        }
-        Ok(())
+/// Draws one tile (with its meeple) with its north-west corner at `origin`.
+fn draw_tile<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    t: &PlacedTile,
+    origin: (i32, i32),
+) -> DrawResult<DB> {
+    let to_px = |p: P| {
+        (
+            origin.0 + (p.0 * TILE as f64).round() as i32,
+            origin.1 + (p.1 * TILE as f64).round() as i32,
+        )
+    };
+    let px = |pts: &[P]| pts.iter().map(|p| to_px(*p)).collect::<Vec<_>>();
+    let def = t.kind.def();
+    let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
+    root.draw(&Rectangle::new(
+        [origin, (origin.0 + TILE, origin.1 + TILE)],
+        FIELD.filled(),
+    ))?;
+    let mut anchors = Vec::with_capacity(def.segments.len());
+    for (i, seg) in def.segments.iter().enumerate() {
+        let (sides, halves) = ports_of(&rot.port_segment, i);
+        anchors.push(segment_anchor(seg, sides, halves));
     }
+    // Roads first, so cities and monasteries cover their ends.
+    let one_sided_roads = def
+        .segments
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            s.kind == FeatureKind::Road && ports_of(&rot.port_segment, *i).0.count_ones() == 1
+        })
+        .count();
+    for (i, seg) in def.segments.iter().enumerate() {
+        if seg.kind != FeatureKind::Road {
+            continue;
+        }
+        let path = px(&road_path(ports_of(&rot.port_segment, i).0));
+        root.draw(&PathElement::new(
+            path.clone(),
+            ROAD_EDGE.stroke_width((TILE as f64 * 0.15) as u32),
+        ))?;
+        root.draw(&PathElement::new(
+            path,
+            ROAD.stroke_width((TILE as f64 * 0.09) as u32),
+        ))?;
+    }
+    if one_sided_roads >= 3 {
+        let c = to_px(CENTRE);
+        let r = (TILE as f64 * 0.1) as i32;
+        root.draw(&Rectangle::new(
+            [(c.0 - r, c.1 - r), (c.0 + r, c.1 + r)],
+            RGBColor(150, 120, 100).filled(),
+        ))?;
+        root.draw(&Rectangle::new(
+            [(c.0 - r, c.1 - r), (c.0 + r, c.1 + r)],
+            ROAD_EDGE,
+        ))?;
+    }
+    for (i, seg) in def.segments.iter().enumerate() {
+        match seg.kind {
+            FeatureKind::City => {
+                let (sides, _) = ports_of(&rot.port_segment, i);
+                let mut poly = px(&city_polygon(sides));
+                root.draw(&Polygon::new(poly.clone(), CITY.filled()))?;
+                poly.push(poly[0]);
+                root.draw(&PathElement::new(poly, CITY_EDGE.stroke_width(2)))?;
+                if seg.pennants > 0 {
+                    draw_pennant(root, &to_px, city_polygon(sides), anchors[i])?;
+                }
+            }
+            FeatureKind::Monastery => {
+                let body = px(&[(0.34, 0.42), (0.66, 0.42), (0.66, 0.74), (0.34, 0.74)]);
+                let roof = px(&[(0.28, 0.44), (0.5, 0.22), (0.72, 0.44)]);
+                root.draw(&Polygon::new(
+                    body.clone(),
+                    RGBColor(236, 226, 204).filled(),
+                ))?;
+                let mut outline = body;
+                outline.push(outline[0]);
+                root.draw(&PathElement::new(outline, ROAD_EDGE.stroke_width(2)))?;
+                root.draw(&Polygon::new(roof.clone(), RGBColor(178, 52, 40).filled()))?;
+                let mut outline = roof;
+                outline.push(outline[0]);
+                root.draw(&PathElement::new(outline, ROAD_EDGE.stroke_width(2)))?;
+            }
+            _ => {}
+        }
+    }
+    root.draw(&Rectangle::new(
+        [origin, (origin.0 + TILE, origin.1 + TILE)],
+        FIELD_EDGE,
+    ))?;
+    root.draw(&Text::new(
+        t.kind.letter().to_string(),
+        (origin.0 + 4, origin.1 + TILE - 4),
+        chart::text(11.0)
+            .color(&RGBColor(30, 50, 20))
+            .pos(Pos::new(HPos::Left, VPos::Bottom)),
+    ))?;
+    if let Some((seg, player)) = t.meeple {
+        let at = anchors.get(seg as usize).copied().unwrap_or(CENTRE);
+        draw_meeple(root, to_px(at), PLAYER_COLOURS[player as usize % 2])?;
+    }
+    Ok(())
+}
 
-    fn draw_pennant<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        to_px: &impl Fn(P) -> (i32, i32),
-        city: Vec<P>,
-        anchor: P,
-    ) -> DrawResult<DB> {
-        // Halfway from the meeple's spot to the nearest tile corner inside the city, so a
-        // meeple and a pennant on one city do not overlap.
-        let corners: Vec<P> = city
-            .into_iter()
-            .filter(|p| (p.0 == 0.0 || p.0 == 1.0) && (p.1 == 0.0 || p.1 == 1.0))
-            .collect();
-        let near = corners
-            .into_iter()
-            .min_by(|a, b| {
-                let d = |p: &P| (p.0 - anchor.0).powi(2) + (p.1 - anchor.1).powi(2);
-                d(a).total_cmp(&d(b))
-            })
-            .unwrap_or(corner(0));
-        let c = lerp(anchor, near, 0.55);
-        let s = 0.075;
-        let shield: Vec<(i32, i32)> = [
-            (c.0 - s, c.1 - s),
-            (c.0 + s, c.1 - s),
-            (c.0 + s, c.1 + 0.2 * s),
-            (c.0, c.1 + 1.3 * s),
-            (c.0 - s, c.1 + 0.2 * s),
-        ]
+fn draw_pennant<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    to_px: &impl Fn(P) -> (i32, i32),
+    city: Vec<P>,
+    anchor: P,
+) -> DrawResult<DB> {
+    // Halfway from the meeple's spot to the nearest tile corner inside the city, so a
+    // meeple and a pennant on one city do not overlap.
+    let corners: Vec<P> = city
         .into_iter()
-        .map(to_px)
+        .filter(|p| (p.0 == 0.0 || p.0 == 1.0) && (p.1 == 0.0 || p.1 == 1.0))
         .collect();
-        root.draw(&Polygon::new(shield.clone(), PENNANT.filled()))?;
-        let mut outline = shield;
-        outline.push(outline[0]);
-        root.draw(&PathElement::new(outline, WHITE.stroke_width(2)))
-    }
+    let near = corners
+        .into_iter()
+        .min_by(|a, b| {
+            let d = |p: &P| (p.0 - anchor.0).powi(2) + (p.1 - anchor.1).powi(2);
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap_or(corner(0));
+    let c = lerp(anchor, near, 0.55);
+    let s = 0.075;
+    let shield: Vec<(i32, i32)> = [
+        (c.0 - s, c.1 - s),
+        (c.0 + s, c.1 - s),
+        (c.0 + s, c.1 + 0.2 * s),
+        (c.0, c.1 + 1.3 * s),
+        (c.0 - s, c.1 + 0.2 * s),
+    ]
+    .into_iter()
+    .map(to_px)
+    .collect();
+    root.draw(&Polygon::new(shield.clone(), PENNANT.filled()))?;
+    let mut outline = shield;
+    outline.push(outline[0]);
+    root.draw(&PathElement::new(outline, WHITE.stroke_width(2)))
 }
 
 /// A meeple silhouette centred on `at`, in `colour` with a dark outline.
@@ -475,7 +474,7 @@ impl Figure for BoardFigure<'_> {
                 left + (t.x as i32 - x0) * TILE,
                 top + (t.y as i32 - y0) * TILE,
             );
-            self.draw_tile(root, t, origin)?;
+            draw_tile(root, t, origin)?;
         }
         if let Some((hx, hy)) = self.labels.highlight {
             let o = (
@@ -502,6 +501,51 @@ fn draw_meeple_small<DB: DrawingBackend>(
     colour: RGBColor,
 ) -> DrawResult<DB> {
     draw_meeple(root, at, colour)
+}
+
+/// Every tile type in its four rotations, one row per type: a check of the tile drawings.
+pub struct TileGallery;
+
+impl Figure for TileGallery {
+    fn size(&self) -> (u32, u32) {
+        let rows = 12;
+        (
+            (2 * (4 * (TILE + 8) + 40) + 2 * MARGIN) as u32,
+            (HEADER + rows * (TILE + 8) + MARGIN) as u32,
+        )
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&BACKGROUND)?;
+        chart::titles(
+            root,
+            "The 24 tile types, rotations 0–3 (quarter turns clockwise)",
+            "tan: city · blue shield: pennant · light lines: roads · green: fields · red roof: monastery",
+        )?;
+        for kind in crate::game::TileKind::ALL {
+            let (block, row) = (kind.index() / 12, (kind.index() % 12) as i32);
+            let left = MARGIN + block as i32 * (4 * (TILE + 8) + 40);
+            let top = HEADER + row * (TILE + 8);
+            root.draw(&Text::new(
+                kind.letter().to_string(),
+                (left + 10, top + TILE / 2),
+                chart::text(20.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            ))?;
+            for rotation in 0..4u8 {
+                let t = PlacedTile {
+                    kind,
+                    x: 0,
+                    y: 0,
+                    rotation,
+                    meeple: None,
+                };
+                draw_tile(root, &t, (left + 30 + rotation as i32 * (TILE + 8), top))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Draws `state`'s board into `png` and `svg`, titled with its turn, the last tile outlined.

@@ -189,8 +189,15 @@ fn pretty_into(expr: &Expr, out: &mut String) {
 /// The formula typeset for reading: `Q + 2·C·√(2·ln(N)/n)`, with ` (C=3)` when it carries its
 /// own C_E.
 pub fn pretty(formula: &Formula) -> String {
-    let mut out = String::new();
-    pretty_into(formula.expr(), &mut out);
+    let mut out = match formula.expr() {
+        // Alone, a negative constant needs no parentheses.
+        Expr::Const(v) => short_number(*v),
+        expr => {
+            let mut out = String::new();
+            pretty_into(expr, &mut out);
+            out
+        }
+    };
     if let Some(c) = formula.c_e() {
         out.push_str(&format!(" (C={})", short_number(c)));
     }
@@ -590,7 +597,7 @@ impl FormulaReport {
             .map(|r| r[4].chars().count())
             .max()
             .unwrap_or(0);
-        for r in &mut top.rows {
+        for r in top.rows.iter_mut().chain(std::iter::once(&mut top.headers)) {
             let pad = width - r[4].chars().count();
             r[4].push_str(&" ".repeat(pad));
         }
@@ -657,6 +664,8 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(pretty(&g), "√√N·(−0.5) + 1.189");
+        let lone: Formula = "-2".parse().unwrap();
+        assert_eq!(pretty(&lone), "−2");
     }
 
     #[test]

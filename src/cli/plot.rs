@@ -6,6 +6,7 @@
 //! evomcts plot games    RUN… [--out DIR] [--controller NAME]…
 //! evomcts plot board    RUN  --game K [--turn T | --every-turn] [--out DIR]
 //! evomcts plot all      RUN… [--out DIR] [--top K]
+//! evomcts plot tiles    [--out DIR]
 //! ```
 //!
 //! Several run folders of one league merge (as in `evomcts table`). Every figure is written
@@ -14,7 +15,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
+use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels, TileGallery};
+use evomcts::analysis::chart;
 use evomcts::analysis::curves::GameCurves;
 use evomcts::analysis::formulas::FormulaReport;
 use evomcts::analysis::league_plots::write_league_figures;
@@ -78,6 +80,11 @@ enum PlotCommand {
         /// One picture per turn, from the start to the final board.
         #[arg(long)]
         every_turn: bool,
+        #[arg(long, default_value = "plots")]
+        out: PathBuf,
+    },
+    /// The 24 tile types in their four rotations, drawn as boards draw them.
+    Tiles {
         #[arg(long, default_value = "plots")]
         out: PathBuf,
     },
@@ -228,6 +235,10 @@ pub fn run(args: PlotArgs) -> Result<()> {
             every_turn,
             out,
         } => board(&run, game, turn, every_turn, &out),
+        PlotCommand::Tiles { out } => {
+            written(&chart::save_in(&TileGallery, &out, "tiles")?);
+            Ok(())
+        }
         PlotCommand::All { common, top } => {
             let (spec, games) = load(&common.runs)?;
             formulas(&spec, &games, &common.out, top, &[])?;
