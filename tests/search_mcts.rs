@@ -610,6 +610,12 @@ fn bad_settings_name_the_field() {
     let mut thompson_es = es_settings(10, EsMode::Partial);
     thompson_es.selection = Selection::Thompson;
     assert_eq!(field(thompson_es), "es");
+    // Checked without building a controller too, as a spec validator does.
+    let bad_formula = MctsSettings {
+        selection: Selection::Formula("Q + (n".into()),
+        ..settings(10)
+    };
+    assert_eq!(bad_formula.validate().unwrap_err().field, "selection");
     let err = MctsController::new(&settings(0), 0).err().unwrap();
     assert!(err.to_string().contains("`sims`"), "{err}");
 }

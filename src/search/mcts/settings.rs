@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::formula::{CompiledFormula, Formula};
+
 /// What a finished simulation is worth, always from the view of the player who chose
 /// the node being updated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -162,7 +164,8 @@ impl MctsSettings {
         }
     }
 
-    /// Checks every field that can be checked without reading files.
+    /// Checks every field that can be checked without reading files (a formula given
+    /// as text is parsed; formula and grammar files are read by `MctsController::new`).
     pub fn validate(&self) -> Result<(), SettingsError> {
         if self.sims == 0 || self.sims > MAX_SIMS {
             return Err(SettingsError::new(
@@ -194,8 +197,11 @@ impl MctsSettings {
             ));
         }
         match &self.selection {
-            Selection::Formula(text) if text.trim().is_empty() => {
-                return Err(SettingsError::new("selection", "Formula(\"\") is empty"));
+            Selection::Formula(text) => {
+                let formula = Formula::parse(text)
+                    .map_err(|err| SettingsError::new("selection", format!("Formula: {err}")))?;
+                CompiledFormula::new(&formula)
+                    .map_err(|err| SettingsError::new("selection", format!("Formula: {err}")))?;
             }
             Selection::FormulaFile(path) if path.trim().is_empty() => {
                 return Err(SettingsError::new("selection", "FormulaFile needs a path"));
