@@ -14,6 +14,7 @@ pub use crate::game::RandomController;
 use crate::game::Controller;
 use mcts::{EsDecisionRecord, MctsController, MctsSettings};
 use serde::{Deserialize, Serialize};
+use star::{StarController, StarSettings};
 
 /// A controller as a spec writes it in RON: `Random`, `Mcts(sims: 400, c_e: 1.0)`,
 /// `Star(depth: 2, probing: 1)`.
@@ -22,6 +23,8 @@ pub enum ControllerSpec {
     /// Uniform placement, then a uniform meeple option.
     Random,
     Mcts(MctsSettings),
+    /// Star1 (`probing: 0`), Star2 (`probing: 1`) or Star2.5 (`probing: f`).
+    Star(StarSettings),
 }
 
 /// A controller a league can play, which also hands over its per-decision records.
@@ -33,6 +36,8 @@ pub trait Agent: Controller + Send {
 }
 
 impl Agent for RandomController {}
+
+impl Agent for StarController {}
 
 impl Agent for MctsController {
     fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
@@ -51,6 +56,7 @@ impl ControllerSpec {
         match self {
             ControllerSpec::Random => Ok(()),
             ControllerSpec::Mcts(s) => s.validate().map_err(|e| SpecError(e.to_string())),
+            ControllerSpec::Star(s) => s.validate().map_err(|e| SpecError(e.to_string())),
         }
     }
 
@@ -60,6 +66,9 @@ impl ControllerSpec {
             ControllerSpec::Random => Box::new(RandomController::new(seed)),
             ControllerSpec::Mcts(s) => {
                 Box::new(MctsController::new(s, seed).map_err(|e| SpecError(e.to_string()))?)
+            }
+            ControllerSpec::Star(s) => {
+                Box::new(StarController::new(s, seed).map_err(|e| SpecError(e.to_string()))?)
             }
         })
     }
