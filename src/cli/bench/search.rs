@@ -2,7 +2,8 @@
 //! thread, on positions from the middle of random games, plus the raw rollout speed and
 //! the arena's bytes per node. Decision times are medians over positions; each
 //! position's time is itself the median of `--repeats` runs, which damps the noise of a
-//! shared machine.
+//! shared machine. The `*_cpu_ms` figures (Linux only) are the mean on-CPU time of the
+//! thread per decision, which other processes competing for the cores do not inflate.
 
 use std::time::Instant;
 
@@ -47,20 +48,39 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// Median decision time in ms over positions, and the last decision's node count and
-/// bytes per node.
+/// On-CPU time of this thread in ns (Linux scheduler statistics), to tell the cost of a
+/// decision from the waiting that other processes on a shared machine cause.
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+struct Timing {
+    /// Median over positions of the per-position median wall time, ms.
+    wall_ms: f64,
+    /// Mean on-CPU time per timed decision, ms (None off Linux).
+    cpu_ms: Option<f64>,
+    nodes: f64,
+    bytes_per_node: usize,
+}
+
 fn time_decisions(
     settings: &MctsSettings,
     positions: &[GameState],
     seed: u64,
     repeats: usize,
-) -> Result<(f64, f64, usize)> {
+) -> Result<Timing> {
     let mut controller = MctsController::new(settings, seed)?;
     let mut per_position = Vec::with_capacity(positions.len());
     let mut nodes = Vec::with_capacity(positions.len());
     let mut bytes_per_node = 0;
     // One untimed decision grows the buffers, as in a game.
     controller.try_choose_move(&positions[0])?;
+    let cpu_start = thread_cpu_ns();
     for state in positions {
         let mut runs = Vec::with_capacity(repeats);
         for _ in 0..repeats {
@@ -72,11 +92,16 @@ fn time_decisions(
         nodes.push(controller.last_decision().nodes as f64);
         bytes_per_node = controller.last_decision().bytes_per_node;
     }
-    Ok((
-        median(&mut per_position),
-        median(&mut nodes),
+    let decisions = (positions.len() * repeats) as f64;
+    let cpu_ms = cpu_start
+        .zip(thread_cpu_ns())
+        .map(|(start, end)| end.saturating_sub(start) as f64 / 1e6 / decisions);
+    Ok(Timing {
+        wall_ms: median(&mut per_position),
+        cpu_ms,
+        nodes: median(&mut nodes),
         bytes_per_node,
-    ))
+    })
 }
 
 pub fn run(args: SearchBenchArgs) -> Result<()> {
@@ -95,6 +120,7 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
     let mut rng = GameRng::seed_from_u64(args.seed);
     let mut scratch = positions[0].clone();
     let rollouts = 2000 * positions.len().min(10);
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     for i in 0..rollouts {
         scratch.clone_from(&positions[i % positions.len()]);
@@ -102,6 +128,9 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         std::hint::black_box(scratch.scores());
     }
     let playouts_per_sec = rollouts as f64 / start.elapsed().as_secs_f64();
+    let playouts_per_cpu_sec = cpu_start
+        .zip(thread_cpu_ns())
+        .map(|(start, end)| (rollouts as f64 / (end.saturating_sub(start) as f64 / 1e9)).round());
 
     let mcts = MctsSettings {
         sims: args.sims,
@@ -124,6 +153,7 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         "es_sims_per_decision": 800,
         "threads": 1,
         "playouts_per_sec": playouts_per_sec.round(),
+        "playouts_per_cpu_sec": playouts_per_cpu_sec,
     });
     let main = [
         ("mcts", "mcts400_decision_ms", mcts),
@@ -139,13 +169,14 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         if args.only.as_ref().is_some_and(|only| only != name) {
             continue;
         }
-        let (ms, nodes, bytes_per_node) =
-            time_decisions(&settings, &positions, args.seed, args.repeats)?;
-        report[key] = ms.into();
+        let timing = time_decisions(&settings, &positions, args.seed, args.repeats)?;
+        report[key] = timing.wall_ms.into();
+        report[key.replace("_ms", "_cpu_ms")] = timing.cpu_ms.into();
         if name == "mcts" {
-            report["mcts_simulations_per_sec"] = (args.sims as f64 / ms * 1e3).round().into();
-            report["mcts400_nodes_median"] = nodes.into();
-            report["bytes_per_node"] = bytes_per_node.into();
+            report["mcts_simulations_per_sec"] =
+                (args.sims as f64 / timing.wall_ms * 1e3).round().into();
+            report["mcts400_nodes_median"] = timing.nodes.into();
+            report["bytes_per_node"] = timing.bytes_per_node.into();
         }
     }
     if args.all_policies {
@@ -160,10 +191,11 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
                 selection,
                 ..MctsSettings::default()
             };
-            let (ms, _, bytes) = time_decisions(&settings, &positions, args.seed, args.repeats)?;
-            report[name] = ms.into();
+            let timing = time_decisions(&settings, &positions, args.seed, args.repeats)?;
+            report[name] = timing.wall_ms.into();
+            report[name.replace("_ms", "_cpu_ms")] = timing.cpu_ms.into();
             if name == "rave_decision_ms" {
-                report["rave_bytes_per_node"] = bytes.into();
+                report["rave_bytes_per_node"] = timing.bytes_per_node.into();
             }
         }
     }
