@@ -24,13 +24,13 @@ fn check_game(seed: u64, rules: Rules, with_model: bool) {
         draws += 1;
         assert!(draws < 500, "seed {seed}: the stack does not run out");
         let player = state.to_move();
-        let placeable = !model.legal_moves(tile, player).is_empty() || !with_model;
+        let placeable = !with_model || !model.legal_moves(tile, player).is_empty();
         match state.reveal(tile).unwrap() {
             Reveal::Ready => assert!(placeable, "seed {seed}: {tile} fits nowhere but was kept"),
             Reveal::Discarded => {
-                assert!(with_model
-                    .then(|| model.legal_moves(tile, player).is_empty())
-                    .unwrap_or(true));
+                if with_model {
+                    assert!(model.legal_moves(tile, player).is_empty(), "seed {seed}: {tile} fits");
+                }
                 assert_eq!(state.to_move(), player, "the same player draws again");
                 continue;
             }
@@ -118,8 +118,8 @@ fn check_game(seed: u64, rules: Rules, with_model: bool) {
         );
     }
     let by_kind = state.score_by_kind();
-    for p in 0..2 {
-        assert_eq!(by_kind[p].iter().sum::<i32>(), state.scores()[p]);
+    for (kinds, score) in by_kind.iter().zip(state.scores()) {
+        assert_eq!(kinds.iter().sum::<i32>(), score);
     }
 }
 

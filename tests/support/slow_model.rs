@@ -97,8 +97,8 @@ impl SlowModel {
                         complete = self.neighbours_present(p) == 8;
                         continue;
                     }
-                    for side in 0..4 {
-                        let q = (p.0 + STEPS[side].0, p.1 + STEPS[side].1);
+                    for (side, step) in STEPS.iter().enumerate() {
+                        let q = (p.0 + step.0, p.1 + step.1);
                         for (mine, theirs) in port_pairs(side) {
                             if segment_at(t, rot, mine) != Some(seg) {
                                 continue;
@@ -205,8 +205,8 @@ impl SlowModel {
         for f in &all {
             if f.complete && f.meeples != [0, 0] {
                 let winners = Self::majority(f.meeples);
-                for p in 0..2 {
-                    if winners[p] {
+                for (p, &wins) in winners.iter().enumerate() {
+                    if wins {
                         self.scores[p] += self.end_value(f, &all);
                     }
                 }
@@ -284,8 +284,8 @@ impl SlowModel {
                 }
                 for s in 0..tile.def().segments.len() {
                     let mut taken = false;
-                    for side in 0..4 {
-                        let q = (pos.0 + STEPS[side].0, pos.1 + STEPS[side].1);
+                    for (side, step) in STEPS.iter().enumerate() {
+                        let q = (pos.0 + step.0, pos.1 + step.1);
                         let Some(&(qt, qr)) = self.tiles.get(&q) else {
                             continue;
                         };
