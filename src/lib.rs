@@ -4,9 +4,9 @@
 //! `game` → `formula` → `search` → `league` → `analysis`, with `cli` on top.
 //! See ARCHITECTURE.md for the map.
 
-pub mod game;
-pub mod formula;
-pub mod search;
-pub mod league;
-pub mod evolve;
 pub mod analysis;
+pub mod evolve;
+pub mod formula;
+pub mod game;
+pub mod league;
+pub mod search;

@@ -29,7 +29,10 @@ fn check_game(seed: u64, rules: Rules, with_model: bool) {
             Reveal::Ready => assert!(placeable, "seed {seed}: {tile} fits nowhere but was kept"),
             Reveal::Discarded => {
                 if with_model {
-                    assert!(model.legal_moves(tile, player).is_empty(), "seed {seed}: {tile} fits");
+                    assert!(
+                        model.legal_moves(tile, player).is_empty(),
+                        "seed {seed}: {tile} fits"
+                    );
                 }
                 assert_eq!(state.to_move(), player, "the same player draws again");
                 continue;
