@@ -397,6 +397,17 @@ fn greedy_star_beats_the_random_player() {
         wins += usize::from(s[seat] > s[1 - seat]);
     }
     assert!(wins >= 9, "greedy star won only {wins} of 10");
-    let _ = TileKind::A;
-    let _: &dyn Controller = &RandomController::new(0);
+}
+
+#[test]
+fn the_controller_is_send_and_deterministic() {
+    fn is_send<T: Send>(_: &T) {}
+    let mut a = StarController::new(&StarSettings::star2(), 1).unwrap();
+    let mut b = StarController::new(&StarSettings::star2(), 2).unwrap();
+    is_send(&a);
+    for state in sample_positions(5, 9, 20..40) {
+        let mv = a.choose_move(&state);
+        assert_eq!(mv, b.choose_move(&state));
+        assert!(state.check_move(mv).is_ok());
+    }
 }

@@ -42,7 +42,14 @@ use serde::{Deserialize, Serialize};
 /// The deepest search `validate` accepts; depth 4 already takes minutes per decision.
 pub const MAX_DEPTH: u32 = 6;
 
-/// Settings of a *-minimax controller. Values (L, U) are in the units of `evaluation`.
+/// Settings of a *-minimax controller. L and U are in the units of `evaluation`. In RON, every
+/// field may be left out (the default is the main paper's Star2.5):
+///
+/// ```text
+/// (depth: 2, lower: -100.0, upper: 100.0, probing: 4, evaluation: ScoreDifference)
+/// (depth: 3, probing: 5)                      // Ameneyro et al.
+/// (probing: 0, evaluation: Heyden, lower: -60000.0, upper: 60000.0)
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StarSettings {

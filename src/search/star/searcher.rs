@@ -224,6 +224,16 @@ impl StarSearcher {
         let weighted =
             |b: &[f64; 24]| -> f64 { outcomes.iter().zip(b).map(|(o, &x)| o.weight * x).sum() };
 
+        // The bounds alone may already decide the node (L and U narrower than the window).
+        let upper_all = weighted(&hi);
+        if upper_all <= alpha_w {
+            return (upper_all / total).min(alpha);
+        }
+        let lower_all = weighted(&lo);
+        if lower_all >= beta_w {
+            return (lower_all / total).max(beta);
+        }
+
         if self.settings.probing > 0 {
             for (i, o) in outcomes.iter().enumerate() {
                 if o.discarded {
@@ -269,14 +279,10 @@ impl StarSearcher {
             }
         }
 
+        // Probing tightened the bounds of the probed side; the probes' cut tests already
+        // compared them with the window.
         let upper_all = weighted(&hi);
-        if upper_all <= alpha_w {
-            return (upper_all / total).min(alpha);
-        }
         let lower_all = weighted(&lo);
-        if lower_all >= beta_w {
-            return (lower_all / total).max(beta);
-        }
         // Bounds of the outcomes after the current one.
         let mut rest_hi = upper_all;
         let mut rest_lo = lower_all;
