@@ -356,6 +356,7 @@ fn settings_validate_and_round_trip() {
 fn true_bounds_hold_over_random_games() {
     let b = score_difference_bound();
     let h = Evaluation::Heyden.bound();
+    eprintln!("true bounds: score difference ±{b}, Heyden ±{h}");
     for state in sample_positions(100, 77, 0..71) {
         for me in 0..2 {
             assert!(evaluate(&state, me, Evaluation::ScoreDifference).abs() <= b);

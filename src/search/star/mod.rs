@@ -48,7 +48,7 @@ pub const MAX_DEPTH: u32 = 6;
 /// ```text
 /// (depth: 2, lower: -100.0, upper: 100.0, probing: 4, evaluation: ScoreDifference)
 /// (depth: 3, probing: 5)                      // Ameneyro et al.
-/// (probing: 0, evaluation: Heyden, lower: -60000.0, upper: 60000.0)
+/// (probing: 0, evaluation: Heyden, lower: -48860.0, upper: 48860.0) // true bounds
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -157,7 +157,8 @@ pub struct SearchResult {
     pub best: Move,
     /// The root's value from the searching player's view (exact when L and U are true bounds).
     pub value: f64,
-    /// Decision nodes, chance nodes and evaluated leaves visited.
+    /// Evaluated leaves, chance nodes and decision nodes entered (a decision node that was
+    /// only probed counts through its leaves; none is counted twice), plus the root.
     pub nodes: u64,
 }
 
