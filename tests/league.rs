@@ -310,3 +310,33 @@ fn shards_together_are_exactly_the_whole_league() {
     );
     std::fs::remove_dir_all(whole_dir).unwrap();
 }
+
+#[test]
+fn records_read_back_equal_the_games_played_es_formulas_included() {
+    let spec = LeagueSpec::from_ron(
+        r#"(
+            name: "es",
+            games_per_match: 1,
+            seed: 3,
+            controllers: [
+                (name: "Random", spec: Random),
+                (name: "ES", spec: Mcts(sims: 20, es: (generations: 2, lambda: 2, sims_per_fitness: 3))),
+            ],
+        )"#,
+        "es.ron",
+    )
+    .unwrap();
+    let dir = temp_dir("readback");
+    let run = run_league(&spec, &opts(&dir, false, 2, None)).unwrap();
+    assert!(
+        run.games.iter().any(|g| g.es.iter().any(|d| !d.is_empty())),
+        "ES decisions recorded"
+    );
+    let mut read = read_records(&record_path(&dir)).unwrap().games;
+    read.sort_by_key(|g| run.games.iter().position(|h| h.id() == g.id()));
+    assert_eq!(
+        read, run.games,
+        "fitness values survive the JSON round trip bit for bit"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -3,10 +3,12 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
 use evomcts::game::render::render_board;
 use evomcts::game::{GameState, Reveal};
-use evomcts::league::{play_league_game, read_records, record_path, LeagueGame, LeagueSpec};
+use evomcts::league::{load_runs, play_league_game, LeagueGame};
 use rayon::prelude::*;
+use std::path::Path;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -16,17 +18,19 @@ pub struct ReplayArgs {
     /// Show game K (0-based, in schedule order) turn by turn instead of verifying all games.
     #[arg(long)]
     game: Option<usize>,
+    /// With --game: also draw the board after every turn into this folder (PNG and SVG).
+    #[arg(long, requires = "game")]
+    pictures: Option<PathBuf>,
     /// Worker threads for verification [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
-    let spec = LeagueSpec::from_file(args.run.join("spec.ron"))
-        .with_context(|| format!("{} is not a league run folder", args.run.display()))?;
-    let mut games = read_records(&record_path(&args.run))?.games;
-    let order = evomcts::league::schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
-    games.sort_by_key(|g| order.iter().position(|j| j.id == g.id()));
+    let (spec, games, merge) = load_runs(std::slice::from_ref(&args.run))?;
+    for warning in merge.warnings() {
+        eprintln!("{warning}");
+    }
     if let Some(k) = args.game {
         let Some(game) = games.get(k) else {
             bail!(
@@ -35,7 +39,11 @@ pub fn run(args: ReplayArgs) -> Result<()> {
                 games.len().saturating_sub(1)
             );
         };
-        return show(game);
+        show(game)?;
+        if let Some(dir) = &args.pictures {
+            draw_every_turn(game, dir)?;
+        }
+        return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -138,5 +146,36 @@ fn show(game: &LeagueGame) -> Result<()> {
         state.scores()[1],
         game.names[1]
     );
+    Ok(())
+}
+
+/// One picture of the board after every turn, and one of the final position.
+fn draw_every_turn(game: &LeagueGame, dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let states = states_by_turn(&game.game)?;
+    let last = states.len() - 1;
+    for (turn, state) in states.iter().enumerate() {
+        let (title, file) = if turn == last {
+            ("final position".to_string(), "board_final".to_string())
+        } else {
+            (format!("after turn {turn}"), format!("board_turn{turn:02}"))
+        };
+        let highlight = (turn > 0 && turn < last).then(|| {
+            let t = state.placed_tiles().last().expect("the start tile");
+            (t.x, t.y)
+        });
+        let labels = BoardLabels {
+            title,
+            names: game.names.clone(),
+            highlight,
+        };
+        draw_board_labelled(
+            state,
+            &labels,
+            &dir.join(format!("{file}.png")),
+            &dir.join(format!("{file}.svg")),
+        )?;
+    }
+    eprintln!("{} pictures written to {}", states.len(), dir.display());
     Ok(())
 }
