@@ -195,7 +195,11 @@ pub fn statistics_table(t: &Tables) -> TextTable {
                     format!("{:.2}", c.mean_difference),
                     s(c.wilcoxon.n),
                     format!("{}", c.wilcoxon.w_plus),
-                    format!("{:.4}", c.wilcoxon.p_value),
+                    if c.wilcoxon.p_value < 1e-4 {
+                        "<0.0001".to_string()
+                    } else {
+                        format!("{:.4}", c.wilcoxon.p_value)
+                    },
                     format!("{:.3}", c.wilcoxon.effect_size),
                     (if c.significant_at_5_percent { "yes" } else { "no" }).into(),
                 ]
