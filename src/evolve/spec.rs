@@ -151,72 +151,24 @@ fn paper_grammar() -> String {
     "paper".to_string()
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum SpecError {
-    #[error("cannot read {file}: {source}")]
-    Io {
-        file: String,
-        source: std::io::Error,
-    },
-    #[error("{file}:{line}:{column}: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("{file}: field `{field}`: {message}")]
-    Invalid {
-        file: String,
-        field: String,
-        message: String,
-    },
-}
-
-fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(
-        ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
-            | ron::extensions::Extensions::IMPLICIT_SOME,
-    )
-}
+/// Spec errors are the league's: the same RON dialect, the same file:line:column messages.
+pub use crate::league::spec::SpecFileError as SpecError;
+use crate::league::spec::{parse_spec, read_spec_text, ron_options};
 
 /// A grammar by name (`paper`, `ucb1_tuned`) or file path.
 pub fn load_grammar(name: &str) -> Result<Grammar, String> {
-    match name {
-        "paper" => Ok(Grammar::paper()),
-        "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
-        path => Grammar::from_file(path).map_err(|e| e.to_string()),
-    }
+    Grammar::named(name).map_err(|e| e.to_string())
 }
 
 impl EvolveSpec {
     pub fn from_file(path: impl AsRef<Path>) -> Result<EvolveSpec, SpecError> {
         let path = path.as_ref();
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        Self::from_ron(&text, &file)
+        Self::from_ron(&read_spec_text(path)?, &path.display().to_string())
     }
 
     /// Parses and validates a spec; `file` names it in errors.
     pub fn from_ron(text: &str, file: &str) -> Result<EvolveSpec, SpecError> {
-        let spec: EvolveSpec = ron_options()
-            .from_str(text)
-            .map_err(|e| SpecError::Syntax {
-                file: file.to_string(),
-                line: e.position.line,
-                column: e.position.col,
-                message: e.code.to_string(),
-            })?;
-        spec.validate()
-            .map_err(|(field, message)| SpecError::Invalid {
-                file: file.to_string(),
-                field,
-                message,
-            })?;
-        Ok(spec)
+        parse_spec(text, file, EvolveSpec::validate)
     }
 
     /// The spec as RON, in the form `from_ron` reads.

@@ -124,6 +124,16 @@ impl Grammar {
             .expect("built-in ucb1_tuned.ron is valid")
     }
 
+    /// A grammar as specs name it: `paper` and `ucb1_tuned` are built in, anything else is
+    /// the path of a grammar file.
+    pub fn named(name: &str) -> Result<Grammar, GrammarError> {
+        match name {
+            "paper" => Ok(Grammar::paper()),
+            "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
+            path => Grammar::from_file(path),
+        }
+    }
+
     pub fn from_file(path: impl AsRef<Path>) -> Result<Grammar, GrammarError> {
         let path = path.as_ref();
         let file = path.display().to_string();

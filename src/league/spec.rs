@@ -101,41 +101,54 @@ pub enum SpecFileError {
     },
 }
 
-fn ron_options() -> ron::Options {
+/// The RON dialect of every spec file (leagues, evolution runs).
+pub fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(
         ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
             | ron::extensions::Extensions::IMPLICIT_SOME,
     )
 }
 
+/// Reads a spec file's text; the error names the file.
+pub fn read_spec_text(path: &Path) -> Result<String, SpecFileError> {
+    std::fs::read_to_string(path).map_err(|source| SpecFileError::Io {
+        file: path.display().to_string(),
+        source,
+    })
+}
+
+/// Parses a spec from RON and validates it with `validate` (which returns the bad field and
+/// what is wrong); errors name `file` and the line and column or the field.
+pub fn parse_spec<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &str,
+    validate: impl FnOnce(&T) -> Result<(), (String, String)>,
+) -> Result<T, SpecFileError> {
+    let spec: T = ron_options()
+        .from_str(text)
+        .map_err(|e| SpecFileError::Syntax {
+            file: file.to_string(),
+            line: e.position.line,
+            column: e.position.col,
+            message: e.code.to_string(),
+        })?;
+    validate(&spec).map_err(|(field, message)| SpecFileError::Invalid {
+        file: file.to_string(),
+        field,
+        message,
+    })?;
+    Ok(spec)
+}
+
 impl LeagueSpec {
     pub fn from_file(path: impl AsRef<Path>) -> Result<LeagueSpec, SpecFileError> {
         let path = path.as_ref();
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| SpecFileError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        Self::from_ron(&text, &file)
+        Self::from_ron(&read_spec_text(path)?, &path.display().to_string())
     }
 
     /// Parses and validates a spec; `file` names it in errors.
     pub fn from_ron(text: &str, file: &str) -> Result<LeagueSpec, SpecFileError> {
-        let spec: LeagueSpec = ron_options()
-            .from_str(text)
-            .map_err(|e| SpecFileError::Syntax {
-                file: file.to_string(),
-                line: e.position.line,
-                column: e.position.col,
-                message: e.code.to_string(),
-            })?;
-        spec.validate()
-            .map_err(|(field, message)| SpecFileError::Invalid {
-                file: file.to_string(),
-                field,
-                message,
-            })?;
-        Ok(spec)
+        parse_spec(text, file, LeagueSpec::validate)
     }
 
     /// The spec as RON, in the form `from_ron` reads.

@@ -144,10 +144,5 @@ impl EsStep {
 
 /// `paper` and `ucb1_tuned` are built in; anything else is a grammar file.
 pub(crate) fn load_grammar(name: &str) -> Result<Grammar, SettingsError> {
-    match name {
-        "paper" => Ok(Grammar::paper()),
-        "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
-        path => Grammar::from_file(path)
-            .map_err(|err| SettingsError::new("es.grammar", err.to_string())),
-    }
+    Grammar::named(name).map_err(|err| SettingsError::new("es.grammar", err.to_string()))
 }
