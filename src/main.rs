@@ -51,7 +51,21 @@ fn main() {
         Command::Plot(args) => cli::plot::run(args),
     };
     if let Err(err) = result {
-        eprintln!("error: {err:#}");
+        eprintln!("error: {}", error_message(&err));
         std::process::exit(2);
     }
+}
+
+/// The error and its causes on one line, each cause once: library errors already quote their
+/// source in their own message, so a plain `{:#}` would repeat it.
+fn error_message(err: &anyhow::Error) -> String {
+    let mut message = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !message.contains(&cause) {
+            message.push_str(": ");
+            message.push_str(&cause);
+        }
+    }
+    message
 }
