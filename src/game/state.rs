@@ -451,18 +451,25 @@ impl GameState {
             .sum()
     }
 
-    /// Every placement of `kind`, in a deterministic order.
-    pub fn placements(&self, kind: TileKind, out: &mut Vec<Placement>) {
-        out.clear();
+    /// Calls `f` with every placement of `kind`, in a deterministic order (frontier squares in
+    /// the order they joined the frontier, rotations ascending).
+    #[inline]
+    fn for_each_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
         for i in 0..self.frontier_len as usize {
             let mut mask = self.fits_at(kind, i);
             let FrontierSquare { x, y, .. } = self.frontier[i];
             while mask != 0 {
-                let r = mask.trailing_zeros() as u8;
+                let rotation = mask.trailing_zeros() as u8;
                 mask &= mask - 1;
-                out.push(Placement { x, y, rotation: r });
+                f(Placement { x, y, rotation });
             }
         }
+    }
+
+    /// Every placement of `kind`, in a deterministic order.
+    pub fn placements(&self, kind: TileKind, out: &mut Vec<Placement>) {
+        out.clear();
+        self.for_each_placement(kind, |p| out.push(p));
     }
 
     /// Segments of `kind` at `p` whose feature, once the tile joins its neighbours, already
@@ -508,22 +515,15 @@ impl GameState {
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         let Some(kind) = self.drawn else { return };
-        for i in 0..self.frontier_len as usize {
-            let mut mask = self.fits_at(kind, i);
-            let FrontierSquare { x, y, .. } = self.frontier[i];
-            while mask != 0 {
-                let r = mask.trailing_zeros() as u8;
-                mask &= mask - 1;
-                let p = Placement { x, y, rotation: r };
-                out.push(Move::with_meeple(p, None));
-                let mut options = self.meeple_options(kind, p);
-                while options != 0 {
-                    let s = options.trailing_zeros() as u8;
-                    options &= options - 1;
-                    out.push(Move::with_meeple(p, Some(s)));
-                }
+        self.for_each_placement(kind, |p| {
+            out.push(Move::with_meeple(p, None));
+            let mut options = self.meeple_options(kind, p);
+            while options != 0 {
+                let s = options.trailing_zeros() as u8;
+                options &= options - 1;
+                out.push(Move::with_meeple(p, Some(s)));
             }
-        }
+        });
     }
 
     /// A placement of the drawn tile uniformly among all placements, then a meeple option
