@@ -10,7 +10,7 @@ use super::chart::{self, DrawResult, Figure};
 use super::PlotError;
 use crate::formula::Formula;
 use crate::league::report::TextTable;
-use crate::league::LeagueGame;
+use crate::league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -101,24 +101,17 @@ pub fn fitness_curves(names: &[String], games: &[LeagueGame]) -> Vec<FitnessCurv
         let mut mean: Vec<f64> = Vec::new();
         let mut reached: Vec<usize> = Vec::new();
         let mut decisions = 0;
-        for g in games {
-            for seat in 0..2 {
-                if g.names[seat] != *name {
-                    continue;
+        for d in es_decisions_of(games, name) {
+            decisions += 1;
+            for (i, (b, m)) in d.best_fitness.iter().zip(&d.mean_fitness).enumerate() {
+                if reached.len() <= i {
+                    reached.push(0);
+                    best.push(0.0);
+                    mean.push(0.0);
                 }
-                for d in &g.es[seat] {
-                    decisions += 1;
-                    for (i, (b, m)) in d.best_fitness.iter().zip(&d.mean_fitness).enumerate() {
-                        if reached.len() <= i {
-                            reached.push(0);
-                            best.push(0.0);
-                            mean.push(0.0);
-                        }
-                        reached[i] += 1;
-                        best[i] += b;
-                        mean[i] += m;
-                    }
-                }
+                reached[i] += 1;
+                best[i] += b;
+                mean[i] += m;
             }
         }
         if reached.is_empty() {
@@ -168,24 +161,17 @@ pub fn shape_stats(names: &[String], games: &[LeagueGame]) -> Result<Vec<ShapeSt
         let mut sizes = Vec::new();
         let mut depths = Vec::new();
         let mut canonical = (0usize, 0usize);
-        for g in games {
-            for seat in 0..2 {
-                if g.names[seat] != *name {
-                    continue;
-                }
-                for d in &g.es[seat] {
-                    let Some(text) = &d.formula else { continue };
-                    let f = parse(text)?;
-                    sizes.push(f.size());
-                    depths.push(f.depth());
-                    let c = match &d.canonical {
-                        Some(c) => parse(c)?,
-                        None => f.canonical(),
-                    };
-                    canonical.0 += c.size();
-                    canonical.1 += c.depth();
-                }
-            }
+        for d in es_decisions_of(games, name) {
+            let Some(text) = &d.formula else { continue };
+            let f = parse(text)?;
+            sizes.push(f.size());
+            depths.push(f.depth());
+            let c = match &d.canonical {
+                Some(c) => parse(c)?,
+                None => f.canonical(),
+            };
+            canonical.0 += c.size();
+            canonical.1 += c.depth();
         }
         if sizes.is_empty() {
             continue;

@@ -10,7 +10,7 @@ use super::chart::{self, DrawResult, Figure};
 use super::PlotError;
 use crate::formula::{BinaryOp, Expr, Formula, Terminal, UnaryOp};
 use crate::league::report::TextTable;
-use crate::league::LeagueGame;
+use crate::league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -64,18 +64,11 @@ pub fn count_formulas(
         let mut decisions = 0;
         let mut not_run = 0;
         let mut counts: HashMap<&str, usize> = HashMap::new();
-        for g in games {
-            for seat in 0..2 {
-                if g.names[seat] != *name {
-                    continue;
-                }
-                for d in &g.es[seat] {
-                    decisions += 1;
-                    match d.canonical.as_deref().or(d.formula.as_deref()) {
-                        Some(c) => *counts.entry(c).or_default() += 1,
-                        None => not_run += 1,
-                    }
-                }
+        for d in es_decisions_of(games, name) {
+            decisions += 1;
+            match d.canonical.as_deref().or(d.formula.as_deref()) {
+                Some(c) => *counts.entry(c).or_default() += 1,
+                None => not_run += 1,
             }
         }
         if decisions == 0 {

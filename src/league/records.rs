@@ -53,6 +53,19 @@ impl EsDecisionSummary {
     }
 }
 
+/// Every ES decision that the entrant named `name` took in `games`, in game order, whichever
+/// seat it played.
+pub fn es_decisions_of<'a>(
+    games: &'a [LeagueGame],
+    name: &'a str,
+) -> impl Iterator<Item = &'a EsDecisionSummary> + 'a {
+    games.iter().flat_map(move |g| {
+        (0..2)
+            .filter(move |&seat| g.names[seat] == name)
+            .flat_map(move |seat| g.es[seat].iter())
+    })
+}
+
 /// One finished league game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LeagueGame {
