@@ -60,6 +60,11 @@ fn child_evaluation(c: &mut Criterion) {
         group.bench_function(format!("{name}/compiled"), |b| {
             b.iter(|| compiled.eval(black_box(&inputs)))
         });
+        let native = formula.compile_native().unwrap();
+        assert!(native.has_native_code(), "this host has no native back end");
+        group.bench_function(format!("{name}/native"), |b| {
+            b.iter(|| native.eval(black_box(&inputs)))
+        });
         group.bench_function(format!("{name}/tree"), |b| {
             b.iter(|| formula.eval(black_box(&inputs)))
         });
@@ -78,6 +83,10 @@ fn child_evaluation(c: &mut Criterion) {
         b.iter(|| hand_written_uct(black_box(&inputs)))
     });
     group.bench_function("engine", |b| b.iter(|| compiled.eval(black_box(&inputs))));
+    let native = Formula::uct().compile_native().unwrap();
+    group.bench_function("engine_native", |b| {
+        b.iter(|| native.eval(black_box(&inputs)))
+    });
     let children = children();
     let mut scores = vec![0.0; children.len()];
     group.bench_function("hand_written_batch_of_32", |b| {
@@ -89,6 +98,9 @@ fn child_evaluation(c: &mut Criterion) {
     });
     group.bench_function("engine_batch_of_32", |b| {
         b.iter(|| compiled.eval_batch(black_box(&children), &mut scores))
+    });
+    group.bench_function("engine_native_batch_of_32", |b| {
+        b.iter(|| native.eval_batch(black_box(&children), &mut scores))
     });
     group.finish();
 }
@@ -124,6 +136,9 @@ fn evolution_run(c: &mut Criterion) {
     });
     c.bench_function("formula/compile_uct", |b| {
         b.iter(|| black_box(&uct).compile())
+    });
+    c.bench_function("formula/compile_native_uct", |b| {
+        b.iter(|| black_box(&uct).compile_native())
     });
 }
 

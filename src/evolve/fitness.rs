@@ -183,7 +183,8 @@ pub fn evaluate_all(
     let compiled: Vec<CompiledFormula> = requests
         .iter()
         .map(|r| {
-            CompiledFormula::new(r.formula).map_err(|e| EvalError {
+            // Each formula is scored over many games or bandit runs: worth machine code.
+            CompiledFormula::native(r.formula).map_err(|e| EvalError {
                 formula: r.formula.to_string(),
                 seed: 0,
                 message: e.to_string(),

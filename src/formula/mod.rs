@@ -14,6 +14,8 @@ mod compiled;
 mod evolution;
 mod grammar;
 mod mutation;
+#[cfg(feature = "native")]
+mod native;
 pub mod ops;
 mod parse;
 mod tree;

@@ -16,7 +16,9 @@ use super::ops;
 /// Every field is a plain number; the extras default to 0 for searches that do not
 /// track them. Non-finite values are tolerated: evaluation maps NaN to 0 and ±∞ to
 /// ±`f64::MAX` when it reads a field.
+/// `repr(C)`, fields in [`Terminal`] order: native formula code reads them by offset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct SelectionInputs {
     /// `Q`: Q(s,a), the child's mean reward.
     pub q: f64,

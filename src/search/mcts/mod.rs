@@ -403,7 +403,9 @@ fn resolve_policy(settings: &MctsSettings) -> Result<(Policy, Option<Formula>), 
         Selection::Thompson => return Ok((Policy::Thompson { reshaped: false }, None)),
         Selection::ThompsonReshaped => return Ok((Policy::Thompson { reshaped: true }, None)),
     };
-    let compiled = CompiledFormula::new(&formula)
+    // The controller's own formula drives every simulation of every decision: worth
+    // machine code (bit-identical to the interpreter, several times faster).
+    let compiled = CompiledFormula::native(&formula)
         .map_err(|err| SettingsError::new("selection", err.to_string()))?;
     Ok((Policy::Formula(compiled), Some(formula)))
 }
