@@ -53,6 +53,7 @@ fn this_host_gets_native_code() {
     assert!(!Formula::uct().compile().unwrap().has_native_code());
 }
 
+/// Native code and the interpreter against the tree evaluator.
 #[test]
 fn awkward_inputs_on_every_operator_agree_with_the_tree() {
     let texts = [
@@ -83,6 +84,8 @@ fn awkward_inputs_on_every_operator_agree_with_the_tree() {
             } else {
                 compiled.clone()
             };
+            // The interpreter's fast path rests on the same argument; check it here too.
+            let interpreted = formula.compile().unwrap();
             for &x in &AWKWARD {
                 for &y in &AWKWARD {
                     for &z in &[1.0, 0.0, f64::NAN, f64::INFINITY, -3.0] {
@@ -96,6 +99,7 @@ fn awkward_inputs_on_every_operator_agree_with_the_tree() {
                             siblings: z,
                         };
                         assert_same(&formula, &compiled, &inputs);
+                        assert_same(&formula, &interpreted, &inputs);
                     }
                 }
             }

@@ -8,12 +8,16 @@
 //! allocates nothing.
 //!
 //! Overflow protection costs latency on every operation, so `eval` first runs the
-//! program with plain IEEE arithmetic plus the paper's protections (÷, ln, √) while
-//! noting, off the critical path, whether any input or intermediate value was not
-//! finite. If all were finite, the protected clamps would have been no-ops and the
-//! result is exact. Otherwise (rare: overflow or garbage inputs) it reruns the program
-//! with every value sanitised. Either way the result is bit-identical to
-//! [`Formula::eval`], which the property tests check.
+//! program with plain IEEE arithmetic plus the paper's protections (÷, ln, √), and
+//! reruns it with every value sanitised only when that fast path may have differed
+//! (rare: overflow or garbage inputs). It may differ only if some intermediate value
+//! was ±∞ or NaN. Such a value propagates to the result through `+ − ×`, `√` and the
+//! fast path's `ln` (which, unlike the sanitised one, keeps NaN), so it is visible
+//! there, unless an operation absorbs it: `÷` (`x/∞ = 0`; a protected divisor hides
+//! the dividend), `min` or `max`. Those operations note whether their operands were
+//! finite, off the critical path. So the result is bit-identical to
+//! [`Formula::eval`], which the property tests check. The native back end
+//! (`native.rs`) uses the same argument.
 
 use super::ops;
 use super::tree::{BinaryOp, Expr, Formula, SelectionInputs, Terminal, UnaryOp};
@@ -222,24 +226,27 @@ impl CompiledFormula {
         // Stays 0 while every checked value is finite: `v - v` is 0 for finite `v` and
         // NaN for ±∞ or NaN, and NaN sticks. Two float operations, off the critical path.
         // Inputs are checked here, all at once, rather than at every read.
-        let mut probe = if SANITISE {
-            0.0
-        } else {
-            let d = inputs.map(ops::non_finite_marker);
-            ((d[0] + d[1]) + (d[2] + d[3])) + ((d[4] + d[5]) + d[6])
-        };
+        // Stays 0 while every operand of an absorbing operation (÷, min, max) is
+        // finite: `v - v` is 0 for finite `v` and NaN for ±∞ or NaN, and NaN sticks.
+        let mut probe = 0.0f64;
 
-        // `ln`, `sqrt`, `min`, `max` and constants of finite values are finite, so only
-        // inputs and the four arithmetic operators need checking.
-        macro_rules! checked {
+        macro_rules! arithmetic {
             ($value:expr) => {{
                 let value: f64 = $value;
                 if SANITISE {
                     ops::finite(value)
                 } else {
-                    probe += ops::non_finite_marker(value);
                     value
                 }
+            }};
+        }
+        macro_rules! absorbing_operands {
+            ($a:expr, $b:expr) => {{
+                let (a, b): (f64, f64) = ($a, $b);
+                if !SANITISE {
+                    probe += ops::non_finite_marker(a) + ops::non_finite_marker(b);
+                }
+                (a, b)
             }};
         }
         macro_rules! input {
@@ -254,12 +261,24 @@ impl CompiledFormula {
         }
         macro_rules! div {
             ($a:expr, $b:expr) => {{
-                let (a, b): (f64, f64) = ($a, $b);
+                let (a, b) = absorbing_operands!($a, $b);
                 if ops::divisor_is_protected(b) {
                     1.0
                 } else {
-                    checked!(a / b)
+                    arithmetic!(a / b)
                 }
+            }};
+        }
+        macro_rules! min {
+            ($a:expr, $b:expr) => {{
+                let (a, b) = absorbing_operands!($a, $b);
+                a.min(b)
+            }};
+        }
+        macro_rules! max {
+            ($a:expr, $b:expr) => {{
+                let (a, b) = absorbing_operands!($a, $b);
+                a.max(b)
             }};
         }
         macro_rules! pop {
@@ -278,41 +297,47 @@ impl CompiledFormula {
                     len += 1;
                     acc
                 }
-                Step::Ln => ops::ln_of_finite(acc),
+                Step::Ln => {
+                    if SANITISE {
+                        ops::ln_of_finite(acc)
+                    } else {
+                        ops::ln_keeping_nan(acc)
+                    }
+                }
                 Step::Sqrt => ops::sqrt_of_finite(acc),
-                Step::AddC(v) => checked!(acc + v),
-                Step::SubC(v) => checked!(acc - v),
-                Step::RSubC(v) => checked!(v - acc),
-                Step::MulC(v) => checked!(acc * v),
+                Step::AddC(v) => arithmetic!(acc + v),
+                Step::SubC(v) => arithmetic!(acc - v),
+                Step::RSubC(v) => arithmetic!(v - acc),
+                Step::MulC(v) => arithmetic!(acc * v),
                 Step::DivC(v) => div!(acc, v),
                 Step::RDivC(v) => div!(v, acc),
-                Step::MinC(v) => acc.min(v),
-                Step::RMinC(v) => v.min(acc),
-                Step::MaxC(v) => acc.max(v),
-                Step::RMaxC(v) => v.max(acc),
-                Step::AddI(i) => checked!(acc + input!(i)),
-                Step::SubI(i) => checked!(acc - input!(i)),
-                Step::RSubI(i) => checked!(input!(i) - acc),
-                Step::MulI(i) => checked!(acc * input!(i)),
+                Step::MinC(v) => min!(acc, v),
+                Step::RMinC(v) => min!(v, acc),
+                Step::MaxC(v) => max!(acc, v),
+                Step::RMaxC(v) => max!(v, acc),
+                Step::AddI(i) => arithmetic!(acc + input!(i)),
+                Step::SubI(i) => arithmetic!(acc - input!(i)),
+                Step::RSubI(i) => arithmetic!(input!(i) - acc),
+                Step::MulI(i) => arithmetic!(acc * input!(i)),
                 Step::DivI(i) => div!(acc, input!(i)),
                 Step::RDivI(i) => div!(input!(i), acc),
-                Step::MinI(i) => acc.min(input!(i)),
-                Step::RMinI(i) => input!(i).min(acc),
-                Step::MaxI(i) => acc.max(input!(i)),
-                Step::RMaxI(i) => input!(i).max(acc),
-                Step::AddS => checked!(pop!() + acc),
-                Step::SubS => checked!(pop!() - acc),
-                Step::RSubS => checked!(acc - pop!()),
-                Step::MulS => checked!(pop!() * acc),
+                Step::MinI(i) => min!(acc, input!(i)),
+                Step::RMinI(i) => min!(input!(i), acc),
+                Step::MaxI(i) => max!(acc, input!(i)),
+                Step::RMaxI(i) => max!(input!(i), acc),
+                Step::AddS => arithmetic!(pop!() + acc),
+                Step::SubS => arithmetic!(pop!() - acc),
+                Step::RSubS => arithmetic!(acc - pop!()),
+                Step::MulS => arithmetic!(pop!() * acc),
                 Step::DivS => div!(pop!(), acc),
                 Step::RDivS => div!(acc, pop!()),
-                Step::MinS => pop!().min(acc),
-                Step::RMinS => acc.min(pop!()),
-                Step::MaxS => pop!().max(acc),
-                Step::RMaxS => acc.max(pop!()),
+                Step::MinS => min!(pop!(), acc),
+                Step::RMinS => min!(acc, pop!()),
+                Step::MaxS => max!(pop!(), acc),
+                Step::RMaxS => max!(acc, pop!()),
             };
         }
-        (acc, probe == 0.0)
+        (acc, probe == 0.0 && acc.is_finite())
     }
 }
 
@@ -385,21 +410,16 @@ impl CompiledFormula {
         let mut len = 0usize;
         let mut acc: Lanes = [0.0; BATCH_LANES];
         let mut probe: Lanes = [0.0; BATCH_LANES];
-        for lane in inputs {
-            for (p, v) in probe.iter_mut().zip(lane) {
-                *p += ops::non_finite_marker(*v);
-            }
-        }
 
-        // `acc[l] = f(acc[l], other[l])` for every lane, probing results when asked.
+        // `acc[l] = f(acc[l], other[l])` for every lane; `absorbing` operations also
+        // note whether their operands were finite (see the module comment).
         macro_rules! lanes {
-            (|$a:ident, $b:ident| $body:expr, $other:expr, check) => {{
+            (|$a:ident, $b:ident| $body:expr, $other:expr, absorbing) => {{
                 let other: &Lanes = $other;
                 for l in 0..BATCH_LANES {
                     let ($a, $b) = (acc[l], other[l]);
-                    let value: f64 = $body;
-                    probe[l] += ops::non_finite_marker(value);
-                    acc[l] = value;
+                    probe[l] += ops::non_finite_marker($a) + ops::non_finite_marker($b);
+                    acc[l] = $body;
                 }
             }};
             (|$a:ident, $b:ident| $body:expr, $other:expr) => {{
@@ -435,42 +455,46 @@ impl CompiledFormula {
                     stack[len] = acc;
                     len += 1;
                 }
-                Step::Ln => acc = acc.map(ops::ln_of_finite),
+                Step::Ln => acc = acc.map(ops::ln_keeping_nan),
                 Step::Sqrt => acc = acc.map(ops::sqrt_of_finite),
-                Step::AddC(v) => lanes!(|a, b| a + b, &[v; BATCH_LANES], check),
-                Step::SubC(v) => lanes!(|a, b| a - b, &[v; BATCH_LANES], check),
-                Step::RSubC(v) => lanes!(|a, b| b - a, &[v; BATCH_LANES], check),
-                Step::MulC(v) => lanes!(|a, b| a * b, &[v; BATCH_LANES], check),
-                Step::DivC(v) => lanes!(|a, b| div!(a, b), &[v; BATCH_LANES], check),
-                Step::RDivC(v) => lanes!(|a, b| div!(b, a), &[v; BATCH_LANES], check),
-                Step::MinC(v) => lanes!(|a, b| a.min(b), &[v; BATCH_LANES]),
-                Step::RMinC(v) => lanes!(|a, b| b.min(a), &[v; BATCH_LANES]),
-                Step::MaxC(v) => lanes!(|a, b| a.max(b), &[v; BATCH_LANES]),
-                Step::RMaxC(v) => lanes!(|a, b| b.max(a), &[v; BATCH_LANES]),
-                Step::AddI(i) => lanes!(|a, b| a + b, &inputs[i as usize], check),
-                Step::SubI(i) => lanes!(|a, b| a - b, &inputs[i as usize], check),
-                Step::RSubI(i) => lanes!(|a, b| b - a, &inputs[i as usize], check),
-                Step::MulI(i) => lanes!(|a, b| a * b, &inputs[i as usize], check),
-                Step::DivI(i) => lanes!(|a, b| div!(a, b), &inputs[i as usize], check),
-                Step::RDivI(i) => lanes!(|a, b| div!(b, a), &inputs[i as usize], check),
-                Step::MinI(i) => lanes!(|a, b| a.min(b), &inputs[i as usize]),
-                Step::RMinI(i) => lanes!(|a, b| b.min(a), &inputs[i as usize]),
-                Step::MaxI(i) => lanes!(|a, b| a.max(b), &inputs[i as usize]),
-                Step::RMaxI(i) => lanes!(|a, b| b.max(a), &inputs[i as usize]),
+                Step::AddC(v) => lanes!(|a, b| a + b, &[v; BATCH_LANES]),
+                Step::SubC(v) => lanes!(|a, b| a - b, &[v; BATCH_LANES]),
+                Step::RSubC(v) => lanes!(|a, b| b - a, &[v; BATCH_LANES]),
+                Step::MulC(v) => lanes!(|a, b| a * b, &[v; BATCH_LANES]),
+                Step::DivC(v) => lanes!(|a, b| div!(a, b), &[v; BATCH_LANES], absorbing),
+                Step::RDivC(v) => lanes!(|a, b| div!(b, a), &[v; BATCH_LANES], absorbing),
+                Step::MinC(v) => lanes!(|a, b| a.min(b), &[v; BATCH_LANES], absorbing),
+                Step::RMinC(v) => lanes!(|a, b| b.min(a), &[v; BATCH_LANES], absorbing),
+                Step::MaxC(v) => lanes!(|a, b| a.max(b), &[v; BATCH_LANES], absorbing),
+                Step::RMaxC(v) => lanes!(|a, b| b.max(a), &[v; BATCH_LANES], absorbing),
+                Step::AddI(i) => lanes!(|a, b| a + b, &inputs[i as usize]),
+                Step::SubI(i) => lanes!(|a, b| a - b, &inputs[i as usize]),
+                Step::RSubI(i) => lanes!(|a, b| b - a, &inputs[i as usize]),
+                Step::MulI(i) => lanes!(|a, b| a * b, &inputs[i as usize]),
+                Step::DivI(i) => lanes!(|a, b| div!(a, b), &inputs[i as usize], absorbing),
+                Step::RDivI(i) => lanes!(|a, b| div!(b, a), &inputs[i as usize], absorbing),
+                Step::MinI(i) => lanes!(|a, b| a.min(b), &inputs[i as usize], absorbing),
+                Step::RMinI(i) => lanes!(|a, b| b.min(a), &inputs[i as usize], absorbing),
+                Step::MaxI(i) => lanes!(|a, b| a.max(b), &inputs[i as usize], absorbing),
+                Step::RMaxI(i) => lanes!(|a, b| b.max(a), &inputs[i as usize], absorbing),
                 // Stack steps: the popped value is the left operand unless `R`.
-                Step::AddS => lanes!(|a, b| b + a, &pop!(), check),
-                Step::SubS => lanes!(|a, b| b - a, &pop!(), check),
-                Step::RSubS => lanes!(|a, b| a - b, &pop!(), check),
-                Step::MulS => lanes!(|a, b| b * a, &pop!(), check),
-                Step::DivS => lanes!(|a, b| div!(b, a), &pop!(), check),
-                Step::RDivS => lanes!(|a, b| div!(a, b), &pop!(), check),
-                Step::MinS => lanes!(|a, b| b.min(a), &pop!()),
-                Step::RMinS => lanes!(|a, b| a.min(b), &pop!()),
-                Step::MaxS => lanes!(|a, b| b.max(a), &pop!()),
-                Step::RMaxS => lanes!(|a, b| a.max(b), &pop!()),
+                Step::AddS => lanes!(|a, b| b + a, &pop!()),
+                Step::SubS => lanes!(|a, b| b - a, &pop!()),
+                Step::RSubS => lanes!(|a, b| a - b, &pop!()),
+                Step::MulS => lanes!(|a, b| b * a, &pop!()),
+                Step::DivS => lanes!(|a, b| div!(b, a), &pop!(), absorbing),
+                Step::RDivS => lanes!(|a, b| div!(a, b), &pop!(), absorbing),
+                Step::MinS => lanes!(|a, b| b.min(a), &pop!(), absorbing),
+                Step::RMinS => lanes!(|a, b| a.min(b), &pop!(), absorbing),
+                Step::MaxS => lanes!(|a, b| b.max(a), &pop!(), absorbing),
+                Step::RMaxS => lanes!(|a, b| a.max(b), &pop!(), absorbing),
             }
         }
-        (acc, probe.iter().all(|&p| p == 0.0))
+        let exact = probe
+            .iter()
+            .zip(&acc)
+            .all(|(&p, v)| p == 0.0 && v.is_finite());
+        (acc, exact)
     }
 }
 

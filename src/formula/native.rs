@@ -194,7 +194,7 @@ fn define(module: &mut JITModule, formula: &Formula) -> Option<NativeFn> {
             probe_slot,
             loaded: [None; 7],
             pending: Vec::new(),
-            checked: Vec::new(),
+            settled: Vec::new(),
             stored: false,
             own_c_e: formula.c_e(),
             ln: module.declare_func_in_func(ln, builder.func),
@@ -237,8 +237,9 @@ struct Emitter<'f> {
     /// Markers (`v - v`: 0 if `v` is finite, NaN otherwise) of the operands of
     /// absorbing operations, since the last store to the probe slot.
     pending: Vec<Value>,
-    /// Values already marked.
-    checked: Vec<Value>,
+    /// Values that need no marker: constants, values already marked, and `ln` or `√`
+    /// of those (which are non-finite only if their operand is).
+    settled: Vec<Value>,
     /// Whether the probe slot holds a partial sum yet.
     stored: bool,
     own_c_e: Option<f64>,
@@ -285,12 +286,19 @@ fn reads_no_input(expr: &Expr, own_c_e: bool) -> bool {
 }
 
 impl<'f> Emitter<'f> {
-    /// Adds `value`'s marker to the probe (once per value).
+    /// A finite constant operand.
+    fn constant(&mut self, builder: &mut FunctionBuilder, value: f64) -> Value {
+        let value = builder.ins().f64const(value);
+        self.settled.push(value);
+        value
+    }
+
+    /// Adds `value`'s marker to the probe, unless its finiteness is settled.
     fn check(&mut self, builder: &mut FunctionBuilder, value: Value) {
-        if self.checked.contains(&value) {
+        if self.settled.contains(&value) {
             return;
         }
-        self.checked.push(value);
+        self.settled.push(value);
         let marker = builder.ins().fsub(value, value);
         self.pending.push(marker);
     }
@@ -362,7 +370,7 @@ impl<'f> Emitter<'f> {
             // Folded with the tree evaluator's sanitising, which is exactly the value
             // the enclosing operation sees there.
             let value = expr.eval(&SelectionInputs::default(), self.own_c_e.unwrap_or(0.0));
-            return builder.ins().f64const(value);
+            return self.constant(builder, value);
         }
         if let Some(&(_, value)) = self.emitted.iter().find(|(seen, _)| same(seen, expr)) {
             return value;
@@ -374,10 +382,10 @@ impl<'f> Emitter<'f> {
 
     fn emit_node(&mut self, builder: &mut FunctionBuilder, expr: &'f Expr) -> Value {
         match expr {
-            Expr::Const(v) => builder.ins().f64const(ops::finite(*v)),
-            Expr::Term(Terminal::ExplorationConstant) if self.own_c_e.is_some() => builder
-                .ins()
-                .f64const(ops::finite(self.own_c_e.unwrap_or_default())),
+            Expr::Const(v) => self.constant(builder, ops::finite(*v)),
+            Expr::Term(Terminal::ExplorationConstant) if self.own_c_e.is_some() => {
+                self.constant(builder, ops::finite(self.own_c_e.unwrap_or_default()))
+            }
             Expr::Term(t) => {
                 let index = *t as usize;
                 if let Some(value) = self.loaded[index] {
@@ -395,7 +403,7 @@ impl<'f> Emitter<'f> {
             Expr::Unary(op, x) => {
                 let x = self.emit(builder, x);
                 let magnitude = builder.ins().fabs(x);
-                match op {
+                let value = match op {
                     UnaryOp::Sqrt => builder.ins().sqrt(magnitude),
                     UnaryOp::Ln => {
                         // `max(|x|, LOG_FLOOR)` for every number; NaN stays NaN (where
@@ -405,7 +413,11 @@ impl<'f> Emitter<'f> {
                         let argument = builder.ins().select(below, floor, magnitude);
                         self.call(builder, self.ln, &[argument])
                     }
+                };
+                if self.settled.contains(&x) {
+                    self.settled.push(value);
                 }
+                value
             }
             Expr::Binary(op, a, b) => {
                 let (a, b) = if calls(b) > calls(a) {

@@ -95,6 +95,18 @@ pub(crate) fn ln_of_finite(x: f64) -> f64 {
     x.abs().max(LOG_FLOOR).ln()
 }
 
+/// [`ln_of_finite`] for every number but NaN, which it keeps (`f64::max` would turn it
+/// into the floor). The fast evaluation paths rely on NaN reaching the result.
+#[inline(always)]
+pub(crate) fn ln_keeping_nan(x: f64) -> f64 {
+    let magnitude = x.abs();
+    if magnitude < LOG_FLOOR {
+        LOG_FLOOR.ln()
+    } else {
+        magnitude.ln()
+    }
+}
+
 /// [`sqrt`] without the final sanitising, which cannot change the result of a finite input.
 #[inline(always)]
 pub(crate) fn sqrt_of_finite(x: f64) -> f64 {
