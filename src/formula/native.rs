@@ -419,6 +419,15 @@ impl<'f> Emitter<'f> {
                 }
                 value
             }
+            Expr::Binary(op @ (BinaryOp::Sub | BinaryOp::Div), a, b) if same(a, b) => {
+                // `x - x` is +0 and `x / x` is 1 (protected or not) for every finite `x`,
+                // which is all the tree evaluator ever sees; a non-finite `x` is caught
+                // by its marker. Evolution produces these often; a division saved is
+                // worth it.
+                let x = self.emit(builder, a);
+                self.check(builder, x);
+                self.constant(builder, if *op == BinaryOp::Sub { 0.0 } else { 1.0 })
+            }
             Expr::Binary(op, a, b) => {
                 let (a, b) = if calls(b) > calls(a) {
                     let b = self.emit(builder, b);
