@@ -194,3 +194,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn min_and_max_agree_on_signed_zeros_and_nan() {
+    let values = [0.0, -0.0, 1.0, -1.0, f64::NAN];
+    for text in [
+        "min(Q, N)",
+        "max(Q, N)",
+        "min(N, Q)",
+        "max(N, Q)",
+        "min(Q, -0)",
+        "max(0, N)",
+    ] {
+        let (formula, native) = native(text);
+        let interpreted = formula.compile().unwrap();
+        for &q in &values {
+            for &n in &values {
+                let inputs = SelectionInputs::new(q, n, 1.0, 1.0);
+                assert_same(&formula, &native, &inputs);
+                assert_same(&formula, &interpreted, &inputs);
+            }
+        }
+    }
+}

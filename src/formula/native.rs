@@ -112,7 +112,8 @@ const _: () = {
     assert!(offset_of!(SelectionInputs, siblings) == 8 * Terminal::Siblings as usize);
 };
 
-/// `ln` of an argument already raised to at least `LOG_FLOOR` by the generated code.
+/// `ln` of an argument the generated code has already raised to at least `LOG_FLOOR`
+/// (or of a NaN, which then reaches the result and sends the caller to the fallback).
 extern "C" fn native_ln(x: f64) -> f64 {
     x.ln()
 }
