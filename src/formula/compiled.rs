@@ -215,17 +215,15 @@ impl CompiledFormula {
         }
     }
 
-    /// Runs the program. `SANITISE = false`: plain arithmetic, reporting whether every
-    /// input read and every `+ - * /` result was finite. `SANITISE = true`: every such
-    /// value goes through [`ops::finite`], exactly as the tree evaluator does.
+    /// Runs the program. `SANITISE = false`: plain arithmetic, reporting whether the
+    /// result is exact (see the module comment). `SANITISE = true`: every input read and
+    /// every `+ - * /` result goes through [`ops::finite`], exactly as the tree evaluator
+    /// does.
     #[inline(always)]
     fn run<const SANITISE: bool, const CAPACITY: usize>(&self, inputs: &[f64; 7]) -> (f64, bool) {
         let mut stack = [0.0f64; CAPACITY];
         let mut len = 0usize;
         let mut acc = 0.0f64;
-        // Stays 0 while every checked value is finite: `v - v` is 0 for finite `v` and
-        // NaN for ±∞ or NaN, and NaN sticks. Two float operations, off the critical path.
-        // Inputs are checked here, all at once, rather than at every read.
         // Stays 0 while every operand of an absorbing operation (÷, min, max) is
         // finite: `v - v` is 0 for finite `v` and NaN for ±∞ or NaN, and NaN sticks.
         let mut probe = 0.0f64;
