@@ -228,7 +228,8 @@ impl CompiledFormula {
         // finite: `v - v` is 0 for finite `v` and NaN for ±∞ or NaN, and NaN sticks.
         let mut probe = 0.0f64;
 
-        macro_rules! arithmetic {
+        // A value the tree evaluator clamps: an input read or a `+ - * /` result.
+        macro_rules! sanitised {
             ($value:expr) => {{
                 let value: f64 = $value;
                 if SANITISE {
@@ -248,14 +249,9 @@ impl CompiledFormula {
             }};
         }
         macro_rules! input {
-            ($index:expr) => {{
-                let value = inputs[$index as usize];
-                if SANITISE {
-                    ops::finite(value)
-                } else {
-                    value
-                }
-            }};
+            ($index:expr) => {
+                sanitised!(inputs[$index as usize])
+            };
         }
         macro_rules! div {
             ($a:expr, $b:expr) => {{
@@ -263,20 +259,15 @@ impl CompiledFormula {
                 if ops::divisor_is_protected(b) {
                     1.0
                 } else {
-                    arithmetic!(a / b)
+                    sanitised!(a / b)
                 }
             }};
         }
-        macro_rules! min {
-            ($a:expr, $b:expr) => {{
+        // `min_or_max!(min, a, b)`: `a.min(b)`, noting its operands; likewise `max`.
+        macro_rules! min_or_max {
+            ($f:ident, $a:expr, $b:expr) => {{
                 let (a, b) = absorbing_operands!($a, $b);
-                a.min(b)
-            }};
-        }
-        macro_rules! max {
-            ($a:expr, $b:expr) => {{
-                let (a, b) = absorbing_operands!($a, $b);
-                a.max(b)
+                a.$f(b)
             }};
         }
         macro_rules! pop {
@@ -303,36 +294,36 @@ impl CompiledFormula {
                     }
                 }
                 Step::Sqrt => ops::sqrt_of_finite(acc),
-                Step::AddC(v) => arithmetic!(acc + v),
-                Step::SubC(v) => arithmetic!(acc - v),
-                Step::RSubC(v) => arithmetic!(v - acc),
-                Step::MulC(v) => arithmetic!(acc * v),
+                Step::AddC(v) => sanitised!(acc + v),
+                Step::SubC(v) => sanitised!(acc - v),
+                Step::RSubC(v) => sanitised!(v - acc),
+                Step::MulC(v) => sanitised!(acc * v),
                 Step::DivC(v) => div!(acc, v),
                 Step::RDivC(v) => div!(v, acc),
-                Step::MinC(v) => min!(acc, v),
-                Step::RMinC(v) => min!(v, acc),
-                Step::MaxC(v) => max!(acc, v),
-                Step::RMaxC(v) => max!(v, acc),
-                Step::AddI(i) => arithmetic!(acc + input!(i)),
-                Step::SubI(i) => arithmetic!(acc - input!(i)),
-                Step::RSubI(i) => arithmetic!(input!(i) - acc),
-                Step::MulI(i) => arithmetic!(acc * input!(i)),
+                Step::MinC(v) => min_or_max!(min, acc, v),
+                Step::RMinC(v) => min_or_max!(min, v, acc),
+                Step::MaxC(v) => min_or_max!(max, acc, v),
+                Step::RMaxC(v) => min_or_max!(max, v, acc),
+                Step::AddI(i) => sanitised!(acc + input!(i)),
+                Step::SubI(i) => sanitised!(acc - input!(i)),
+                Step::RSubI(i) => sanitised!(input!(i) - acc),
+                Step::MulI(i) => sanitised!(acc * input!(i)),
                 Step::DivI(i) => div!(acc, input!(i)),
                 Step::RDivI(i) => div!(input!(i), acc),
-                Step::MinI(i) => min!(acc, input!(i)),
-                Step::RMinI(i) => min!(input!(i), acc),
-                Step::MaxI(i) => max!(acc, input!(i)),
-                Step::RMaxI(i) => max!(input!(i), acc),
-                Step::AddS => arithmetic!(pop!() + acc),
-                Step::SubS => arithmetic!(pop!() - acc),
-                Step::RSubS => arithmetic!(acc - pop!()),
-                Step::MulS => arithmetic!(pop!() * acc),
+                Step::MinI(i) => min_or_max!(min, acc, input!(i)),
+                Step::RMinI(i) => min_or_max!(min, input!(i), acc),
+                Step::MaxI(i) => min_or_max!(max, acc, input!(i)),
+                Step::RMaxI(i) => min_or_max!(max, input!(i), acc),
+                Step::AddS => sanitised!(pop!() + acc),
+                Step::SubS => sanitised!(pop!() - acc),
+                Step::RSubS => sanitised!(acc - pop!()),
+                Step::MulS => sanitised!(pop!() * acc),
                 Step::DivS => div!(pop!(), acc),
                 Step::RDivS => div!(acc, pop!()),
-                Step::MinS => min!(pop!(), acc),
-                Step::RMinS => min!(acc, pop!()),
-                Step::MaxS => max!(pop!(), acc),
-                Step::RMaxS => max!(acc, pop!()),
+                Step::MinS => min_or_max!(min, pop!(), acc),
+                Step::RMinS => min_or_max!(min, acc, pop!()),
+                Step::MaxS => min_or_max!(max, pop!(), acc),
+                Step::RMaxS => min_or_max!(max, acc, pop!()),
             };
         }
         (acc, probe == 0.0 && acc.is_finite())

@@ -263,27 +263,15 @@ fn calls(expr: &Expr) -> usize {
 
 /// Structural equality, with constants compared bit for bit (`-0` is not `0`).
 fn same(a: &Expr, b: &Expr) -> bool {
-    match (a, b) {
-        (Expr::Const(x), Expr::Const(y)) => x.to_bits() == y.to_bits(),
-        (Expr::Term(x), Expr::Term(y)) => x == y,
-        (Expr::Unary(f, x), Expr::Unary(g, y)) => f == g && same(x, y),
-        (Expr::Binary(f, a1, b1), Expr::Binary(g, a2, b2)) => {
-            f == g && same(a1, a2) && same(b1, b2)
-        }
-        _ => false,
-    }
+    super::canonical::compare(a, b).is_eq()
 }
 
 /// Whether a subtree reads no input (`C` counts as a constant when the formula
 /// carries its own C_E).
 fn reads_no_input(expr: &Expr, own_c_e: bool) -> bool {
-    match expr {
-        Expr::Const(_) => true,
-        Expr::Term(Terminal::ExplorationConstant) => own_c_e,
-        Expr::Term(_) => false,
-        Expr::Unary(_, x) => reads_no_input(x, own_c_e),
-        Expr::Binary(_, a, b) => reads_no_input(a, own_c_e) && reads_no_input(b, own_c_e),
-    }
+    Terminal::ALL.into_iter().all(|terminal| {
+        (own_c_e && terminal == Terminal::ExplorationConstant) || !expr.contains_terminal(terminal)
+    })
 }
 
 impl<'f> Emitter<'f> {
