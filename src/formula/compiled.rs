@@ -94,10 +94,10 @@ pub struct CompiledFormula {
     /// zeroing the array is part of every evaluation.
     stack_needed: usize,
     /// Machine code, shared by clones and freed with the last one.
-    #[cfg(feature = "native")]
+    #[cfg(feature = "jit")]
     native: Option<std::sync::Arc<super::native::NativeCode>>,
     /// `native`'s entry point, copied out to save a load per evaluation.
-    #[cfg(feature = "native")]
+    #[cfg(feature = "jit")]
     native_function: Option<extern "C" fn(*const SelectionInputs) -> f64>,
 }
 
@@ -137,9 +137,9 @@ impl CompiledFormula {
         Ok(CompiledFormula {
             steps: steps.into_boxed_slice(),
             stack_needed: needed,
-            #[cfg(feature = "native")]
+            #[cfg(feature = "jit")]
             native: None,
-            #[cfg(feature = "native")]
+            #[cfg(feature = "jit")]
             native_function: None,
         })
     }
@@ -152,7 +152,7 @@ impl CompiledFormula {
     pub fn native(formula: &Formula) -> Result<CompiledFormula, CompileError> {
         #[allow(unused_mut)]
         let mut compiled = CompiledFormula::new(formula)?;
-        #[cfg(feature = "native")]
+        #[cfg(feature = "jit")]
         {
             let code = super::native::NativeCode::new(formula).map(std::sync::Arc::new);
             compiled.native_function = code.as_ref().map(|code| code.function());
@@ -163,11 +163,11 @@ impl CompiledFormula {
 
     /// Whether evaluation runs machine code rather than the interpreter.
     pub fn has_native_code(&self) -> bool {
-        #[cfg(feature = "native")]
+        #[cfg(feature = "jit")]
         {
             self.native.is_some()
         }
-        #[cfg(not(feature = "native"))]
+        #[cfg(not(feature = "jit"))]
         {
             false
         }
@@ -193,7 +193,7 @@ impl CompiledFormula {
     /// The formula's value for one child. Always finite; never allocates.
     #[inline]
     pub fn eval(&self, inputs: &SelectionInputs) -> f64 {
-        #[cfg(feature = "native")]
+        #[cfg(feature = "jit")]
         if let Some(function) = self.native_function {
             let value = function(inputs);
             return if value.is_finite() {
@@ -343,7 +343,7 @@ impl CompiledFormula {
     /// If `inputs` and `out` differ in length.
     pub fn eval_batch(&self, inputs: &[SelectionInputs], out: &mut [f64]) {
         assert_eq!(inputs.len(), out.len(), "one output per child");
-        #[cfg(feature = "native")]
+        #[cfg(feature = "jit")]
         if self.native.is_some() {
             // Machine code has no dispatch to share; one call per child is fastest.
             for (result, child) in out.iter_mut().zip(inputs) {

@@ -14,7 +14,7 @@ mod compiled;
 mod evolution;
 mod grammar;
 mod mutation;
-#[cfg(feature = "native")]
+#[cfg(feature = "jit")]
 mod native;
 pub mod ops;
 mod parse;

@@ -1,9 +1,9 @@
 //! Text form: printing then parsing gives the same formula; errors say where and what.
 
-mod formula_common;
+
 
 use evomcts::formula::{Expr, Formula, ParseError};
-use formula_common::{arb_expr, arb_formula};
+use crate::formula_common::{arb_expr, arb_formula};
 use proptest::prelude::*;
 
 proptest! {

@@ -1,10 +1,10 @@
 //! Scoring rules on constructed positions: the facts of the reference table, majority and ties,
 //! meeples refused on occupied features, merges, monasteries and discarded tiles.
 
-mod support;
+
 
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, Rules, TileKind, Unplaceable};
-use support::{lay, seg};
+use crate::support::{lay, seg};
 use FeatureKind::*;
 use TileKind::*;
 

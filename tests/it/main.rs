@@ -1,0 +1,25 @@
+//! The integration tests, one crate so they link once: each module tests one part of the library
+//! or the binary.
+
+mod analysis_common;
+mod formula_common;
+mod support;
+mod analysis_formulas;
+mod analysis_plots;
+mod evolve_bandit;
+mod evolve_carcassonne;
+mod evolve_resume;
+mod formula_canonical;
+mod formula_evolution;
+mod formula_grammar;
+mod formula_mutation;
+mod formula_native;
+mod formula_ops;
+mod formula_text;
+mod game_properties;
+mod game_scoring;
+mod league;
+mod presets;
+mod search_mcts;
+mod search_star;
+mod search_star_narrow;
