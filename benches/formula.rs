@@ -32,13 +32,6 @@ fn evolved_depth_8() -> Formula {
     }
 }
 
-/// 32 children of one parent, as selection sees them.
-fn children() -> Vec<SelectionInputs> {
-    (0..32)
-        .map(|k| SelectionInputs::new(0.3 + 0.01 * k as f64, 400.0, 1.0 + (k % 13) as f64, 2.0))
-        .collect()
-}
-
 fn inputs() -> SelectionInputs {
     SelectionInputs::new(0.4, 400.0, 37.0, 2.0)
 }
@@ -61,18 +54,17 @@ fn child_evaluation(c: &mut Criterion) {
             b.iter(|| compiled.eval(black_box(&inputs)))
         });
         let native = formula.compile_native().unwrap();
-        assert!(native.has_native_code(), "this host has no native back end");
-        group.bench_function(format!("{name}/native"), |b| {
+        // Without the `jit` feature this is the interpreter again; the name says which.
+        let tier = if native.has_native_code() {
+            "native"
+        } else {
+            "interpreted_via_native"
+        };
+        group.bench_function(format!("{name}/{tier}"), |b| {
             b.iter(|| native.eval(black_box(&inputs)))
         });
         group.bench_function(format!("{name}/tree"), |b| {
             b.iter(|| formula.eval(black_box(&inputs)))
-        });
-        // 32 children scored in one call; criterion reports time per call, divide by 32.
-        let children = children();
-        let mut scores = vec![0.0; children.len()];
-        group.bench_function(format!("{name}/batch_of_32"), |b| {
-            b.iter(|| compiled.eval_batch(black_box(&children), &mut scores))
         });
     }
     group.finish();
@@ -84,24 +76,12 @@ fn child_evaluation(c: &mut Criterion) {
     });
     group.bench_function("engine", |b| b.iter(|| compiled.eval(black_box(&inputs))));
     let native = Formula::uct().compile_native().unwrap();
-    group.bench_function("engine_native", |b| {
-        b.iter(|| native.eval(black_box(&inputs)))
-    });
-    let children = children();
-    let mut scores = vec![0.0; children.len()];
-    group.bench_function("hand_written_batch_of_32", |b| {
-        b.iter(|| {
-            for (score, child) in scores.iter_mut().zip(black_box(&children)) {
-                *score = hand_written_uct(child);
-            }
-        })
-    });
-    group.bench_function("engine_batch_of_32", |b| {
-        b.iter(|| compiled.eval_batch(black_box(&children), &mut scores))
-    });
-    group.bench_function("engine_native_batch_of_32", |b| {
-        b.iter(|| native.eval_batch(black_box(&children), &mut scores))
-    });
+    let name = if native.has_native_code() {
+        "engine_native"
+    } else {
+        "engine_interpreted_via_native"
+    };
+    group.bench_function(name, |b| b.iter(|| native.eval(black_box(&inputs))));
     group.finish();
 }
 

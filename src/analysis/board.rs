@@ -11,7 +11,7 @@
 use super::chart::{self, DrawResult, Figure};
 use super::PlotError;
 use crate::game::tiles::{tables, Segment, NO_SEGMENT};
-use crate::game::{FeatureKind, GameRecord, GameState, PlacedTile, Reveal};
+use crate::game::{replay_observed, FeatureKind, GameRecord, GameState, PlacedTile, ReplayStep};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -572,29 +572,15 @@ pub fn draw_board_labelled(
 /// The states of a recorded game after each turn: element 0 is the start, element `t` the
 /// board after turn `t`; the last is finished (end-of-game scoring applied).
 pub fn states_by_turn(record: &GameRecord) -> Result<Vec<GameState>, PlotError> {
-    let bad =
-        |e: crate::game::GameError| PlotError::Data(format!("the record does not replay: {e}"));
-    let mut state = GameState::new(record.rules);
-    let mut out = vec![state.clone()];
-    let mut moves = record.moves.iter();
-    for &tile in &record.draws {
-        match state.reveal(tile).map_err(bad)? {
-            Reveal::Ready => {
-                let mv = *moves.next().ok_or_else(|| {
-                    PlotError::Data("the record has fewer moves than placeable draws".into())
-                })?;
-                state.apply(mv).map_err(bad)?;
-                out.push(state.clone());
-            }
-            Reveal::Discarded | Reveal::ReturnedToBottom => {}
+    let mut out = vec![GameState::new(record.rules)];
+    let last = replay_observed(record, |state, step| {
+        if let ReplayStep::Moved { .. } = step {
+            out.push(state.clone());
         }
-    }
-    if state.hidden_total() > 0 && !state.any_hidden_placeable() {
-        state.discard_unplaceable_rest();
-    }
-    state.finish();
-    if let Some(last) = out.last_mut() {
-        *last = state;
+    })
+    .map_err(|e| PlotError::Data(format!("the record does not replay: {e}")))?;
+    if let Some(final_state) = out.last_mut() {
+        *final_state = last;
     }
     Ok(out)
 }

@@ -257,6 +257,17 @@ pub fn titles<DB: DrawingBackend>(
     ))
 }
 
+/// Round tick spacing for an axis from 0 to `max`.
+pub fn tick_step(max: f64) -> f64 {
+    let raw = (max / 5.0).max(1e-9);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +290,12 @@ mod tests {
         assert_eq!(slug("MCTS C=0.5"), "mcts_c_0_5");
         assert_eq!(slug("ES-MCTS"), "es_mcts");
         assert_eq!(slug("//"), "controller");
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(tick_step(92.0), 20.0);
+        assert_eq!(tick_step(5.0), 1.0);
+        assert_eq!(tick_step(263.0), 100.0);
     }
 }

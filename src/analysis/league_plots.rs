@@ -153,7 +153,7 @@ impl StandingsChart<'_> {
             .max()
             .unwrap_or(0)
             .max(1) as f64;
-        let step = super::formulas::tick_step(max).max(1.0);
+        let step = super::chart::tick_step(max).max(1.0);
         RowAxes {
             x0: LEFT,
             x1: 1000 - 260,
@@ -184,7 +184,7 @@ impl Figure for StandingsChart<'_> {
             .iter()
             .map(|s| format!("{}. {}", s.position, s.name))
             .collect();
-        let step = super::formulas::tick_step(axes.max).max(1.0);
+        let step = super::chart::tick_step(axes.max).max(1.0);
         axes.draw(
             root,
             &labels,

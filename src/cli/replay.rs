@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
 use evomcts::game::render::render_board;
-use evomcts::game::{GameState, Reveal};
+use evomcts::game::{replay_observed, ReplayStep};
 use evomcts::league::{load_runs, play_league_game, LeagueGame};
 use rayon::prelude::*;
 use std::path::Path;
@@ -105,40 +105,32 @@ fn show(game: &LeagueGame) -> Result<()> {
         game.names[1],
         r.tile_seed
     );
-    let mut state = GameState::new(r.rules);
-    let mut moves = r.moves.iter();
-    for &tile in &r.draws {
-        match state.reveal(tile)? {
-            Reveal::Ready => {}
-            other => {
-                println!("tile {tile} drawn: {other:?}");
-                continue;
+    let state = replay_observed(r, |state, step| match step {
+        ReplayStep::NotPlaced { tile, reveal } => println!("tile {tile} drawn: {reveal:?}"),
+        ReplayStep::Moved {
+            turn,
+            player,
+            tile,
+            mv,
+        } => {
+            println!(
+                "\nturn {} — {} (player {}) places {tile} at {mv}",
+                turn + 1,
+                game.names[player],
+                player + 1
+            );
+            if let Some(es) = game.es[player].iter().find(|d| d.turn == turn) {
+                match &es.formula {
+                    Some(f) => println!(
+                        "selection formula: {f}   (canonical: {})",
+                        es.canonical.as_deref().unwrap_or(f)
+                    ),
+                    None => println!("selection formula: UCT (the ES did not run)"),
+                }
             }
+            print!("{}", render_board(state));
         }
-        let turn = state.turns_played();
-        let player = state.to_move();
-        let mv = *moves
-            .next()
-            .context("the record has fewer moves than placeable draws")?;
-        state.apply(mv)?;
-        println!(
-            "\nturn {} — {} (player {}) places {tile} at {mv}",
-            turn + 1,
-            game.names[player],
-            player + 1
-        );
-        if let Some(es) = game.es[player].iter().find(|d| d.turn == turn) {
-            match &es.formula {
-                Some(f) => println!(
-                    "selection formula: {f}   (canonical: {})",
-                    es.canonical.as_deref().unwrap_or(f)
-                ),
-                None => println!("selection formula: UCT (the ES did not run)"),
-            }
-        }
-        print!("{}", render_board(&state));
-    }
-    state.finish();
+    })?;
     println!(
         "\nfinal scores: {} {} – {} {}",
         game.names[0],

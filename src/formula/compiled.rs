@@ -19,6 +19,7 @@
 //! [`Formula::eval`], which the property tests check. The native back end
 //! (`native.rs`) uses the same argument.
 
+use super::native::MachineCode;
 use super::ops;
 use super::tree::{BinaryOp, Expr, Formula, SelectionInputs, Terminal, UnaryOp};
 
@@ -93,12 +94,8 @@ pub struct CompiledFormula {
     /// Stack slots the program uses; picks a small stack array when possible, since
     /// zeroing the array is part of every evaluation.
     stack_needed: usize,
-    /// Machine code, shared by clones and freed with the last one.
-    #[cfg(feature = "jit")]
-    native: Option<std::sync::Arc<super::native::NativeCode>>,
-    /// `native`'s entry point, copied out to save a load per evaluation.
-    #[cfg(feature = "jit")]
-    native_function: Option<extern "C" fn(*const SelectionInputs) -> f64>,
+    /// Machine code when it was asked for and this build and host can make it.
+    machine_code: MachineCode,
 }
 
 /// Two compiled formulas are equal when they run the same program; whether one also
@@ -137,40 +134,24 @@ impl CompiledFormula {
         Ok(CompiledFormula {
             steps: steps.into_boxed_slice(),
             stack_needed: needed,
-            #[cfg(feature = "jit")]
-            native: None,
-            #[cfg(feature = "jit")]
-            native_function: None,
+            machine_code: MachineCode::none(),
         })
     }
 
-    /// Like [`CompiledFormula::new`], and also generates machine code for the formula
-    /// when this build has the `native` feature (the default) and the host has a
-    /// Cranelift back end (x86-64, AArch64, RISC-V 64, s390x); otherwise the result is
-    /// interpreted, as [`CompiledFormula::has_native_code`] tells. Worth it for a
-    /// formula evaluated more than some ten thousand times.
+    /// The constructor for a long-lived formula: like [`CompiledFormula::new`], and also
+    /// generates machine code when this build has the opt-in `jit` feature and the host
+    /// has a Cranelift back end (x86-64, AArch64, RISC-V 64, s390x); otherwise the
+    /// result is interpreted, as [`CompiledFormula::has_native_code`] tells. Either way
+    /// every value is the same.
     pub fn native(formula: &Formula) -> Result<CompiledFormula, CompileError> {
-        #[allow(unused_mut)]
         let mut compiled = CompiledFormula::new(formula)?;
-        #[cfg(feature = "jit")]
-        {
-            let code = super::native::NativeCode::new(formula).map(std::sync::Arc::new);
-            compiled.native_function = code.as_ref().map(|code| code.function());
-            compiled.native = code;
-        }
+        compiled.machine_code = MachineCode::generate(formula);
         Ok(compiled)
     }
 
     /// Whether evaluation runs machine code rather than the interpreter.
     pub fn has_native_code(&self) -> bool {
-        #[cfg(feature = "jit")]
-        {
-            self.native.is_some()
-        }
-        #[cfg(not(feature = "jit"))]
-        {
-            false
-        }
+        self.machine_code.is_present()
     }
 
     /// The sanitising run, exactly [`Formula::eval`]; for inputs or intermediate
@@ -193,9 +174,7 @@ impl CompiledFormula {
     /// The formula's value for one child. Always finite; never allocates.
     #[inline]
     pub fn eval(&self, inputs: &SelectionInputs) -> f64 {
-        #[cfg(feature = "jit")]
-        if let Some(function) = self.native_function {
-            let value = function(inputs);
+        if let Some(value) = self.machine_code.call(inputs) {
             return if value.is_finite() {
                 value
             } else {
@@ -327,163 +306,6 @@ impl CompiledFormula {
             };
         }
         (acc, probe == 0.0 && acc.is_finite())
-    }
-}
-
-/// Children scored together by [`CompiledFormula::eval_batch`]: each step is dispatched
-/// once per group, so the interpretation cost is shared and the arithmetic vectorises.
-pub const BATCH_LANES: usize = 8;
-
-impl CompiledFormula {
-    /// Scores many children at once: `out[i]` = `self.eval(&inputs[i])`, bit for bit,
-    /// but faster per child because each step is interpreted once per group of
-    /// [`BATCH_LANES`] children. Allocation-free.
-    ///
-    /// # Panics
-    /// If `inputs` and `out` differ in length.
-    pub fn eval_batch(&self, inputs: &[SelectionInputs], out: &mut [f64]) {
-        assert_eq!(inputs.len(), out.len(), "one output per child");
-        #[cfg(feature = "jit")]
-        if self.native.is_some() {
-            // Machine code has no dispatch to share; one call per child is fastest.
-            for (result, child) in out.iter_mut().zip(inputs) {
-                *result = self.eval(child);
-            }
-            return;
-        }
-        for (chunk, results) in inputs.chunks(BATCH_LANES).zip(out.chunks_mut(BATCH_LANES)) {
-            // Unused lanes get all-zero inputs, which are finite and harmless.
-            let mut lanes = [[0.0f64; BATCH_LANES]; 7];
-            for (lane, child) in chunk.iter().enumerate() {
-                for (terminal, value) in input_array(child).into_iter().enumerate() {
-                    lanes[terminal][lane] = value;
-                }
-            }
-            let (values, all_finite) = match self.stack_needed {
-                0..=2 => self.run_lanes::<2>(&lanes),
-                3..=6 => self.run_lanes::<6>(&lanes),
-                _ => self.run_lanes::<STACK_CAPACITY>(&lanes),
-            };
-            if all_finite {
-                results.copy_from_slice(&values[..chunk.len()]);
-            } else {
-                // Rare: overflow or non-finite inputs somewhere in the group.
-                for (result, child) in results.iter_mut().zip(chunk) {
-                    *result = self.eval(child);
-                }
-            }
-        }
-    }
-
-    /// Index of the child with the highest score (the first one on ties), or `None`
-    /// for no children. `scratch` must be as long as `inputs`; it receives the scores.
-    pub fn best_index(&self, inputs: &[SelectionInputs], scratch: &mut [f64]) -> Option<usize> {
-        self.eval_batch(inputs, scratch);
-        let mut best: Option<usize> = None;
-        for (i, &score) in scratch.iter().enumerate() {
-            if best.is_none_or(|b| score > scratch[b]) {
-                best = Some(i);
-            }
-        }
-        best
-    }
-
-    /// The plain-arithmetic run of [`CompiledFormula::run`] over lanes.
-    #[inline(always)]
-    fn run_lanes<const CAPACITY: usize>(
-        &self,
-        inputs: &[[f64; BATCH_LANES]; 7],
-    ) -> ([f64; BATCH_LANES], bool) {
-        type Lanes = [f64; BATCH_LANES];
-        let mut stack = [[0.0f64; BATCH_LANES]; CAPACITY];
-        let mut len = 0usize;
-        let mut acc: Lanes = [0.0; BATCH_LANES];
-        let mut probe: Lanes = [0.0; BATCH_LANES];
-
-        // `acc[l] = f(acc[l], other[l])` for every lane; `absorbing` operations also
-        // note whether their operands were finite (see the module comment).
-        macro_rules! lanes {
-            (|$a:ident, $b:ident| $body:expr, $other:expr, absorbing) => {{
-                let other: &Lanes = $other;
-                for l in 0..BATCH_LANES {
-                    let ($a, $b) = (acc[l], other[l]);
-                    probe[l] += ops::non_finite_marker($a) + ops::non_finite_marker($b);
-                    acc[l] = $body;
-                }
-            }};
-            (|$a:ident, $b:ident| $body:expr, $other:expr) => {{
-                let other: &Lanes = $other;
-                for l in 0..BATCH_LANES {
-                    let ($a, $b) = (acc[l], other[l]);
-                    acc[l] = $body;
-                }
-            }};
-        }
-        macro_rules! div {
-            ($a:expr, $b:expr) => {{
-                let (a, b): (f64, f64) = ($a, $b);
-                if ops::divisor_is_protected(b) {
-                    1.0
-                } else {
-                    a / b
-                }
-            }};
-        }
-        macro_rules! pop {
-            () => {{
-                len -= 1;
-                stack[len]
-            }};
-        }
-
-        for step in self.steps.iter() {
-            match *step {
-                Step::SetConst(v) => acc = [v; BATCH_LANES],
-                Step::SetInput(i) => acc = inputs[i as usize],
-                Step::Push => {
-                    stack[len] = acc;
-                    len += 1;
-                }
-                Step::Ln => acc = acc.map(ops::ln_keeping_nan),
-                Step::Sqrt => acc = acc.map(ops::sqrt_of_finite),
-                Step::AddC(v) => lanes!(|a, b| a + b, &[v; BATCH_LANES]),
-                Step::SubC(v) => lanes!(|a, b| a - b, &[v; BATCH_LANES]),
-                Step::RSubC(v) => lanes!(|a, b| b - a, &[v; BATCH_LANES]),
-                Step::MulC(v) => lanes!(|a, b| a * b, &[v; BATCH_LANES]),
-                Step::DivC(v) => lanes!(|a, b| div!(a, b), &[v; BATCH_LANES], absorbing),
-                Step::RDivC(v) => lanes!(|a, b| div!(b, a), &[v; BATCH_LANES], absorbing),
-                Step::MinC(v) => lanes!(|a, b| a.min(b), &[v; BATCH_LANES], absorbing),
-                Step::RMinC(v) => lanes!(|a, b| b.min(a), &[v; BATCH_LANES], absorbing),
-                Step::MaxC(v) => lanes!(|a, b| a.max(b), &[v; BATCH_LANES], absorbing),
-                Step::RMaxC(v) => lanes!(|a, b| b.max(a), &[v; BATCH_LANES], absorbing),
-                Step::AddI(i) => lanes!(|a, b| a + b, &inputs[i as usize]),
-                Step::SubI(i) => lanes!(|a, b| a - b, &inputs[i as usize]),
-                Step::RSubI(i) => lanes!(|a, b| b - a, &inputs[i as usize]),
-                Step::MulI(i) => lanes!(|a, b| a * b, &inputs[i as usize]),
-                Step::DivI(i) => lanes!(|a, b| div!(a, b), &inputs[i as usize], absorbing),
-                Step::RDivI(i) => lanes!(|a, b| div!(b, a), &inputs[i as usize], absorbing),
-                Step::MinI(i) => lanes!(|a, b| a.min(b), &inputs[i as usize], absorbing),
-                Step::RMinI(i) => lanes!(|a, b| b.min(a), &inputs[i as usize], absorbing),
-                Step::MaxI(i) => lanes!(|a, b| a.max(b), &inputs[i as usize], absorbing),
-                Step::RMaxI(i) => lanes!(|a, b| b.max(a), &inputs[i as usize], absorbing),
-                // Stack steps: the popped value is the left operand unless `R`.
-                Step::AddS => lanes!(|a, b| b + a, &pop!()),
-                Step::SubS => lanes!(|a, b| b - a, &pop!()),
-                Step::RSubS => lanes!(|a, b| a - b, &pop!()),
-                Step::MulS => lanes!(|a, b| b * a, &pop!()),
-                Step::DivS => lanes!(|a, b| div!(b, a), &pop!(), absorbing),
-                Step::RDivS => lanes!(|a, b| div!(a, b), &pop!(), absorbing),
-                Step::MinS => lanes!(|a, b| b.min(a), &pop!(), absorbing),
-                Step::RMinS => lanes!(|a, b| a.min(b), &pop!(), absorbing),
-                Step::MaxS => lanes!(|a, b| b.max(a), &pop!(), absorbing),
-                Step::RMaxS => lanes!(|a, b| a.max(b), &pop!(), absorbing),
-            }
-        }
-        let exact = probe
-            .iter()
-            .zip(&acc)
-            .all(|(&p, v)| p == 0.0 && v.is_finite());
-        (acc, exact)
     }
 }
 

@@ -14,14 +14,14 @@ mod compiled;
 mod evolution;
 mod grammar;
 mod mutation;
-#[cfg(feature = "jit")]
 mod native;
 pub mod ops;
 mod parse;
 mod tree;
+pub mod typeset;
 
 pub use canonical::{canonical_expr, compare};
-pub use compiled::{CompileError, CompiledFormula, BATCH_LANES, STACK_CAPACITY};
+pub use compiled::{CompileError, CompiledFormula, STACK_CAPACITY};
 pub use evolution::{
     EvolutionHistory, EvolutionResult, EvolutionStrategy, Individual, IndividualRecord,
     InitialPopulation, Origin, StrategyError,

@@ -434,7 +434,7 @@ impl Formula {
 // ---------------------------------------------------------------- printing
 
 /// Binding strength when printed: sums bind loosest, then products, then atoms.
-fn precedence(expr: &Expr) -> u8 {
+pub(super) fn precedence(expr: &Expr) -> u8 {
     match expr {
         Expr::Binary(BinaryOp::Add | BinaryOp::Sub, _, _) => 1,
         Expr::Binary(BinaryOp::Mul | BinaryOp::Div, _, _) => 2,

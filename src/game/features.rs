@@ -13,13 +13,14 @@ use super::tiles::{FeatureKind, MAX_SEGMENTS};
 pub const MAX_TILES: usize = 72;
 pub const MAX_NODES: usize = MAX_TILES * MAX_SEGMENTS;
 
-pub type NodeId = u16;
+/// A segment of a laid tile as a union-find node: `placement * MAX_SEGMENTS + segment`.
+pub type SegmentNode = u16;
 
 #[derive(Clone)]
 pub struct Features {
-    parent: [NodeId; MAX_NODES],
+    parent: [SegmentNode; MAX_NODES],
     /// Next member of the same feature (a circular list spliced on union).
-    next: [NodeId; MAX_NODES],
+    next: [SegmentNode; MAX_NODES],
     kind: [FeatureKind; MAX_NODES],
     // Root-only counters:
     size: [u16; MAX_NODES],
@@ -43,23 +44,23 @@ impl Features {
     }
 
     #[inline]
-    pub fn node(placement: usize, segment: usize) -> NodeId {
-        (placement * MAX_SEGMENTS + segment) as NodeId
+    pub fn node(placement: usize, segment: usize) -> SegmentNode {
+        (placement * MAX_SEGMENTS + segment) as SegmentNode
     }
 
     #[inline]
-    pub fn placement_of(node: NodeId) -> usize {
+    pub fn placement_of(node: SegmentNode) -> usize {
         node as usize / MAX_SEGMENTS
     }
 
     #[inline]
-    pub fn segment_of(node: NodeId) -> usize {
+    pub fn segment_of(node: SegmentNode) -> usize {
         node as usize % MAX_SEGMENTS
     }
 
     /// A fresh single-segment feature.
     #[inline]
-    pub fn init(&mut self, node: NodeId, kind: FeatureKind, open: u8, pennants: u8) {
+    pub fn init(&mut self, node: SegmentNode, kind: FeatureKind, open: u8, pennants: u8) {
         let n = node as usize;
         self.parent[n] = node;
         self.next[n] = node;
@@ -73,7 +74,7 @@ impl Features {
     /// The feature's root. Union by size keeps trees shallow (depth ≤ log2 of 576), so no path
     /// compression is needed and lookups work on a shared reference.
     #[inline]
-    pub fn find(&self, mut node: NodeId) -> NodeId {
+    pub fn find(&self, mut node: SegmentNode) -> SegmentNode {
         while self.parent[node as usize] != node {
             node = self.parent[node as usize];
         }
@@ -82,7 +83,7 @@ impl Features {
 
     /// Joins the features of `a` and `b` and returns the new root.
     #[inline]
-    pub fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
+    pub fn union(&mut self, a: SegmentNode, b: SegmentNode) -> SegmentNode {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
         if ra == rb {
             return ra;
@@ -102,58 +103,58 @@ impl Features {
     }
 
     #[inline]
-    pub fn kind(&self, node: NodeId) -> FeatureKind {
+    pub fn kind(&self, node: SegmentNode) -> FeatureKind {
         self.kind[node as usize]
     }
 
     #[inline]
-    pub fn open(&self, root: NodeId) -> u8 {
+    pub fn open(&self, root: SegmentNode) -> u8 {
         self.open[root as usize]
     }
 
     /// Closes `n` ends of the feature at `root` (two per matched edge, one per neighbour square
     /// of a monastery).
     #[inline]
-    pub fn close(&mut self, root: NodeId, n: u8) {
+    pub fn close(&mut self, root: SegmentNode, n: u8) {
         self.open[root as usize] -= n;
     }
 
     #[inline]
-    pub fn pennants(&self, root: NodeId) -> u8 {
+    pub fn pennants(&self, root: SegmentNode) -> u8 {
         self.pennants[root as usize]
     }
 
     #[inline]
-    pub fn meeples(&self, root: NodeId) -> [u8; 2] {
+    pub fn meeples(&self, root: SegmentNode) -> [u8; 2] {
         self.meeples[root as usize]
     }
 
     #[inline]
-    pub fn is_occupied(&self, node: NodeId) -> bool {
+    pub fn is_occupied(&self, node: SegmentNode) -> bool {
         let m = self.meeples[self.find(node) as usize];
         m[0] + m[1] > 0
     }
 
     #[inline]
-    pub fn add_meeple(&mut self, root: NodeId, player: usize) {
+    pub fn add_meeple(&mut self, root: SegmentNode, player: usize) {
         self.meeples[root as usize][player] += 1;
     }
 
     #[inline]
-    pub fn clear_meeples(&mut self, root: NodeId) {
+    pub fn clear_meeples(&mut self, root: SegmentNode) {
         self.meeples[root as usize] = [0, 0];
     }
 
     /// A city or road whose every end is closed. Fields never complete; monasteries complete
     /// when all eight neighbours are present.
     #[inline]
-    pub fn is_complete(&self, root: NodeId) -> bool {
+    pub fn is_complete(&self, root: SegmentNode) -> bool {
         self.kind[root as usize] != FeatureKind::Field && self.open[root as usize] == 0
     }
 
     /// Every member node of the feature containing `node`, starting at `node`.
     #[inline]
-    pub fn members(&self, node: NodeId) -> Members<'_> {
+    pub fn members(&self, node: SegmentNode) -> Members<'_> {
         Members {
             features: self,
             start: node,
@@ -162,7 +163,7 @@ impl Features {
     }
 
     /// Distinct tiles of the feature: a tile counts once even when two of its segments joined.
-    pub fn tile_count(&self, node: NodeId) -> u32 {
+    pub fn tile_count(&self, node: SegmentNode) -> u32 {
         let mut seen = 0u128;
         for m in self.members(node) {
             seen |= 1u128 << Self::placement_of(m);
@@ -179,15 +180,15 @@ impl Default for Features {
 
 pub struct Members<'a> {
     features: &'a Features,
-    start: NodeId,
-    current: Option<NodeId>,
+    start: SegmentNode,
+    current: Option<SegmentNode>,
 }
 
 impl Iterator for Members<'_> {
-    type Item = NodeId;
+    type Item = SegmentNode;
 
     #[inline]
-    fn next(&mut self) -> Option<NodeId> {
+    fn next(&mut self) -> Option<SegmentNode> {
         let cur = self.current?;
         let nxt = self.features.next[cur as usize];
         self.current = (nxt != self.start).then_some(nxt);

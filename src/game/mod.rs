@@ -1,23 +1,32 @@
 //! The base game of Carcassonne for two players: tiles, board, features, legal moves, scoring
-//! and the referee that deals tiles. Knows nothing of search.
+//! and the referee that deals tiles. Knows nothing of search and does no I/O.
 //!
-//! Start reading at `state::GameState`; `tiles` holds the tile set, `features` the union-find
-//! that keeps scoring incremental, `referee` the stack and the game loop, `render` the text
-//! board.
+//! Start reading at `state::GameState`. `types` holds the plain data (rules, moves, errors),
+//! `tiles` the tile set, `features` the union-find that keeps scoring incremental,
+//! `movegen` and `scoring` the state's move generation and scoring, `draw` the one loop of
+//! the unplaceable-tile rule, `referee` the stack, the game loop and the replay loop,
+//! `random_games` the benchmark games and test positions, `render` the text board.
 
+pub mod draw;
 pub mod features;
+mod movegen;
+pub mod random_games;
 pub mod referee;
 pub mod render;
+mod scoring;
 pub mod state;
 pub mod tiles;
+pub mod types;
 
-pub use features::{Features, NodeId};
+pub use draw::{DrawUntil, Drawn, SampledTiles, TileSource};
+pub use features::{Features, SegmentNode};
+pub use random_games::{play_random_game, sample_positions, RandomGameStats};
 pub use referee::{
-    draw_next, play_game, play_game_observed, play_random_game, replay, sample_positions,
-    Controller, GameRecord, GameRng, RandomController, RandomGameStats, TileStack,
+    draw_next, play_game, play_game_observed, replay, replay_observed, Controller, GameRecord,
+    GameRng, RandomController, ReplayStep, TileStack,
 };
-pub use state::{
-    GameError, GameState, Move, PlacedTile, Placement, Reveal, Rules, Unplaceable,
-    MEEPLES_PER_PLAYER,
-};
+pub use state::GameState;
 pub use tiles::{Edge, FeatureKind, TileKind};
+pub use types::{
+    GameError, Move, PlacedTile, Placement, Reveal, Rules, Unplaceable, MEEPLES_PER_PLAYER,
+};

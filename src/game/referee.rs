@@ -5,10 +5,11 @@
 //! tiles are hidden but not in what order, so no controller can read the future even by
 //! accident.
 
+use super::draw::{DrawUntil, Drawn, TileSource};
 use super::state::{GameError, GameState, Move, Reveal, Rules};
 use super::tiles::TileKind;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 /// The RNG of every random choice in evomcts: small, fast, and the same stream on every
@@ -91,23 +92,25 @@ impl TileStack {
 /// Draws from the stack into `state` until a tile is ready to place, applying the
 /// unplaceable-tile rule. Returns `false` when the stack ran out.
 pub fn draw_next(state: &mut GameState, stack: &mut TileStack) -> Result<bool, GameError> {
-    let mut returned_in_a_row = 0;
-    while let Some(tile) = stack.draw() {
-        match state.reveal(tile)? {
-            Reveal::Ready => return Ok(true),
-            Reveal::Discarded => {}
-            Reveal::ReturnedToBottom => {
-                stack.put_bottom(tile);
-                returned_in_a_row += 1;
-                // A whole pass of the stack without a placeable tile: nothing will ever fit.
-                if returned_in_a_row > stack.remaining() {
-                    state.discard_unplaceable_rest();
-                    return Ok(false);
-                }
-            }
-        }
+    Ok(matches!(
+        state.draw_from(stack, DrawUntil::Ready)?,
+        Drawn::Ready(_)
+    ))
+}
+
+impl TileSource for TileStack {
+    fn take(&mut self, _state: &GameState) -> Option<TileKind> {
+        self.draw()
     }
-    Ok(false)
+
+    fn put_back(&mut self, tile: TileKind) {
+        self.put_bottom(tile)
+    }
+
+    /// A whole pass of the stack without a placeable tile: nothing will ever fit.
+    fn proves_nothing_fits(&self, returned: usize, _state: &GameState) -> bool {
+        returned > self.remaining()
+    }
 }
 
 /// What a finished game leaves for analysis and replay.
@@ -201,15 +204,51 @@ pub fn play_game_observed(
 
 /// Replays a record's draws and moves, checking each move is legal; returns the final state.
 pub fn replay(record: &GameRecord) -> Result<GameState, GameError> {
+    replay_observed(record, |_, _| {})
+}
+
+/// One step of a replayed game, as [`replay_observed`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayStep {
+    /// A revealed tile that fitted nowhere (discarded, or returned under the stack).
+    NotPlaced { tile: TileKind, reveal: Reveal },
+    /// Turn `turn` (0-based): `player` placed `tile` with `mv`; the state is after the move.
+    Moved {
+        turn: usize,
+        player: usize,
+        tile: TileKind,
+        mv: Move,
+    },
+}
+
+/// The one replay loop: [`replay`], calling `observe(state, step)` after every reveal that
+/// placed nothing and after every move. The returned state is finished (end-of-game
+/// scoring done); the observer never sees that last scoring.
+pub fn replay_observed(
+    record: &GameRecord,
+    mut observe: impl FnMut(&GameState, ReplayStep),
+) -> Result<GameState, GameError> {
     let mut state = GameState::new(record.rules);
     let mut moves = record.moves.iter();
     for &tile in &record.draws {
         match state.reveal(tile)? {
             Reveal::Ready => {
-                let mv = *moves.next().ok_or(GameError::NothingDrawn)?;
+                let mv = *moves.next().ok_or(GameError::MovesRunOut)?;
+                let (turn, player) = (state.turns_played(), state.to_move());
                 state.apply(mv)?;
+                observe(
+                    &state,
+                    ReplayStep::Moved {
+                        turn,
+                        player,
+                        tile,
+                        mv,
+                    },
+                );
             }
-            Reveal::Discarded | Reveal::ReturnedToBottom => {}
+            reveal @ (Reveal::Discarded | Reveal::ReturnedToBottom) => {
+                observe(&state, ReplayStep::NotPlaced { tile, reveal })
+            }
         }
     }
     if state.hidden_total() > 0 && !state.any_hidden_placeable() {
@@ -217,87 +256,4 @@ pub fn replay(record: &GameRecord) -> Result<GameState, GameError> {
     }
     state.finish();
     Ok(state)
-}
-
-/// Plays one complete random game on the stack of `tile_seed` as fast as the engine allows
-/// (no record): placement uniform among legal placements, then a meeple option uniform among
-/// the options including none. `before_move(state, move)` sees each decision before it is
-/// played; pass `|_, _| {}` to measure the engine alone.
-pub fn play_random_game(
-    rules: Rules,
-    tile_seed: u64,
-    rng: &mut GameRng,
-    mut before_move: impl FnMut(&GameState, Move),
-) -> GameState {
-    let mut state = GameState::new(rules);
-    let mut stack = TileStack::shuffled(tile_seed);
-    while draw_next(&mut state, &mut stack).expect("stack tiles are hidden") {
-        let kind = state.drawn().expect("a tile is drawn");
-        let mv = state.random_move(rng).expect("a revealed tile fits");
-        before_move(&state, mv);
-        state.apply_unchecked(kind, mv);
-    }
-    state.finish();
-    state
-}
-
-/// Positions from the middle of random games, each with a tile drawn and ready to place: the
-/// test and benchmark positions of the searchers. Position `i` comes from the game of tile
-/// seed `seed + i`, stopped after a number of turns drawn uniformly from `turns`.
-pub fn sample_positions(count: usize, seed: u64, turns: std::ops::Range<usize>) -> Vec<GameState> {
-    let mut rng = GameRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut i = 0u64;
-    while out.len() < count {
-        let stop = rng.gen_range(turns.clone());
-        let mut state = GameState::new(Rules::default());
-        let mut stack = TileStack::shuffled(seed.wrapping_add(i));
-        i += 1;
-        while draw_next(&mut state, &mut stack).expect("stack tiles are hidden") {
-            if state.turns_played() >= stop {
-                out.push(state);
-                break;
-            }
-            let mv = state.random_move(&mut rng).expect("a revealed tile fits");
-            state.apply(mv).expect("random moves are legal");
-        }
-    }
-    out
-}
-
-/// Figures of random games, the engine benchmark's output.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct RandomGameStats {
-    pub games: u64,
-    pub decisions: u64,
-    pub placements: u64,
-    pub meeple_options: u64,
-    pub moves: u64,
-    pub discards: u64,
-    pub meeples_played: u64,
-    pub score_sum: [i64; 2],
-    pub draws: u64,
-}
-
-impl RandomGameStats {
-    /// Plays the same game as `play_random_game` and adds its figures.
-    pub fn add_game(&mut self, rules: Rules, tile_seed: u64, rng: &mut GameRng) {
-        let mut moves = Vec::new();
-        let state = play_random_game(rules, tile_seed, rng, |state, mv| {
-            let kind = state.drawn().expect("a tile is drawn");
-            self.decisions += 1;
-            self.placements += state.placement_count(kind) as u64;
-            self.meeple_options +=
-                state.meeple_options(kind, mv.placement()).count_ones() as u64 + 1;
-            state.legal_moves(&mut moves);
-            self.moves += moves.len() as u64;
-        });
-        let s = state.scores();
-        self.games += 1;
-        self.discards += state.discards() as u64;
-        self.meeples_played += (state.meeples_played()[0] + state.meeples_played()[1]) as u64;
-        self.score_sum[0] += s[0] as i64;
-        self.score_sum[1] += s[1] as i64;
-        self.draws += (s[0] == s[1]) as u64;
-    }
 }

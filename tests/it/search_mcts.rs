@@ -523,7 +523,7 @@ fn settings_read_as_a_league_spec_writes_them() {
 }
 
 #[test]
-fn settings_fit_in_a_league_enum_as_the_lead_will_wrap_them() {
+fn settings_round_trip_through_a_league_controller_spec() {
     #[derive(Debug, PartialEq, serde::Deserialize)]
     enum ControllerSpec {
         Mcts(MctsSettings),

@@ -12,13 +12,12 @@
 //! Nothing on the per-simulation path allocates once the buffers have grown.
 
 use rand::seq::SliceRandom;
-use rand::Rng;
 
 use super::rave::{self, KeySet, Played};
 use super::selection::Policy;
 use super::settings::{EsMode, FinalMove, Reward};
 use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
-use crate::game::{GameRng, GameState, Move, Reveal, Rules, TileKind, Unplaceable};
+use crate::game::{DrawUntil, Drawn, GameRng, GameState, Move, Rules, SampledTiles, Unplaceable};
 
 /// The placeholder edge of nodes not reached by a move.
 pub(crate) const NO_MOVE: Move = Move {
@@ -368,54 +367,29 @@ fn allocate_outcomes(tree: &mut Tree, chance: NodeId, state: &GameState) {
 /// `None` when the bottom-of-stack rule leaves nothing placeable (the rest is then
 /// discarded and the game is over).
 fn draw_outcome(state: &mut GameState, rng: &mut GameRng) -> Option<usize> {
-    let mut returned = 0usize;
-    loop {
-        let total = state.hidden_total() as u32;
-        debug_assert!(total > 0, "chance nodes have hidden tiles");
-        let mut pick = rng.gen_range(0..total) as i32;
-        let mut slot = 0usize;
-        let mut kind = 0usize;
-        for (k, &hidden) in state.hidden_counts().iter().enumerate() {
-            if hidden == 0 {
-                continue;
-            }
-            pick -= hidden as i32;
-            if pick < 0 {
-                kind = k;
-                break;
-            }
-            slot += 1;
-        }
-        match state
-            .reveal(TileKind::from_index(kind))
-            .expect("the drawn kind is hidden")
-        {
-            Reveal::Ready | Reveal::Discarded => return Some(slot),
-            Reveal::ReturnedToBottom => {
-                // The state is unchanged: draw again, as the real stack would.
-                returned += 1;
-                if returned > 4 * state.hidden_total() && !state.any_hidden_placeable() {
-                    state.discard_unplaceable_rest();
-                    return None;
-                }
-            }
-        }
-    }
+    let kind = match state
+        .draw_from(&mut SampledTiles(rng), DrawUntil::ReadyOrDiscarded)
+        .expect("sampled tiles are hidden")
+    {
+        Drawn::Ready(kind) | Drawn::Discarded(kind) => kind,
+        Drawn::Exhausted => return None,
+    };
+    // The rank among the kinds still hidden before the draw; the drawn kind's own count
+    // does not change the rank.
+    Some(
+        state.hidden_counts()[..kind.index()]
+            .iter()
+            .filter(|&&hidden| hidden > 0)
+            .count(),
+    )
 }
 
 /// `GameState::play_out_randomly` (the same random choices in the same order), also
 /// noting every move for the AMAF update.
 fn play_out_recording(state: &mut GameState, rng: &mut GameRng, played: &mut Vec<Played>) {
-    loop {
-        if state.drawn().is_none() && state.reveal_sampled(rng).is_none() {
-            break;
-        }
-        let tile = state.drawn().expect("a tile is drawn").index() as u8;
-        let mv = state.random_move(rng).expect("a revealed tile fits");
+    state.play_out_randomly_observed(rng, |state, tile, mv| {
         played.push(Played {
-            key: rave::key(state.to_move() as u8, tile, mv),
-        });
-        state.apply(mv).expect("random moves are legal");
-    }
-    state.finish();
+            key: rave::key(state.to_move() as u8, tile.index() as u8, mv),
+        })
+    });
 }

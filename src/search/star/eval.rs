@@ -4,7 +4,7 @@
 //! zero-sum. `score_difference_bound` and `Evaluation::bound` give true bounds (L, U), derived
 //! from the tile set, under which pruning provably leaves the result unchanged.
 
-use crate::game::{FeatureKind, GameState, Move, NodeId, TileKind, MEEPLES_PER_PLAYER};
+use crate::game::{FeatureKind, GameState, Move, SegmentNode, TileKind, MEEPLES_PER_PLAYER};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -57,7 +57,8 @@ fn heyden(state: &GameState, me: usize) -> f64 {
     let mut incomplete = [0i32; 2];
     let mut cities = [0i32; 2];
     let mut poor_fields = [0i32; 2];
-    let mut seen: [NodeId; 2 * MEEPLES_PER_PLAYER as usize] = [0; 2 * MEEPLES_PER_PLAYER as usize];
+    let mut seen: [SegmentNode; 2 * MEEPLES_PER_PLAYER as usize] =
+        [0; 2 * MEEPLES_PER_PLAYER as usize];
     let mut n_seen = 0;
     for (p, tile) in state.placed_tiles().iter().enumerate() {
         let Some((segment, _)) = tile.meeple else {
