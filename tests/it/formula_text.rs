@@ -1,9 +1,7 @@
 //! Text form: printing then parsing gives the same formula; errors say where and what.
 
-
-
-use evomcts::formula::{Expr, Formula, ParseError};
 use crate::formula_common::{arb_expr, arb_formula};
+use evomcts::formula::{Expr, Formula, ParseError};
 use proptest::prelude::*;
 
 proptest! {

@@ -2,14 +2,13 @@
 //! or the binary.
 
 mod analysis_common;
-mod formula_common;
-mod support;
 mod analysis_formulas;
 mod analysis_plots;
 mod evolve_bandit;
 mod evolve_carcassonne;
 mod evolve_resume;
 mod formula_canonical;
+mod formula_common;
 mod formula_evolution;
 mod formula_grammar;
 mod formula_mutation;
@@ -23,3 +22,4 @@ mod presets;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;
+mod support;
