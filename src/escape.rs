@@ -1,5 +1,7 @@
-//! Names (of controllers, runs, leagues) made safe for every output they reach: a terminal,
-//! Markdown tables, XML (the SVG figures) and CSV files opened in a spreadsheet.
+//! Names (of controllers, runs, leagues) made safe for the outputs they reach: a terminal,
+//! Markdown tables and CSV files opened in a spreadsheet. (Spec validation refuses control
+//! characters in names, and the SVG backend escapes XML's markup characters, so the figures
+//! stay valid XML.)
 //!
 //! A name is whatever a spec file says, so it can hold a `|` that would split a Markdown row, a
 //! newline, an ESC that would drive the terminal, a `<` or a NUL that makes an SVG invalid, or a
@@ -28,32 +30,6 @@ pub fn markdown(text: &str) -> String {
     terminal(text).replace('|', "\\|")
 }
 
-/// Text for XML character data or an attribute value: the five markup characters as entities,
-/// and characters XML 1.0 does not allow (most control characters) as visible escapes.
-pub fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() => {
-                let _ = write!(out, "{}", c.escape_default());
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A text that reaches a plotting library as a label: control characters escaped, so that the
-/// SVG it writes stays valid XML (the library escapes the markup characters itself).
-pub fn label(text: &str) -> String {
-    terminal(text)
-}
-
 /// A CSV field: a cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
 /// `@`, a tab or a carriage return) gets a leading `'`, unless it is a plain number; fields with
 /// a comma, quote or line break are quoted.
@@ -80,11 +56,6 @@ mod tests {
         assert_eq!(terminal(name), "a|b\\n\\u{1b}[31m<x>&\\u{0}");
         assert_eq!(markdown(name), "a\\|b\\n\\u{1b}[31m<x>&\\u{0}");
         assert!(!markdown(name).contains('\n'));
-        let x = xml(name);
-        assert!(
-            !x.contains('<') && !x.contains('\0') && !x.contains('\u{1b}'),
-            "{x}"
-        );
         assert_eq!(csv("=1+2"), "'=1+2");
         assert_eq!(csv("-3.5"), "-3.5");
         assert_eq!(csv("@SUM(A1)"), "'@SUM(A1)");

@@ -240,6 +240,29 @@ pub fn resolve_controller(spec: &mut ControllerSpec, base: &Path) -> Result<(), 
     Ok(())
 }
 
+/// A formula's own `[C=...]` must be a C_E value as `c_e` is: finite and >= 0.
+pub fn check_c_e(formula: &crate::formula::Formula) -> Result<(), String> {
+    match formula.c_e() {
+        Some(c) if !(c >= 0.0 && c.is_finite()) => Err(format!(
+            "[C={c}] must be a finite number >= 0, as `c_e` must"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The check of [`check_c_e`] on a controller's selection formula given as text, as (field,
+/// message).
+pub fn check_formula_c_e(spec: &ControllerSpec) -> Result<(), (String, String)> {
+    if let ControllerSpec::Mcts(settings) = spec {
+        if let Selection::Formula(text) = &settings.selection {
+            if let Ok(formula) = crate::formula::Formula::parse(text) {
+                check_c_e(&formula).map_err(|m| ("selection".to_string(), m))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to `path` through a synced temporary file beside it and a rename, so a reader
 /// sees the old file or the new one, never a part; on failure (a full disk) the temporary file
 /// is removed.
@@ -344,6 +367,14 @@ impl RunLock {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+impl Drop for RunLock {
+    /// Leaves the lock file empty, so a finished run's folder holds the same bytes whoever ran
+    /// it (the lock itself ends with the file handle).
+    fn drop(&mut self) {
+        let _ = self._file.set_len(0);
     }
 }
 

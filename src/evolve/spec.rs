@@ -252,6 +252,9 @@ impl EvolveSpec {
             Ok(g) => g,
             Err(e) => return err("grammar", e),
         };
+        if let Err(m) = crate::runfs::check_c_e(&self.seed_formula) {
+            return err("seed_formula", m);
+        }
         if let Err(e) = crate::formula::CompiledFormula::new(&self.seed_formula) {
             return err("seed_formula", e.to_string());
         }

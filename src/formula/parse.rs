@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Terminals are `Q N n C V P K`; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`. A
-//! formula deeper than [`MAX_FORMULA_DEPTH`] is refused, and `[C=...]` takes a value >= 0.
+//! formula deeper than [`MAX_FORMULA_DEPTH`] is refused.
 //! Errors give the 1-based character column and what was expected there, so a user
 //! typing a formula on the command line can fix it.
 
@@ -183,10 +183,12 @@ impl Parser {
             self.at += 1;
             self.expect('C')?;
             self.expect('=')?;
-            if self.peek() == Some('-') {
-                return Err(self.error("a C_E value >= 0 (as `c_e` in a spec)"));
+            let negative = self.peek() == Some('-');
+            if negative {
+                self.at += 1;
             }
-            c_e = Some(self.number()?);
+            let value = self.number()?;
+            c_e = Some(if negative { -value } else { value });
             self.expect(']')?;
         }
         if self.peek().is_some() {

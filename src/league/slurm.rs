@@ -316,7 +316,7 @@ mod tests {
         assert!(check_mem("2G\nx").is_err() && check_mem("G").is_err());
         assert!(check_partition("debug,long").is_ok());
         assert!(check_partition("debug\ntouch").is_err());
-        assert_eq!(job_name("a b\n$(x)"), "a_b__x_");
+        assert_eq!(job_name("a b\n$(x)"), "a_b___x_");
         assert_eq!(quote("it's"), r"'it'\''s'");
     }
 }

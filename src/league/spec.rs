@@ -197,6 +197,9 @@ impl LeagueSpec {
                     e.to_string(),
                 );
             }
+            if let Err((f, m)) = crate::runfs::check_formula_c_e(&c.spec) {
+                return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
+            }
             if let Err((f, m)) = check_es_bounds(&c.spec) {
                 return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
             }
