@@ -92,9 +92,11 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         &spec.bonus,
         &outcome.games,
     );
-    print!("{}", report::to_text(&tables));
+    // Written before printing: a reader that stops early (`| head`) ends the process at the
+    // next print, and the files must not depend on it.
     report::write_tables(&tables, &out)
         .with_context(|| format!("writing tables to {}", out.display()))?;
+    print!("{}", report::to_text(&tables));
     eprintln!("tables written to {}", out.display());
     Ok(())
 }

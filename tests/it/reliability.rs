@@ -368,6 +368,23 @@ fn files_a_spec_names_are_resolved_relative_to_it_and_hashed() {
         spec.hash(),
         "the grammar's content is in the hash"
     );
+    // The Slurm jobs read a frozen copy that holds the formula itself, so they do not depend
+    // on their working directory.
+    let slurm_out = dir.join("cluster");
+    let made = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(["slurm", "files.ron", "--tasks", "2", "--out"])
+        .arg(&slurm_out)
+        .current_dir(&specs)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", stderr(&made));
+    let frozen = std::fs::read_to_string(slurm_out.join("slurm/spec.ron")).unwrap();
+    assert!(frozen.contains("Formula(\"Q + 2/n\")"), "{frozen}");
+    let league = std::fs::read_to_string(slurm_out.join("slurm/league.sbatch")).unwrap();
+    assert!(
+        league.contains(&format!("'{}", slurm_out.canonicalize().unwrap().display())),
+        "absolute paths: {league}"
+    );
     // A missing file is named.
     std::fs::remove_file(specs.join("champ/champion.txt")).unwrap();
     let err = LeagueSpec::from_file(&spec_path).unwrap_err().to_string();
