@@ -2,6 +2,8 @@
 //! form, decisions without a formula count apart, seats and games add up, the controller filter
 //! and top-k work, and the written table and chart hold those numbers.
 
+
+
 use crate::analysis_common::{check_pair, temp_dir};
 use evomcts::analysis::formulas::{count_formulas, FormulaReport};
 use evomcts::formula::Formula;

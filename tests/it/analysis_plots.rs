@@ -2,6 +2,8 @@
 //! figures carry the labels they should, and the board picture shows every tile and meeple.
 //! Also: merging run folders with `league::load_runs`.
 
+
+
 use crate::analysis_common::{check_pair, check_png_drawn, check_svg, temp_dir};
 use evomcts::analysis::board::{draw_board, states_by_turn};
 use evomcts::league::{load_runs, run_league, LeagueSpec, LoadError, RunOptions, Tables};

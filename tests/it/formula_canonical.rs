@@ -1,8 +1,10 @@
 //! Canonical form: never changes a value, is idempotent, and identifies the formulas
 //! its rewrites promise to identify. Compiled and tree evaluation agree bit for bit.
 
-use crate::formula_common::{arb_expr, arb_formula, arb_inputs, arb_repetitive_expr};
+
+
 use evomcts::formula::{Expr, Formula, SelectionInputs};
+use crate::formula_common::{arb_expr, arb_formula, arb_inputs, arb_repetitive_expr};
 use proptest::prelude::*;
 
 /// Values are compared exactly; `==` also treats +0 and -0 as equal, the only

@@ -2,8 +2,10 @@
 //! random formulas and awkward inputs, the cases where a non-finite value could hide,
 //! shared and dropped code, and use from several threads.
 
-use crate::formula_common::{arb_formula, arb_inputs, arb_repetitive_expr};
+
+
 use evomcts::formula::{CompiledFormula, Formula, SelectionInputs};
+use crate::formula_common::{arb_formula, arb_inputs, arb_repetitive_expr};
 use proptest::prelude::*;
 
 const AWKWARD: [f64; 16] = [
@@ -42,7 +44,10 @@ fn assert_same(formula: &Formula, compiled: &CompiledFormula, inputs: &Selection
 }
 
 #[test]
-#[cfg(all(feature = "jit", any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(all(
+    feature = "jit",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 fn this_host_gets_native_code() {
     assert!(Formula::uct().compile_native().unwrap().has_native_code());
     assert!(!Formula::uct().compile().unwrap().has_native_code());

@@ -1,7 +1,9 @@
 //! Text form: printing then parsing gives the same formula; errors say where and what.
 
-use crate::formula_common::{arb_expr, arb_formula};
+
+
 use evomcts::formula::{Expr, Formula, ParseError};
+use crate::formula_common::{arb_expr, arb_formula};
 use proptest::prelude::*;
 
 proptest! {

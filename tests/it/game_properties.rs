@@ -1,12 +1,14 @@
 //! Properties of the engine over thousands of random games, and agreement with a slow model of
 //! the rules on every turn of hundreds of them.
 
-use crate::support::slow_model::SlowModel;
+
+
 use evomcts::game::{
     GameRng, GameState, Move, RandomController, Reveal, Rules, TileKind, TileStack, Unplaceable,
     MEEPLES_PER_PLAYER,
 };
 use rand::{Rng, SeedableRng};
+use crate::support::slow_model::SlowModel;
 
 /// Plays a random game on the stack of `seed`, checking the engine against the slow model on
 /// every turn when `with_model` is set, and the cheap invariants always.

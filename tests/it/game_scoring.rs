@@ -1,8 +1,10 @@
 //! Scoring rules on constructed positions: the facts of the reference table, majority and ties,
 //! meeples refused on occupied features, merges, monasteries and discarded tiles.
 
-use crate::support::{lay, seg};
+
+
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, Rules, TileKind, Unplaceable};
+use crate::support::{lay, seg};
 use FeatureKind::*;
 use TileKind::*;
 

@@ -2,26 +2,26 @@
 //! or the binary.
 
 mod analysis_common;
+mod formula_common;
+mod support;
 mod analysis_formulas;
 mod analysis_plots;
 mod evolve_bandit;
 mod evolve_carcassonne;
 mod evolve_resume;
 mod formula_canonical;
-mod formula_common;
 mod formula_evolution;
 mod formula_grammar;
 mod formula_mutation;
 mod formula_native;
 mod formula_ops;
 mod formula_text;
-mod fuzz_parsers;
 mod game_properties;
 mod game_scoring;
+mod fuzz_parsers;
 mod league;
 mod presets;
 mod reliability;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;
-mod support;

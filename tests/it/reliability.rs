@@ -132,7 +132,7 @@ fn two_league_processes_on_one_folder_one_refuses_and_the_records_are_intact() {
     let spec_path = dir.join("slow.ron");
     std::fs::write(
         &spec_path,
-        r#"(name: "slow", games_per_match: 3, seed: 1, controllers: [
+        r#"(name: "slow", games_per_match: 4, seed: 1, controllers: [
             (name: "MCTS", spec: Mcts(sims: 150)), (name: "Random", spec: Random)])"#,
     )
     .unwrap();
@@ -171,12 +171,12 @@ fn two_league_processes_on_one_folder_one_refuses_and_the_records_are_intact() {
         "{message}"
     );
     let records = read_records(&record_path(&out)).unwrap();
-    assert_eq!(records.games.len(), 6, "every game once");
+    assert_eq!(records.games.len(), 8, "every game once");
     assert!(!records.torn_tail);
     let mut ids: Vec<_> = records.games.iter().map(|g| g.id()).collect();
     ids.sort();
     ids.dedup();
-    assert_eq!(ids.len(), 6, "no game twice");
+    assert_eq!(ids.len(), 8, "no game twice");
     let _ = std::fs::remove_dir_all(dir);
 }
 
