@@ -733,6 +733,15 @@ fn small_input_defects_are_fixed() {
     let out = evomcts(&["replay", dir.to_str().unwrap(), "--threads", "0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("at least 1"), "{}", stderr(&out));
+    // `formula eval` refuses inputs that are not numbers instead of printing 0.
+    for bad in ["NaN", "inf", "-inf"] {
+        let out = evomcts(&["formula", "eval", "Q", "--q", bad]);
+        assert_eq!(out.status.code(), Some(2), "--q {bad}");
+        assert!(stderr(&out).contains("finite"), "{}", stderr(&out));
+    }
+    let out = evomcts(&["formula", "eval", "Q", "--q", "-1.5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("-1.5"));
     // A failed atomic write leaves no temporary file behind.
     let target = dir.join("target");
     std::fs::create_dir_all(target.join("occupied")).unwrap();
