@@ -181,6 +181,29 @@ fn write_spec_atomically(dir: &Path, spec: &LeagueSpec) -> std::io::Result<()> {
     crate::runfs::write_atomically(&dir.join("spec.ron"), spec.to_ron().as_bytes())
 }
 
+/// Whether `stored`, a spec stored before specs carried the content of the files they name
+/// (paths then were relative to the working directory), names files that now hold what
+/// `spec` holds and what was played: the files must resolve to `spec`, and for every entrant
+/// that names a file, its first recorded game must replay identically under `spec`.
+fn names_the_same_files(stored: &LeagueSpec, spec: &LeagueSpec, games: &[LeagueGame]) -> bool {
+    let mut resolved = stored.clone();
+    let resolves = crate::runfs::SpecFile::resolve_files(&mut resolved, Path::new("")).is_ok()
+        && resolved != *stored
+        && resolved.hash() == spec.hash();
+    if !resolves {
+        return false;
+    }
+    let old = stored.hash();
+    (0..stored.controllers.len())
+        .filter(|&i| stored.controllers[i] != resolved.controllers[i])
+        .filter_map(|i| {
+            games
+                .iter()
+                .find(|g| g.id().first == i || g.id().second == i)
+        })
+        .all(|g| play_league_game(spec, &g.job, &old).is_ok_and(|again| again.game == g.game))
+}
+
 /// Runs (or resumes) a league into `opts.out_dir`.
 pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, LeagueError> {
     crate::runfs::check_threads(opts.threads).map_err(LeagueError::Threads)?;
@@ -200,22 +223,29 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
     };
     std::fs::create_dir_all(dir).map_err(io)?;
     let _lock = RunLock::acquire(dir, &format!("league `{}`", spec.name))?;
-    let hash = spec.hash();
+    let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");
     let path = record_path(dir);
     let existing = read_records(&path)?;
     if spec_file.exists() {
-        let old = read_stored_spec(dir)?.hash();
+        let stored = read_stored_spec(dir)?;
+        let old = stored.hash();
         if old != hash {
-            if !existing.games.is_empty() {
+            if existing.games.is_empty() {
+                // No game was played under the old spec: nothing on disk depends on it.
+                write_spec_atomically(dir, spec).map_err(io)?;
+            } else if names_the_same_files(&stored, spec, &existing.games) {
+                // A run begun before specs carried the files they name: its records and its
+                // `spec.ron` keep the hash they were written with, so every command still
+                // reads them as one run.
+                hash = old;
+            } else {
                 return Err(LeagueError::SpecChanged {
                     dir: dir_name,
                     old,
                     new: hash,
                 });
             }
-            // No game was played under the old spec: nothing on disk depends on it.
-            write_spec_atomically(dir, spec).map_err(io)?;
         }
     } else {
         write_spec_atomically(dir, spec).map_err(io)?;

@@ -754,3 +754,46 @@ fn small_input_defects_are_fixed() {
     assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// 4. A run begun before specs carried their files (its `spec.ron` names a formula file) still
+// resumes, keeps its records' hash, and reads back as one run.
+#[test]
+fn a_run_stored_with_a_formula_file_path_still_resumes_and_loads() {
+    let dir = scratch("legacy");
+    let champion = dir.join("champion.txt");
+    std::fs::write(&champion, "Q + 2/n\n").unwrap();
+    let text = TINY.replace(
+        "(name: \"Random 2\", spec: Random)",
+        &format!(
+            "(name: \"Champion\", spec: Mcts(sims: 100, selection: FormulaFile({:?})))",
+            champion.display().to_string()
+        ),
+    );
+    // As the previous version stored it: the path, not the formula.
+    let legacy = LeagueSpec::from_ron(&text, "legacy.ron").unwrap();
+    let out = dir.join("run");
+    let mut two = opts(&out, false);
+    two.max_games = Some(2);
+    run_league(&legacy, &two).unwrap();
+    assert!(std::fs::read_to_string(out.join("spec.ron"))
+        .unwrap()
+        .contains("FormulaFile"));
+    let spec_path = dir.join("legacy.ron");
+    std::fs::write(&spec_path, &text).unwrap();
+    let resolved = LeagueSpec::from_file(&spec_path).unwrap();
+    assert_ne!(resolved.hash(), legacy.hash());
+    let outcome = run_league(&resolved, &opts(&out, true)).unwrap();
+    assert_eq!((outcome.already_recorded, outcome.played_now), (2, 2));
+    assert!(outcome.games.iter().all(|g| g.spec_hash == legacy.hash()));
+    let (_, games, report) = load_runs(std::slice::from_ref(&out)).unwrap();
+    assert_eq!((games.len(), report.missing.len()), (4, 0));
+    // A changed file is still a changed spec: the recorded games do not replay under it.
+    std::fs::write(&champion, "0 - Q\n").unwrap();
+    let edited = LeagueSpec::from_file(&spec_path).unwrap();
+    let err = run_league(&edited, &opts(&out, true))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("different spec"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
