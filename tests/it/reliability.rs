@@ -27,6 +27,26 @@ fn evomcts(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `evomcts ARGS`, killed (and the test failed) if it runs longer than `secs` seconds.
+fn evomcts_within(args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("evomcts {args:?} ran longer than {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -483,7 +503,10 @@ fn sizes_from_specs_and_flags_have_upper_bounds() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("noise.samples"), "{err}");
-    let out = evomcts(&["league", "--threads", "100000", "--out", "/nonexistent/x"]);
+    let out = evomcts_within(
+        &["league", "--threads", "100000", "--out", "/nonexistent/x"],
+        60,
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("at most 1024"), "{}", stderr(&out));
     let err = run_league(
