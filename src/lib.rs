@@ -1,12 +1,15 @@
 //! evomcts: evolving the selection formula of Monte Carlo Tree Search, measured on Carcassonne.
 //!
 //! Layers, lowest first; a lower layer never imports a higher one:
-//! `game` and `formula` (independent of each other) → `search` → `league` and `evolve` →
-//! `analysis`, with the binary's `cli` on top. See ARCHITECTURE.md for the map.
+//! `game` and `formula` (independent of each other) → `search` → `runfs` (run folders and spec
+//! files) → `league` and `evolve` → `analysis`, with the binary's `cli` on top; `escape` (names
+//! made safe for every output) is used by all. See ARCHITECTURE.md for the map.
 
 pub mod analysis;
+pub mod escape;
 pub mod evolve;
 pub mod formula;
 pub mod game;
 pub mod league;
+pub mod runfs;
 pub mod search;

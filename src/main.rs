@@ -38,6 +38,7 @@ enum Command {
 }
 
 fn main() {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::League(args) => cli::league::run(args),
@@ -51,6 +52,9 @@ fn main() {
         Command::Plot(args) => cli::plot::run(args),
     };
     if let Err(err) = result {
+        if is_broken_pipe(&err) {
+            std::process::exit(0);
+        }
         eprintln!("error: {}", error_message(&err));
         std::process::exit(2);
     }
@@ -68,4 +72,33 @@ fn error_message(err: &anyhow::Error) -> String {
         }
     }
     message
+}
+
+/// `evomcts replay … | head` closes the pipe before everything is printed. Rust ignores SIGPIPE,
+/// so the next `print!` panics with "failed printing to stdout: Broken pipe"; the reader already
+/// has what it wanted, so the process ends quietly with status 0 instead, whichever command
+/// printed.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info)
+    }));
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

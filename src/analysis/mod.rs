@@ -39,8 +39,6 @@ pub fn write_text(dir: &Path, name: &str, text: &str) -> Result<PathBuf, PlotErr
     };
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
-    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+    crate::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
     Ok(path)
 }

@@ -10,15 +10,8 @@ use std::path::PathBuf;
 pub struct EvolveArgs {
     /// The evolution spec (RON), e.g. runs/evolve/bandit.ron.
     spec: PathBuf,
-    /// Folder for the population files [default: populations/<spec name>].
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Continue from the last generation written in the folder.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: super::run_args::RunFolderArgs,
     /// Stop once this generation is written (resume later with --resume).
     #[arg(long)]
     stop_after: Option<usize>,
@@ -30,6 +23,7 @@ pub struct EvolveArgs {
 pub fn run(args: EvolveArgs) -> Result<()> {
     let spec = EvolveSpec::from_file(&args.spec)?;
     let out = args
+        .run
         .out
         .unwrap_or_else(|| PathBuf::from("populations").join(&spec.name));
     eprintln!(
@@ -46,8 +40,8 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         &spec,
         &RunOptions {
             out_dir: out.clone(),
-            resume: args.resume,
-            threads: args.threads,
+            resume: args.run.resume,
+            threads: args.run.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
         },

@@ -31,25 +31,25 @@ enum FormulaCommand {
     Eval {
         expr: String,
         /// Q(s,a): the child's mean reward.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
         q: f64,
         /// N(s): the parent's visits.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 1.0, value_parser = finite)]
         parent_visits: f64,
         /// N(s,a): the child's visits.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 1.0, value_parser = finite)]
         child_visits: f64,
         /// C_E: the controller's exploration constant (a formula's own `[C=...]` wins).
-        #[arg(long = "c", default_value_t = 2.0, allow_hyphen_values = true)]
+        #[arg(long = "c", default_value_t = 2.0, allow_hyphen_values = true, value_parser = finite)]
         c_e: f64,
         /// V: variance of the child's rewards.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
         variance: f64,
         /// P: the parent's mean reward.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
         parent_q: f64,
         /// K: number of children of the parent.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
         siblings: f64,
     },
     /// Validate a grammar file (default: the built-in paper grammar) and print it.
@@ -161,5 +161,19 @@ fn tree_text(expr: &Expr) -> String {
         Expr::Term(t) => t.symbol().to_string(),
         Expr::Unary(op, x) => format!("({} {})", op.symbol(), tree_text(x)),
         Expr::Binary(op, a, b) => format!("({} {} {})", op.symbol(), tree_text(a), tree_text(b)),
+    }
+}
+
+/// An input of `formula eval`: a finite number (a NaN or an infinity would be evaluated into a
+/// value that looks like an answer).
+fn finite(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number, got {text:?}"))?;
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("expected a finite number, got {text}"))
     }
 }

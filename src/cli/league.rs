@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
+use evomcts::escape;
 use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Shard, Tables};
 use std::path::PathBuf;
 
@@ -12,15 +13,8 @@ pub const BUILT_IN_QUICK: &str = include_str!("../../runs/quick.ron");
 pub struct LeagueArgs {
     /// The league spec (RON). Without it, the built-in quick league (runs/quick.ron).
     spec: Option<PathBuf>,
-    /// Folder for the records and tables [default: runs/<spec file name>].
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Continue an interrupted run in its folder.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: super::run_args::RunFolderArgs,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -44,10 +38,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
             "quick".to_string(),
         ),
     };
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
-    }
-    let out = args.out.unwrap_or_else(|| match args.shard {
+    let out = args.run.out.unwrap_or_else(|| match args.shard {
         Some(s) => PathBuf::from("runs")
             .join(&stem)
             .join(format!("shard-{}-of-{}", s.index, s.count)),
@@ -58,13 +49,10 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         jobs = shard.select(&jobs);
     }
     let total = jobs.len();
-    // A finished run in its own folder is shown again rather than refused.
-    let existing = evomcts::league::read_records(&evomcts::league::record_path(&out))?;
-    let complete = existing.games.len() == total && !existing.torn_tail;
     let opts = RunOptions {
         out_dir: out.clone(),
-        resume: args.resume || complete,
-        threads: args.threads,
+        resume: args.run.resume,
+        threads: args.run.threads,
         progress: !args.quiet,
         max_games: None,
         shard: args.shard,
@@ -75,7 +63,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     };
     eprintln!(
         "league `{}`: {} controllers, {} matches of {} games ({total} games{slice}) -> {}",
-        spec.name,
+        escape::terminal(&spec.name),
         spec.controllers.len(),
         spec.controllers.len() * (spec.controllers.len() - 1),
         spec.games_per_match,
@@ -83,6 +71,12 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     );
     let start = std::time::Instant::now();
     let outcome = run_league(&spec, &opts)?;
+    if outcome.duplicates > 0 {
+        eprintln!(
+            "{} games were recorded more than once (identically) and are counted once",
+            outcome.duplicates
+        );
+    }
     if outcome.dropped_torn_line {
         eprintln!("a game cut off mid-write was dropped and played again");
     }
@@ -98,9 +92,11 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         &spec.bonus,
         &outcome.games,
     );
-    print!("{}", report::to_text(&tables));
+    // Written before printing: a reader that stops early (`| head`) ends the process at the
+    // next print, and the files must not depend on it.
     report::write_tables(&tables, &out)
         .with_context(|| format!("writing tables to {}", out.display()))?;
+    print!("{}", report::to_text(&tables));
     eprintln!("tables written to {}", out.display());
     Ok(())
 }

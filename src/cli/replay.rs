@@ -4,6 +4,7 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
+use evomcts::escape;
 use evomcts::game::render::render_board;
 use evomcts::game::{replay_observed, ReplayStep};
 use evomcts::league::{load_runs, play_league_game, LeagueGame};
@@ -22,7 +23,7 @@ pub struct ReplayArgs {
     #[arg(long, requires = "game")]
     pictures: Option<PathBuf>,
     /// Worker threads for verification [default: all cores].
-    #[arg(long)]
+    #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
 }
 
@@ -101,8 +102,8 @@ fn show(game: &LeagueGame) -> Result<()> {
     println!(
         "game {:?}: {} (player 1) vs {} (player 2), tile seed {}",
         game.id(),
-        game.names[0],
-        game.names[1],
+        escape::terminal(&game.names[0]),
+        escape::terminal(&game.names[1]),
         r.tile_seed
     );
     let state = replay_observed(r, |state, step| match step {
@@ -116,7 +117,7 @@ fn show(game: &LeagueGame) -> Result<()> {
             println!(
                 "\nturn {} — {} (player {}) places {tile} at {mv}",
                 turn + 1,
-                game.names[player],
+                escape::terminal(&game.names[player]),
                 player + 1
             );
             if let Some(es) = game.es[player].iter().find(|d| d.turn == turn) {
@@ -133,10 +134,10 @@ fn show(game: &LeagueGame) -> Result<()> {
     })?;
     println!(
         "\nfinal scores: {} {} – {} {}",
-        game.names[0],
+        escape::terminal(&game.names[0]),
         state.scores()[0],
         state.scores()[1],
-        game.names[1]
+        escape::terminal(&game.names[1])
     );
     Ok(())
 }

@@ -1,11 +1,12 @@
-//! `evomcts slurm`: writes a ready Slurm job array for a league — K tasks, each playing one
-//! slice of the games (`league --shard I/K`), and a merge job that runs after all of them
-//! succeed (`table` over the slices' folders) — plus a script that submits both.
+//! `evomcts slurm`: writes a ready Slurm job array for a league (see `league::slurm`, which
+//! writes and checks the scripts); this file only reads the arguments.
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::Args;
+use evomcts::escape;
+use evomcts::league::slurm::{write_slurm, SlurmOptions};
 use evomcts::league::{schedule, LeagueSpec};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct SlurmArgs {
@@ -36,22 +37,8 @@ pub struct SlurmArgs {
     bin: Option<PathBuf>,
 }
 
-fn quote(p: &Path) -> String {
-    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
-}
-
 pub fn run(args: SlurmArgs) -> Result<()> {
     let spec = LeagueSpec::from_file(&args.spec)?;
-    let games = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
-    if args.tasks == 0 || args.tasks > games {
-        bail!(
-            "--tasks must be between 1 and the league's {games} games, found {}",
-            args.tasks
-        );
-    }
-    if args.cpus_per_task == 0 {
-        bail!("--cpus-per-task must be at least 1");
-    }
     let stem = args
         .spec
         .file_stem()
@@ -60,96 +47,29 @@ pub fn run(args: SlurmArgs) -> Result<()> {
     let out = args
         .out
         .unwrap_or_else(|| PathBuf::from("runs").join(&stem));
-    std::fs::create_dir_all(out.join("slurm").join("logs"))
-        .with_context(|| format!("creating {}", out.join("slurm").display()))?;
-    let out = out.canonicalize()?;
-    let dir = out.join("slurm");
     let bin = match args.bin {
         Some(b) => b,
         None => std::env::current_exe()?.canonicalize()?,
     };
-    // The jobs read a frozen copy of the spec, so editing the original later cannot mix specs.
-    let spec_copy = dir.join("spec.ron");
-    std::fs::write(&spec_copy, spec.to_ron())?;
-    let k = args.tasks;
-    let partition = args
-        .partition
-        .map(|p| format!("#SBATCH --partition={p}\n"))
-        .unwrap_or_default();
-    let league = format!(
-        "#!/bin/bash\n\
-         # League `{name}`: {games} games in {k} slices, one per array task.\n\
-         #SBATCH --job-name=evomcts-{stem}\n\
-         #SBATCH --array=0-{last}\n\
-         #SBATCH --cpus-per-task={cpus}\n\
-         #SBATCH --mem={mem}\n\
-         #SBATCH --time={time}\n\
-         {partition}\
-         #SBATCH --output={logs}/shard-%a.out\n\
-         set -euo pipefail\n\
-         # --resume: a requeued task continues its slice instead of starting again.\n\
-         exec {bin} league {spec} --shard \"$SLURM_ARRAY_TASK_ID/{k}\" \\\n    \
-         --out {out}/shard-\"$SLURM_ARRAY_TASK_ID\"-of-{k} --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --resume --quiet\n",
-        name = spec.name,
-        last = k - 1,
-        cpus = args.cpus_per_task,
-        mem = args.mem,
-        time = args.time,
-        logs = quote(&dir.join("logs")),
-        bin = quote(&bin),
-        spec = quote(&spec_copy),
-        out = quote(&out),
-    );
-    let merge = format!(
-        "#!/bin/bash\n\
-         # Merges the {k} slices of league `{name}` into its tables; runs after every slice succeeded.\n\
-         #SBATCH --job-name=evomcts-{stem}-merge\n\
-         #SBATCH --cpus-per-task=1\n\
-         #SBATCH --mem={mem}\n\
-         #SBATCH --time=00:30:00\n\
-         {partition}\
-         #SBATCH --output={logs}/merge.out\n\
-         set -euo pipefail\n\
-         exec {bin} table {out}/shard-*-of-{k} --out {out}\n",
-        name = spec.name,
-        mem = args.mem,
-        logs = quote(&dir.join("logs")),
-        bin = quote(&bin),
-        out = quote(&out),
-    );
-    let submit = format!(
-        "#!/bin/bash\n\
-         # Submits the league's job array and its merge job.\n\
-         set -euo pipefail\n\
-         cd {dir}\n\
-         array=$(sbatch --parsable league.sbatch)\n\
-         merge=$(sbatch --parsable --dependency=afterok:\"${{array%%;*}}\" --kill-on-invalid-dep=yes merge.sbatch)\n\
-         echo \"array job $array, merge job $merge; tables will be in {out}\"\n",
-        dir = quote(&dir),
-        out = out.display(),
-    );
-    for (name, text) in [
-        ("league.sbatch", league),
-        ("merge.sbatch", merge),
-        ("submit.sh", submit),
-    ] {
-        let path = dir.join(name);
-        std::fs::write(&path, text)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
-        }
-    }
+    let opts = SlurmOptions {
+        tasks: args.tasks,
+        cpus_per_task: args.cpus_per_task,
+        mem: args.mem,
+        time: args.time,
+        partition: args.partition,
+        bin,
+        out,
+        job_name: stem,
+    };
+    let dir = write_slurm(&spec, &opts)?;
+    let games = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
+    let shown = escape::terminal(&dir.display().to_string());
+    println!("wrote {shown}/{{league.sbatch, merge.sbatch, submit.sh}}");
     println!(
-        "wrote {}/{{league.sbatch, merge.sbatch, submit.sh}}",
-        dir.display()
+        "{games} games in {} tasks of {} CPUs each",
+        opts.tasks, opts.cpus_per_task
     );
-    println!(
-        "{games} games in {k} tasks of {} CPUs each",
-        args.cpus_per_task
-    );
-    println!("submit with:\n    bash {}", dir.join("submit.sh").display());
-    println!("or by hand:\n    sbatch --parsable {0}/league.sbatch   # prints the array job id\n    sbatch --dependency=afterok:<id> {0}/merge.sbatch", dir.display());
+    println!("submit with:\n    bash {shown}/submit.sh");
+    println!("or by hand:\n    sbatch --parsable {shown}/league.sbatch   # prints the array job id\n    sbatch --dependency=afterok:<id> {shown}/merge.sbatch");
     Ok(())
 }

@@ -22,13 +22,17 @@ pub fn run(args: TableArgs) -> Result<()> {
         eprintln!("{warning}");
     }
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
-    print!("{}", report::to_text(&tables));
     let out = args
         .out
         .or_else(|| (args.runs.len() == 1).then(|| args.runs[0].clone()));
-    if let Some(out) = out {
-        report::write_tables(&tables, &out)
+    // Written before printing: a reader that stops early (`| head`) ends the process at the
+    // next print, and the files must not depend on it.
+    if let Some(out) = &out {
+        report::write_tables(&tables, out)
             .with_context(|| format!("writing tables to {}", out.display()))?;
+    }
+    print!("{}", report::to_text(&tables));
+    if let Some(out) = out {
         eprintln!("tables written to {}", out.display());
     }
     Ok(())

@@ -16,7 +16,6 @@
 use super::fitness::Estimate;
 use crate::formula::Formula;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One individual as the files show it.
@@ -200,28 +199,13 @@ impl Generation {
     }
 }
 
-/// Writes `text` to `path` through a synced temporary file and a rename.
+/// Writes `text` to `path` through a synced temporary file and a rename (see
+/// `runfs::write_atomically`).
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), PopulationError> {
-    let io = |source| PopulationError::Io {
+    crate::runfs::write_atomically(path, text.as_bytes()).map_err(|source| PopulationError::Io {
         file: path.display().to_string(),
         source,
-    };
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(".tmp");
-    let tmp = PathBuf::from(tmp_name);
-    {
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
-        f.write_all(text.as_bytes()).map_err(io)?;
-        f.sync_all().map_err(io)?;
-    }
-    std::fs::rename(&tmp, path).map_err(io)?;
-    // Make the rename itself durable where the platform allows syncing a directory.
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
+    })
 }
 
 impl Champion {

@@ -23,7 +23,7 @@ use super::population::{
 use super::spec::{EvolveSpec, SpecError};
 use crate::formula::{mutate, Grammar, InitialPopulation};
 use crate::game::GameRng;
-use crate::league::schedule::derive_seed;
+use crate::runfs::{derive_seed, RunLock};
 use rand::SeedableRng;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -59,6 +59,10 @@ pub enum EvolveError {
     },
     #[error("--threads must be at least 1")]
     NoThreads,
+    #[error("{0}")]
+    Threads(String),
+    #[error(transparent)]
+    Lock(#[from] crate::runfs::LockError),
 }
 
 pub struct RunOptions {
@@ -287,6 +291,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     if opts.threads == Some(0) {
         return Err(EvolveError::NoThreads);
     }
+    crate::runfs::check_threads(opts.threads).map_err(EvolveError::Threads)?;
     spec.validate()
         .map_err(|(field, message)| SpecError::Invalid {
             file: "<spec>".into(),
@@ -304,10 +309,13 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         file: dir_name.clone(),
         source,
     })?;
+    let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
     let hash = spec.hash();
     let spec_file = dir.join("spec.ron");
-    if spec_file.exists() {
-        let old = EvolveSpec::from_file(&spec_file)?.hash();
+    // The stored spec is read as written: it already holds what the files it named held.
+    let stored = if spec_file.exists() {
+        let text = crate::runfs::read_spec_text(&spec_file)?;
+        let old = EvolveSpec::from_ron(&text, &spec_file.display().to_string())?.hash();
         if old != hash {
             return Err(EvolveError::SpecChanged {
                 dir: dir_name,
@@ -315,8 +323,27 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
                 new: hash,
             });
         }
-    }
+        Some(text)
+    } else {
+        None
+    };
     let on_disk = generations_on_disk(dir)?;
+    // Every generation before the last must be there and readable: a gap or a damaged file
+    // means the folder is not one run's history.
+    if let Some(&last) = on_disk.last() {
+        for g in 0..last {
+            if on_disk.binary_search(&g).is_err() {
+                return Err(PopulationError::Inconsistent {
+                    file: generation_path(dir, g).display().to_string(),
+                    message: format!(
+                        "is missing, although generations up to {last} are in the folder"
+                    ),
+                }
+                .into());
+            }
+            Generation::read(&generation_path(dir, g), g)?;
+        }
+    }
     if let (Some(&last), false) = (on_disk.last(), opts.resume) {
         return Err(EvolveError::AlreadyStarted {
             dir: dir_name,
@@ -350,8 +377,11 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         }
         None => None,
     };
-    if !spec_file.exists() {
-        write_atomically(&spec_file, &spec.to_ron())?;
+    // Written when new, and rewritten when only the unhashed fields changed (more
+    // generations, a new description), so the folder's spec says what the run is doing.
+    let text = spec.to_ron();
+    if stored.as_deref() != Some(text.as_str()) {
+        write_atomically(&spec_file, &text)?;
     }
     let resumed_from = state.as_ref().map(|g| g.generation);
 

@@ -151,9 +151,31 @@ fn paper_grammar() -> String {
     "paper".to_string()
 }
 
+use crate::runfs::SpecFile;
 /// Spec errors are the league's: the same RON dialect, the same file:line:column messages.
-pub use crate::league::spec::SpecFileError as SpecError;
-use crate::league::spec::{parse_spec, read_spec_text, ron_options};
+pub use crate::runfs::SpecFileError as SpecError;
+
+/// Upper bounds on the sizes an evolution spec gives: populations and samples are held in
+/// memory and multiply into the run's work.
+pub const MAX_POPULATION: usize = 10_000;
+pub const MAX_GENERATIONS: usize = 100_000;
+pub const MAX_SAMPLES: usize = 100_000;
+
+impl SpecFile for EvolveSpec {
+    fn check(&self) -> Result<(), (String, String)> {
+        self.validate()
+    }
+
+    fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
+        self.grammar = crate::runfs::resolve_grammar(&self.grammar, base)
+            .map_err(|e| ("grammar".into(), e))?;
+        if let FitnessSpec::Carcassonne(c) = &mut self.fitness {
+            crate::runfs::resolve_controller(&mut c.baseline, base)
+                .map_err(|(f, m)| (format!("fitness.baseline.{f}"), m))?;
+        }
+        Ok(())
+    }
+}
 
 /// A grammar by name (`paper`, `ucb1_tuned`) or file path.
 pub fn load_grammar(name: &str) -> Result<Grammar, String> {
@@ -161,21 +183,21 @@ pub fn load_grammar(name: &str) -> Result<Grammar, String> {
 }
 
 impl EvolveSpec {
+    /// Reads a spec file; a grammar file or formula file it names is read relative to the spec
+    /// file's folder and its content put in the spec, so the spec's hash covers it.
     pub fn from_file(path: impl AsRef<Path>) -> Result<EvolveSpec, SpecError> {
-        let path = path.as_ref();
-        Self::from_ron(&read_spec_text(path)?, &path.display().to_string())
+        <Self as SpecFile>::from_file(path)
     }
 
-    /// Parses and validates a spec; `file` names it in errors.
+    /// Parses and validates a spec as it is (files it names are not read); `file` names it in
+    /// errors.
     pub fn from_ron(text: &str, file: &str) -> Result<EvolveSpec, SpecError> {
-        parse_spec(text, file, EvolveSpec::validate)
+        <Self as SpecFile>::from_ron(text, file)
     }
 
     /// The spec as RON, in the form `from_ron` reads.
     pub fn to_ron(&self) -> String {
-        ron_options()
-            .to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .expect("a spec serialises")
+        <Self as SpecFile>::to_ron(self)
     }
 
     /// The strategy in the formula layer's terms.
@@ -211,10 +233,28 @@ impl EvolveSpec {
         if let Err(e) = self.strategy().validate() {
             return err("strategy", e.to_string());
         }
+        for (field, value, max) in [
+            ("strategy.mu", self.strategy.mu, MAX_POPULATION),
+            ("strategy.lambda", self.strategy.lambda, MAX_POPULATION),
+            (
+                "strategy.generations",
+                self.strategy.generations,
+                MAX_GENERATIONS,
+            ),
+            ("noise.samples", self.noise.samples, MAX_SAMPLES),
+            ("noise.elite_samples", self.noise.elite_samples, MAX_SAMPLES),
+        ] {
+            if value > max {
+                return err(field, format!("must be at most {max}, got {value}"));
+            }
+        }
         let grammar = match self.grammar() {
             Ok(g) => g,
             Err(e) => return err("grammar", e),
         };
+        if let Err(m) = crate::runfs::check_c_e(&self.seed_formula) {
+            return err("seed_formula", m);
+        }
         if let Err(e) = crate::formula::CompiledFormula::new(&self.seed_formula) {
             return err("seed_formula", e.to_string());
         }
@@ -316,11 +356,6 @@ impl EvolveSpec {
         let mut canonical = self.clone();
         canonical.strategy.generations = 0;
         canonical.description.clear();
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in canonical.to_ron().bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        crate::runfs::fnv1a_hex(&canonical.to_ron())
     }
 }

@@ -124,14 +124,22 @@ impl Grammar {
             .expect("built-in ucb1_tuned.ron is valid")
     }
 
-    /// A grammar as specs name it: `paper` and `ucb1_tuned` are built in, anything else is
-    /// the path of a grammar file.
+    /// A grammar as specs name it: `paper` and `ucb1_tuned` are built in; a grammar's own RON
+    /// text (`Grammar(...)`, what a spec holds once the file it named has been read) is parsed;
+    /// anything else is the path of a grammar file.
     pub fn named(name: &str) -> Result<Grammar, GrammarError> {
         match name {
             "paper" => Ok(Grammar::paper()),
             "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
+            text if Grammar::is_inline(text) => Grammar::from_ron(text, "<grammar in the spec>"),
             path => Grammar::from_file(path),
         }
+    }
+
+    /// Whether a grammar setting is a grammar's RON text rather than a name or a path.
+    pub fn is_inline(name: &str) -> bool {
+        let name = name.trim_start();
+        name.starts_with("Grammar(") || name.starts_with('(')
     }
 
     pub fn from_file(path: impl AsRef<Path>) -> Result<Grammar, GrammarError> {
@@ -381,11 +389,11 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
         ));
     }
 
-    if let Some(bad) = spec.c_e_values.iter().find(|v| !v.is_finite()) {
+    if let Some(bad) = spec.c_e_values.iter().find(|v| !v.is_finite() || **v < 0.0) {
         return Err(report.invalid(
             "c_e_values",
             None,
-            format!("{bad} is not finite; expected finite numbers"),
+            format!("{bad} is not a C_E value; expected finite numbers >= 0 (as `c_e` in a spec)"),
         ));
     }
     if terminals.contains(&Terminal::ExplorationConstant) && spec.c_e_values.is_empty() {

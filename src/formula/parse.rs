@@ -11,13 +11,27 @@
 //!          | ("ln" | "log" | "sqrt") "(" sum ")" | ("min" | "max") "(" sum "," sum ")"
 //! ```
 //!
-//! Terminals are `Q N n C V P K`; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`.
+//! Terminals are `Q N n C V P K`; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`. A
+//! formula deeper than [`MAX_FORMULA_DEPTH`] is refused.
 //! Errors give the 1-based character column and what was expected there, so a user
 //! typing a formula on the command line can fix it.
 
 use std::str::FromStr;
 
 use super::tree::{BinaryOp, Expr, Formula, Terminal, UnaryOp};
+
+/// The deepest formula the parser accepts (a lone leaf has depth 0). Evolved formulas stay
+/// within a grammar's depth cap (at most 16); the bound keeps every recursive walk over a
+/// formula (evaluation, printing, canonical form, dropping it) far from the stack's end, even
+/// on a worker thread.
+pub const MAX_FORMULA_DEPTH: usize = 100;
+
+/// The deepest nesting of parentheses, calls and prefix minus signs the parser follows, for the
+/// same reason: `((((x))))` adds no depth to the formula but recursion to the parser.
+pub const MAX_NESTING: usize = 200;
+
+/// A parsed subexpression and its depth.
+type Node = (Expr, usize);
 
 /// Where the text stopped making sense and what would have been accepted there.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -61,7 +75,7 @@ impl FromStr for Expr {
     /// Parses a bare expression (no `[C=...]` suffix).
     fn from_str(text: &str) -> Result<Expr, ParseError> {
         let mut parser = Parser::new(text);
-        let expr = parser.sum()?;
+        let (expr, _) = parser.sum()?;
         parser.expect_end()?;
         Ok(expr)
     }
@@ -71,6 +85,8 @@ struct Parser {
     chars: Vec<char>,
     /// Index of the next unread character.
     at: usize,
+    /// Parentheses, calls and prefix minus signs currently open.
+    nesting: usize,
 }
 
 const START_OF_OPERAND: &str =
@@ -81,6 +97,7 @@ impl Parser {
         Parser {
             chars: text.chars().collect(),
             at: 0,
+            nesting: 0,
         }
     }
 
@@ -133,8 +150,34 @@ impl Parser {
         }
     }
 
+    /// A node of depth `depth` over `op`, refused beyond [`MAX_FORMULA_DEPTH`]; `column` is
+    /// where the operator stands.
+    fn node(&self, expr: Expr, depth: usize, column: usize) -> Result<Node, ParseError> {
+        if depth > MAX_FORMULA_DEPTH {
+            return Err(ParseError {
+                column,
+                expected: format!("a formula at most {MAX_FORMULA_DEPTH} levels deep"),
+                found: "a deeper formula".to_string(),
+            });
+        }
+        Ok((expr, depth))
+    }
+
+    /// Enters one more level of parentheses, call or prefix minus.
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(ParseError {
+                column: self.at + 1,
+                expected: format!("at most {MAX_NESTING} nested parentheses, calls and signs"),
+                found: "deeper nesting".to_string(),
+            });
+        }
+        Ok(())
+    }
+
     fn formula(&mut self) -> Result<Formula, ParseError> {
-        let expr = self.sum()?;
+        let (expr, _) = self.sum()?;
         let mut c_e = None;
         if self.peek() == Some('[') {
             self.at += 1;
@@ -159,63 +202,82 @@ impl Parser {
         Ok(Formula::new(expr).with_c_e(c_e))
     }
 
-    fn sum(&mut self) -> Result<Expr, ParseError> {
-        let mut left = self.product()?;
+    fn sum(&mut self) -> Result<Node, ParseError> {
+        let (mut left, mut depth) = self.product()?;
         loop {
             let op = match self.peek() {
                 Some('+') => BinaryOp::Add,
                 Some('-') => BinaryOp::Sub,
-                _ => return Ok(left),
+                _ => return Ok((left, depth)),
             };
+            let column = self.at + 1;
             self.at += 1;
-            let right = self.product()?;
-            left = Expr::binary(op, left, right);
+            let (right, right_depth) = self.product()?;
+            (left, depth) = self.node(
+                Expr::binary(op, left, right),
+                depth.max(right_depth) + 1,
+                column,
+            )?;
         }
     }
 
-    fn product(&mut self) -> Result<Expr, ParseError> {
-        let mut left = self.prefix()?;
+    fn product(&mut self) -> Result<Node, ParseError> {
+        let (mut left, mut depth) = self.prefix()?;
         loop {
             let op = match self.peek() {
                 Some('*') => BinaryOp::Mul,
                 Some('/') => BinaryOp::Div,
-                _ => return Ok(left),
+                _ => return Ok((left, depth)),
             };
+            let column = self.at + 1;
             self.at += 1;
-            let right = self.prefix()?;
-            left = Expr::binary(op, left, right);
+            let (right, right_depth) = self.prefix()?;
+            (left, depth) = self.node(
+                Expr::binary(op, left, right),
+                depth.max(right_depth) + 1,
+                column,
+            )?;
         }
     }
 
-    fn prefix(&mut self) -> Result<Expr, ParseError> {
+    fn prefix(&mut self) -> Result<Node, ParseError> {
         if self.peek() != Some('-') {
             return self.primary();
         }
+        let column = self.at + 1;
         self.at += 1;
         if self.peek().is_some_and(|c| c.is_ascii_digit() || c == '.') {
             // A negative literal is one constant, so printed constants such as `(-1)`
             // parse back to the same leaf.
-            return Ok(Expr::Const(-self.number()?));
+            return Ok((Expr::Const(-self.number()?), 0));
         }
-        let operand = self.prefix()?;
-        Ok(Expr::binary(BinaryOp::Sub, Expr::Const(0.0), operand))
+        self.enter()?;
+        let (operand, depth) = self.prefix()?;
+        self.nesting -= 1;
+        self.node(
+            Expr::binary(BinaryOp::Sub, Expr::Const(0.0), operand),
+            depth + 1,
+            column,
+        )
     }
 
-    fn primary(&mut self) -> Result<Expr, ParseError> {
+    fn primary(&mut self) -> Result<Node, ParseError> {
         match self.peek() {
             Some('(') => {
+                self.enter()?;
                 self.at += 1;
                 let inner = self.sum()?;
                 self.expect(')')?;
+                self.nesting -= 1;
                 Ok(inner)
             }
-            Some(c) if c.is_ascii_digit() || c == '.' => Ok(Expr::Const(self.number()?)),
+            Some(c) if c.is_ascii_digit() || c == '.' => Ok((Expr::Const(self.number()?), 0)),
             Some(c) if c.is_alphabetic() || c == '_' => self.name(),
             _ => Err(self.error(START_OF_OPERAND)),
         }
     }
 
-    fn name(&mut self) -> Result<Expr, ParseError> {
+    fn name(&mut self) -> Result<Node, ParseError> {
         let start = self.at;
         while self
             .chars
@@ -236,7 +298,7 @@ impl Parser {
         };
         if !is_call {
             return Terminal::from_symbol(&name)
-                .map(Expr::Term)
+                .map(|t| (Expr::Term(t), 0))
                 .ok_or_else(|| unknown(self));
         }
         let unary = match name.as_str() {
@@ -252,19 +314,25 @@ impl Parser {
         if unary.is_none() && binary.is_none() {
             return Err(unknown(self));
         }
+        self.enter()?;
         self.expect('(')?;
-        let first = self.sum()?;
-        let expr = match (unary, binary) {
-            (Some(op), _) => Expr::unary(op, first),
+        let (first, first_depth) = self.sum()?;
+        let node = match (unary, binary) {
+            (Some(op), _) => self.node(Expr::unary(op, first), first_depth + 1, start + 1)?,
             (None, Some(op)) => {
                 self.expect(',')?;
-                let second = self.sum()?;
-                Expr::binary(op, first, second)
+                let (second, second_depth) = self.sum()?;
+                self.node(
+                    Expr::binary(op, first, second),
+                    first_depth.max(second_depth) + 1,
+                    start + 1,
+                )?
             }
             (None, None) => unreachable!("checked above"),
         };
         self.expect(')')?;
-        Ok(expr)
+        self.nesting -= 1;
+        Ok(node)
     }
 
     /// An unsigned decimal such as `2`, `0.25`, `.5` or `1.5e-7`; must be finite.

@@ -2,9 +2,9 @@
 //!
 //! A league may be run in pieces (on several machines, or resumed into separate folders); the
 //! tables and plots are functions of the set of games, so every consumer merges the same way:
-//! all folders must hold the same spec (by hash), a game recorded twice must be recorded
-//! identically and counts once, and games are returned in schedule order so that "game K"
-//! means the same game to every command.
+//! all folders must hold the same spec (by hash), a game recorded twice (in two folders, or
+//! twice in one) must be recorded identically and counts once, and games are returned in
+//! schedule order so that "game K" means the same game to every command.
 
 use super::records::{read_records, record_path, LeagueGame, RecordError};
 use super::schedule::{schedule, GameId};
@@ -86,19 +86,66 @@ fn shown(dir: &Path) -> String {
     dir.display().to_string()
 }
 
+/// The games recorded so far, keyed by game, with the folder each came from.
+pub type Merged = BTreeMap<GameId, (LeagueGame, PathBuf)>;
+
+/// Adds the games of one folder (`dir`, recorded under spec hash `hash`) to `merged`: a game
+/// recorded again identically counts once (the count of such duplicates is returned), a game
+/// recorded differently is refused. Every command that reads records (`league --resume`,
+/// `table`, `replay`, the plots) merges through here, so they count the same games.
+pub fn merge_games(
+    merged: &mut Merged,
+    games: Vec<LeagueGame>,
+    dir: &Path,
+    hash: &str,
+) -> Result<usize, LoadError> {
+    let mut duplicates = 0;
+    for g in games {
+        if g.spec_hash != hash {
+            return Err(LoadError::ForeignRecord {
+                dir: shown(dir),
+                game: g.id(),
+            });
+        }
+        match merged.get(&g.id()) {
+            Some((known, known_dir)) if *known != g => {
+                return Err(LoadError::Conflict {
+                    game: g.id(),
+                    first: shown(known_dir),
+                    other: shown(dir),
+                })
+            }
+            Some(_) => duplicates += 1,
+            None => {
+                merged.insert(g.id(), (g, dir.to_path_buf()));
+            }
+        }
+    }
+    Ok(duplicates)
+}
+
+/// Reads a run folder's stored `spec.ron` as it was written (the files it once named are not
+/// read again: a spec stored by this version holds their content).
+pub fn read_stored_spec(dir: &Path) -> Result<LeagueSpec, SpecFileError> {
+    let path = dir.join("spec.ron");
+    LeagueSpec::from_ron(
+        &crate::runfs::read_spec_text(&path)?,
+        &path.display().to_string(),
+    )
+}
+
 /// Reads `spec.ron` and `games.jsonl` of every folder and merges the games (schedule order).
 pub fn load_runs(
     dirs: &[PathBuf],
 ) -> Result<(LeagueSpec, Vec<LeagueGame>, MergeReport), LoadError> {
     let mut spec: Option<(LeagueSpec, String, &PathBuf)> = None;
-    let mut games: BTreeMap<GameId, (LeagueGame, &PathBuf)> = BTreeMap::new();
+    let mut games = Merged::new();
     let mut report = MergeReport::default();
     for dir in dirs {
-        let this =
-            LeagueSpec::from_file(dir.join("spec.ron")).map_err(|source| LoadError::NotARun {
-                dir: shown(dir),
-                source,
-            })?;
+        let this = read_stored_spec(dir).map_err(|source| LoadError::NotARun {
+            dir: shown(dir),
+            source,
+        })?;
         let hash = this.hash();
         match &spec {
             Some((_, first_hash, first_dir)) if *first_hash != hash => {
@@ -116,27 +163,7 @@ pub fn load_runs(
         if read.torn_tail {
             report.torn.push(dir.clone());
         }
-        for g in read.games {
-            if g.spec_hash != hash {
-                return Err(LoadError::ForeignRecord {
-                    dir: shown(dir),
-                    game: g.id(),
-                });
-            }
-            match games.get(&g.id()) {
-                Some((known, known_dir)) if *known != g => {
-                    return Err(LoadError::Conflict {
-                        game: g.id(),
-                        first: shown(known_dir),
-                        other: shown(dir),
-                    })
-                }
-                Some(_) => report.duplicates += 1,
-                None => {
-                    games.insert(g.id(), (g, dir));
-                }
-            }
-        }
+        report.duplicates += merge_games(&mut games, read.games, dir, &hash)?;
     }
     let (spec, _, _) = spec.ok_or(LoadError::NoRuns)?;
     let order = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);

@@ -10,6 +10,7 @@ pub mod records;
 pub mod report;
 pub mod run;
 pub mod schedule;
+pub mod slurm;
 pub mod spec;
 pub mod standings;
 pub mod stats;

@@ -1,6 +1,7 @@
 //! League tables as text for the terminal, and as CSV and Markdown files in the run's folder.
 
 use super::standings::Tables;
+use crate::escape;
 use std::path::Path;
 
 /// A table of strings that renders three ways.
@@ -10,12 +11,9 @@ pub struct TextTable {
     pub rows: Vec<Vec<String>>,
 }
 
+/// Cells hold names from spec files: every output escapes them its own way (see `escape`).
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    escape::csv(s)
 }
 
 impl TextTable {
@@ -34,7 +32,10 @@ impl TextTable {
     }
 
     pub fn to_markdown(&self) -> String {
-        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+        let line = |cells: &[String]| {
+            let cells: Vec<String> = cells.iter().map(|c| escape::markdown(c)).collect();
+            format!("| {} |\n", cells.join(" | "))
+        };
         let mut out = format!("### {}\n\n", self.title);
         out.push_str(&line(&self.headers));
         out.push_str(&line(&vec!["---".to_string(); self.headers.len()]));
@@ -45,11 +46,14 @@ impl TextTable {
     }
 
     pub fn to_text(&self) -> String {
-        let cols = self.headers.len();
+        let shown = |r: &[String]| r.iter().map(|c| escape::terminal(c)).collect::<Vec<_>>();
+        let headers = shown(&self.headers);
+        let rows: Vec<Vec<String>> = self.rows.iter().map(|r| shown(r)).collect();
+        let cols = headers.len();
         let width: Vec<usize> = (0..cols)
             .map(|c| {
-                std::iter::once(&self.headers)
-                    .chain(&self.rows)
+                std::iter::once(&headers)
+                    .chain(&rows)
                     .map(|r| r[c].chars().count())
                     .max()
                     .unwrap_or(0)
@@ -70,9 +74,9 @@ impl TextTable {
                 .collect();
             cells.join("  ").trim_end().to_string() + "\n"
         };
-        let mut out = format!("{}\n", self.title);
-        out.push_str(&fmt(&self.headers));
-        for r in &self.rows {
+        let mut out = format!("{}\n", escape::terminal(&self.title));
+        out.push_str(&fmt(&headers));
+        for r in &rows {
             out.push_str(&fmt(r));
         }
         out
@@ -265,11 +269,8 @@ pub fn to_text(t: &Tables) -> String {
 /// file is written to a temporary name and renamed, so a reader never sees half a table.
 pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let write = |name: &str, text: &str| {
-        let tmp = dir.join(format!(".{name}.tmp"));
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(tmp, dir.join(name))
-    };
+    let write =
+        |name: &str, text: &str| crate::runfs::write_atomically(&dir.join(name), text.as_bytes());
     let mut md = String::from("# League tables\n\n");
     for (name, table) in all_tables(t) {
         write(&format!("{name}.csv"), &table.to_csv())?;

@@ -1,18 +1,23 @@
 //! Running a league: plays the scheduled games not yet recorded on all cores, appending each
 //! finished game to the run's record at once.
 //!
-//! A run's folder holds `spec.ron` (the spec it was started with) and `games.jsonl`. Resuming
-//! under a different spec is refused; starting afresh in a folder that already holds games is
-//! refused too, so results on disk are never overwritten. Games are independent and every seed
+//! A run's folder holds `spec.ron` (the spec it was started with, with the content of every file
+//! it named) and `games.jsonl`. One process at a time works in a folder (an OS file lock, see
+//! `runfs::RunLock`). Resuming under a different spec is refused; starting afresh in a folder
+//! that already holds games is refused too, so results on disk are never overwritten. Records
+//! are read through the same merge as `table`: a game recorded twice identically counts once, a
+//! game recorded twice differently is refused. Games are independent and every seed
 //! comes from the schedule, so the set of records does not depend on the thread count or on
 //! where a run was interrupted; lines are written in the order games finish.
 
+use super::load::{merge_games, read_stored_spec, LoadError, Merged};
 use super::records::{
     read_records, record_path, EsDecisionSummary, LeagueGame, RecordError, RecordWriter,
 };
 use super::schedule::{schedule, GameJob};
 use super::spec::{EsDetail, LeagueSpec, SpecFileError};
 use crate::game::{play_game, GameError};
+use crate::runfs::{LockError, RunLock};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -34,7 +39,7 @@ pub enum LeagueError {
         old: String,
         new: String,
     },
-    #[error("{dir} already holds {games} recorded games; pass --resume to continue it, or choose another --out")]
+    #[error("{dir} already holds {games} recorded games; pass --resume to continue it (or to show a finished run's tables), or choose another --out")]
     AlreadyStarted { dir: String, games: usize },
     #[error("{file}: record of game {game:?} has spec hash {found}, expected {expected}")]
     ForeignRecord {
@@ -48,6 +53,12 @@ pub enum LeagueError {
         file: String,
         game: super::schedule::GameId,
     },
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error("{0}")]
+    Threads(String),
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
     #[error("game {game:?}: {source}")]
@@ -118,6 +129,8 @@ pub struct RunOutcome {
     pub already_recorded: usize,
     /// Whether a torn last line (a game cut off mid-write) was dropped to be played again.
     pub dropped_torn_line: bool,
+    /// Games recorded more than once (identically), counted once.
+    pub duplicates: usize,
 }
 
 /// Plays one scheduled game.
@@ -165,13 +178,43 @@ pub fn play_league_game(
 }
 
 fn write_spec_atomically(dir: &Path, spec: &LeagueSpec) -> std::io::Result<()> {
-    let tmp = dir.join("spec.ron.tmp");
-    std::fs::write(&tmp, spec.to_ron())?;
-    std::fs::rename(tmp, dir.join("spec.ron"))
+    crate::runfs::write_atomically(&dir.join("spec.ron"), spec.to_ron().as_bytes())
+}
+
+/// Whether `stored`, a spec stored before specs carried the content of the files they name
+/// (paths then were relative to the working directory), names files that now hold what
+/// `spec` holds and what was played: the files must resolve to `spec`, and for every entrant
+/// that names a file, its first recorded game must replay identically under `spec`.
+fn names_the_same_files(stored: &LeagueSpec, spec: &LeagueSpec, games: &[LeagueGame]) -> bool {
+    let mut resolved = stored.clone();
+    let resolves = crate::runfs::SpecFile::resolve_files(&mut resolved, Path::new("")).is_ok()
+        && resolved != *stored
+        && resolved.hash() == spec.hash();
+    if !resolves {
+        return false;
+    }
+    let old = stored.hash();
+    (0..stored.controllers.len())
+        .filter(|&i| stored.controllers[i] != resolved.controllers[i])
+        .filter_map(|i| {
+            games
+                .iter()
+                .find(|g| g.id().first == i || g.id().second == i)
+        })
+        .all(|g| play_league_game(spec, &g.job, &old).is_ok_and(|again| again.game == g.game))
 }
 
 /// Runs (or resumes) a league into `opts.out_dir`.
 pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, LeagueError> {
+    crate::runfs::check_threads(opts.threads).map_err(LeagueError::Threads)?;
+    // Every controller is built once before the disk is touched, so a spec that cannot be
+    // played leaves no run folder behind.
+    for e in &spec.controllers {
+        e.spec.build(0).map_err(|err| LeagueError::Controller {
+            name: e.name.clone(),
+            message: err.to_string(),
+        })?;
+    }
     let dir = &opts.out_dir;
     let dir_name = dir.display().to_string();
     let io = |source| LeagueError::Io {
@@ -179,23 +222,34 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
         source,
     };
     std::fs::create_dir_all(dir).map_err(io)?;
-    let hash = spec.hash();
+    let _lock = RunLock::acquire(dir, &format!("league `{}`", spec.name))?;
+    let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");
+    let path = record_path(dir);
+    let existing = read_records(&path)?;
     if spec_file.exists() {
-        let old = LeagueSpec::from_file(&spec_file)?.hash();
+        let stored = read_stored_spec(dir)?;
+        let old = stored.hash();
         if old != hash {
-            return Err(LeagueError::SpecChanged {
-                dir: dir_name,
-                old,
-                new: hash,
-            });
+            if existing.games.is_empty() {
+                // No game was played under the old spec: nothing on disk depends on it.
+                write_spec_atomically(dir, spec).map_err(io)?;
+            } else if names_the_same_files(&stored, spec, &existing.games) {
+                // A run begun before specs carried the files they name: its records and its
+                // `spec.ron` keep the hash they were written with, so every command still
+                // reads them as one run.
+                hash = old;
+            } else {
+                return Err(LeagueError::SpecChanged {
+                    dir: dir_name,
+                    old,
+                    new: hash,
+                });
+            }
         }
     } else {
         write_spec_atomically(dir, spec).map_err(io)?;
     }
-
-    let path = record_path(dir);
-    let existing = read_records(&path)?;
     if !opts.resume && !existing.games.is_empty() {
         return Err(LeagueError::AlreadyStarted {
             dir: dir_name,
@@ -222,7 +276,10 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
             });
         }
     }
-    let done: HashSet<_> = existing.games.iter().map(|g| g.id()).collect();
+    let mut merged = Merged::new();
+    let duplicates = merge_games(&mut merged, existing.games, dir, &hash)?;
+    let recorded: Vec<LeagueGame> = merged.into_values().map(|(g, _)| g).collect();
+    let done: HashSet<_> = recorded.iter().map(|g| g.id()).collect();
     let mut pending: Vec<GameJob> = jobs
         .iter()
         .filter(|j| !done.contains(&j.id))
@@ -286,8 +343,8 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
         return Err(e);
     }
     let played_now = fresh.len();
-    let already_recorded = existing.games.len();
-    let mut games = existing.games;
+    let already_recorded = recorded.len();
+    let mut games = recorded;
     games.extend(fresh);
     let order: std::collections::HashMap<_, _> =
         jobs.iter().enumerate().map(|(i, j)| (j.id, i)).collect();
@@ -297,5 +354,6 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
         played_now,
         already_recorded,
         dropped_torn_line: existing.torn_tail,
+        duplicates,
     })
 }

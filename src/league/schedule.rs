@@ -24,19 +24,8 @@ pub struct GameJob {
     pub controller_seeds: [u64; 2],
 }
 
-/// SplitMix64 finaliser: a well-mixed 64-bit value from any 64-bit input.
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A seed derived from a master seed and a path of numbers.
-pub fn derive_seed(master: u64, path: &[u64]) -> u64 {
-    path.iter()
-        .fold(splitmix(master), |h, &p| splitmix(h ^ splitmix(p)))
-}
+/// Seeds are derived in the shared run-folder layer, the same way for leagues and evolution.
+pub use crate::runfs::derive_seed;
 
 const TILES: u64 = 1;
 const CONTROLLER: u64 = 2;

@@ -79,110 +79,111 @@ pub struct LeagueSpec {
     pub controllers: Vec<Entrant>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum SpecFileError {
-    #[error("cannot read {file}: {source}")]
-    Io {
-        file: String,
-        source: std::io::Error,
-    },
-    #[error("{file}:{line}:{column}: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("{file}: field `{field}`: {message}")]
-    Invalid {
-        file: String,
-        field: String,
-        message: String,
-    },
+// The spec-file machinery is shared with evolution runs; these names stay here for callers.
+pub use crate::runfs::{parse_spec, read_spec_text, ron_options, SpecFile, SpecFileError};
+
+/// The most games one match may have.
+pub const MAX_GAMES_PER_MATCH: u32 = 100_000;
+/// The most entrants a league may have.
+pub const MAX_CONTROLLERS: usize = 256;
+/// The most games a whole league may schedule (its schedule is held in memory).
+pub const MAX_LEAGUE_GAMES: u64 = 10_000_000;
+/// The longest entrant or league name, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+/// Bounds on a per-decision ES: these multiply into the simulations of every decision.
+pub const MAX_ES_LAMBDA: usize = 10_000;
+pub const MAX_ES_GENERATIONS: usize = 100_000;
+pub const MAX_ES_SIMS_PER_FITNESS: u32 = 1_000_000;
+
+/// A name from a spec: not blank, no control characters, at most [`MAX_NAME_CHARS`].
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("must not be empty".into());
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(format!("must be at most {MAX_NAME_CHARS} characters"));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "must not hold control characters, found {:?} in {:?}",
+            c, name
+        ));
+    }
+    Ok(())
 }
 
-/// The RON dialect of every spec file (leagues, evolution runs).
-pub fn ron_options() -> ron::Options {
-    ron::Options::default().with_default_extension(
-        ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
-            | ron::extensions::Extensions::IMPLICIT_SOME,
-    )
-}
+impl SpecFile for LeagueSpec {
+    fn check(&self) -> Result<(), (String, String)> {
+        self.validate()
+    }
 
-/// Reads a spec file's text; the error names the file.
-pub fn read_spec_text(path: &Path) -> Result<String, SpecFileError> {
-    std::fs::read_to_string(path).map_err(|source| SpecFileError::Io {
-        file: path.display().to_string(),
-        source,
-    })
-}
-
-/// Parses a spec from RON and validates it with `validate` (which returns the bad field and
-/// what is wrong); errors name `file` and the line and column or the field.
-pub fn parse_spec<T: serde::de::DeserializeOwned>(
-    text: &str,
-    file: &str,
-    validate: impl FnOnce(&T) -> Result<(), (String, String)>,
-) -> Result<T, SpecFileError> {
-    let spec: T = ron_options()
-        .from_str(text)
-        .map_err(|e| SpecFileError::Syntax {
-            file: file.to_string(),
-            line: e.position.line,
-            column: e.position.col,
-            message: e.code.to_string(),
-        })?;
-    validate(&spec).map_err(|(field, message)| SpecFileError::Invalid {
-        file: file.to_string(),
-        field,
-        message,
-    })?;
-    Ok(spec)
+    fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
+        for (i, c) in self.controllers.iter_mut().enumerate() {
+            crate::runfs::resolve_controller(&mut c.spec, base).map_err(|(field, message)| {
+                (
+                    format!("controllers[{i}].spec ({}).{field}", c.name),
+                    message,
+                )
+            })?;
+        }
+        Ok(())
+    }
 }
 
 impl LeagueSpec {
+    /// Reads a spec file; the files it names (formula, grammar) are read relative to the spec
+    /// file's folder and their content put in the spec, so its hash covers them.
     pub fn from_file(path: impl AsRef<Path>) -> Result<LeagueSpec, SpecFileError> {
-        let path = path.as_ref();
-        Self::from_ron(&read_spec_text(path)?, &path.display().to_string())
+        <Self as SpecFile>::from_file(path)
     }
 
-    /// Parses and validates a spec; `file` names it in errors.
+    /// Parses and validates a spec as it is (files it names are not read); `file` names it in
+    /// errors.
     pub fn from_ron(text: &str, file: &str) -> Result<LeagueSpec, SpecFileError> {
-        parse_spec(text, file, LeagueSpec::validate)
+        <Self as SpecFile>::from_ron(text, file)
     }
 
     /// The spec as RON, in the form `from_ron` reads.
     pub fn to_ron(&self) -> String {
-        let pretty = ron::ser::PrettyConfig::default();
-        ron_options()
-            .to_string_pretty(self, pretty)
-            .expect("a spec serialises")
+        <Self as SpecFile>::to_ron(self)
     }
 
     /// The first problem found, as (field, message).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let err = |f: &str, m: String| Err((f.to_string(), m));
-        if self.name.trim().is_empty() {
-            return err("name", "must not be empty".into());
+        if let Err(m) = check_name(&self.name) {
+            return err("name", m);
         }
-        if self.games_per_match == 0 {
-            return err("games_per_match", "must be at least 1".into());
+        if self.games_per_match == 0 || self.games_per_match > MAX_GAMES_PER_MATCH {
+            return err(
+                "games_per_match",
+                format!(
+                    "must be between 1 and {MAX_GAMES_PER_MATCH}, got {}",
+                    self.games_per_match
+                ),
+            );
         }
-        if self.controllers.len() < 2 {
+        let n = self.controllers.len();
+        if !(2..=MAX_CONTROLLERS).contains(&n) {
             return err(
                 "controllers",
+                format!("needs between 2 and {MAX_CONTROLLERS} entrants, found {n}"),
+            );
+        }
+        let games = (n * (n - 1)) as u64 * u64::from(self.games_per_match);
+        if games > MAX_LEAGUE_GAMES {
+            return err(
+                "games_per_match",
                 format!(
-                    "needs at least 2 entrants, found {}",
-                    self.controllers.len()
+                    "{n} entrants and {} games per match make {games} games, more than the \
+                     {MAX_LEAGUE_GAMES} a league may have",
+                    self.games_per_match
                 ),
             );
         }
         for (i, c) in self.controllers.iter().enumerate() {
-            if c.name.trim().is_empty() {
-                return err(
-                    &format!("controllers[{i}].name"),
-                    "must not be empty".into(),
-                );
+            if let Err(m) = check_name(&c.name) {
+                return err(&format!("controllers[{i}].name"), m);
             }
             if self.controllers[..i].iter().any(|d| d.name == c.name) {
                 return err(
@@ -195,6 +196,12 @@ impl LeagueSpec {
                     &format!("controllers[{i}].spec ({})", c.name),
                     e.to_string(),
                 );
+            }
+            if let Err((f, m)) = crate::runfs::check_formula_c_e(&c.spec) {
+                return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
+            }
+            if let Err((f, m)) = check_es_bounds(&c.spec) {
+                return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
             }
         }
         let b = &self.bonus;
@@ -213,17 +220,50 @@ impl LeagueSpec {
     /// resume under a spec whose hash differs. FNV-1a over the canonical RON text, stable
     /// across platforms and Rust versions.
     pub fn hash(&self) -> String {
-        let text = self.to_ron();
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        crate::runfs::fnv1a_hex(&self.to_ron())
     }
 
     pub fn names(&self) -> Vec<String> {
         self.controllers.iter().map(|c| c.name.clone()).collect()
+    }
+}
+
+/// Upper bounds on a per-decision ES, whose sizes multiply into every decision's work and
+/// memory.
+fn check_es_bounds(spec: &ControllerSpec) -> Result<(), (String, String)> {
+    let ControllerSpec::Mcts(settings) = spec else {
+        return Ok(());
+    };
+    let Some(es) = &settings.es else {
+        return Ok(());
+    };
+    let over = |field: &str, value: u64, max: u64| {
+        (value > max).then(|| {
+            (
+                field.to_string(),
+                format!("must be at most {max}, got {value}"),
+            )
+        })
+    };
+    let found = over("es.lambda", es.lambda as u64, MAX_ES_LAMBDA as u64)
+        .or_else(|| over("es.mu", es.mu as u64, MAX_ES_LAMBDA as u64))
+        .or_else(|| {
+            over(
+                "es.generations",
+                es.generations as u64,
+                MAX_ES_GENERATIONS as u64,
+            )
+        })
+        .or_else(|| {
+            over(
+                "es.sims_per_fitness",
+                u64::from(es.sims_per_fitness),
+                u64::from(MAX_ES_SIMS_PER_FITNESS),
+            )
+        });
+    match found {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }
 

@@ -8,10 +8,13 @@ cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
 S=/tmp/evomcts-slurm-ci
 W=$(mktemp -d /tmp/evomcts-slurm-test.XXXXXX)
+# The run folder's name holds a space, a quote and shell syntax: the scripts must quote it
+# for the shell and for Slurm's own reading of #SBATCH lines.
+CL="$W/clu ster's \$(x)"
 
 logs() {
     echo "---- slurm test failed: $*" >&2
-    for f in "$S/slurmctld.log" "$S/slurmd.log" "$W"/cluster/slurm/logs/*; do
+    for f in "$S/slurmctld.log" "$S/slurmd.log" "$CL"/slurm/logs/*; do
         [ -f "$f" ] && { echo "==== $f" >&2; tail -n 40 "$f" >&2; }
     done
     exit 1
@@ -73,15 +76,16 @@ for _ in $(seq 120); do
 done
 [ "$(sinfo -h -o %t)" = idle ] || logs "the node never became idle"
 
-"$BIN" slurm tests/slurm/tiny.ron --tasks 3 --out "$W/cluster" --cpus-per-task 1 --mem 200M --time 00:10:00
-array=$(sbatch --parsable "$W/cluster/slurm/league.sbatch") || logs "sbatch of the array failed"
+"$BIN" slurm tests/slurm/tiny.ron --tasks 3 --out "$CL" --cpus-per-task 1 --mem 200M --time 00:10:00
+array=$(sbatch --parsable "$CL/slurm/league.sbatch") || logs "sbatch of the array failed"
 merge=$(sbatch --parsable --wait --dependency=afterok:"$array" --kill-on-invalid-dep=yes \
-    "$W/cluster/slurm/merge.sbatch") || logs "the merge job failed"
+    "$CL/slurm/merge.sbatch") || logs "the merge job failed"
 scontrol show job "$merge" | grep -q "JobState=COMPLETED" || logs "the merge job did not complete"
+[ -s "$CL/slurm/logs/merge.out" ] || logs "the merge job's log is not where #SBATCH --output says"
 
 "$BIN" league tests/slurm/tiny.ron --out "$W/local" --threads 2 --quiet >/dev/null
 for f in standings.csv matrix.csv statistics.csv win_rates.csv matches.csv; do
-    cmp "$W/local/$f" "$W/cluster/$f" || logs "$f of the cluster run differs from the local run"
+    cmp "$W/local/$f" "$CL/$f" || logs "$f of the cluster run differs from the local run"
 done
 echo "slurm: 3 array tasks + merge job reproduced the local league's tables"
 rm -rf "$W"

@@ -1,0 +1,322 @@
+//! A league as a Slurm job array: K tasks, each playing one slice of the games (`league --shard
+//! I/K --resume`), a merge job that runs after all of them succeeded (`table` over the slices'
+//! folders), and a script that submits both.
+//!
+//! Every value that reaches a script is either checked against what Slurm accepts (time, memory,
+//! partition: a few safe characters) or quoted for the shell; control characters are refused
+//! everywhere, and text that only informs (the league's name) is escaped into a comment. So no
+//! spec name, file name or flag can add a command to a script.
+
+use super::schedule::schedule;
+use super::spec::LeagueSpec;
+use crate::escape;
+use std::path::{Path, PathBuf};
+
+/// What the scripts are written for.
+#[derive(Clone, Debug)]
+pub struct SlurmOptions {
+    /// Array tasks, each playing one slice of the games.
+    pub tasks: usize,
+    pub cpus_per_task: usize,
+    /// Memory per task (Slurm's `--mem`), e.g. `2G`.
+    pub mem: String,
+    /// Wall-time limit per task (Slurm's `--time`), e.g. `04:00:00`.
+    pub time: String,
+    pub partition: Option<String>,
+    /// The evomcts binary the jobs run.
+    pub bin: PathBuf,
+    /// The run folder: slices go to OUT/shard-I-of-K, the merged tables to OUT.
+    pub out: PathBuf,
+    /// Names the jobs (`evomcts-<job_name>`); characters other than letters, digits, `_`, `-`
+    /// and `.` become `_`.
+    pub job_name: String,
+}
+
+/// The most CPUs per task a script may ask for.
+pub const MAX_CPUS_PER_TASK: usize = 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SlurmError {
+    #[error("{flag} {value:?}: {message}")]
+    Invalid {
+        flag: &'static str,
+        value: String,
+        message: String,
+    },
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// The three scripts' text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlurmScripts {
+    pub league: String,
+    pub merge: String,
+    pub submit: String,
+}
+
+fn invalid(flag: &'static str, value: &str, message: impl Into<String>) -> SlurmError {
+    SlurmError::Invalid {
+        flag,
+        value: value.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Slurm's time formats: minutes, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, or
+/// `UNLIMITED`/`INFINITE`.
+fn check_time(time: &str) -> Result<(), SlurmError> {
+    let unlimited = matches!(time.to_ascii_uppercase().as_str(), "UNLIMITED" | "INFINITE");
+    let shaped = !time.is_empty()
+        && time.len() <= 20
+        && time.starts_with(|c: char| c.is_ascii_digit())
+        && time
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ':' || c == '-');
+    if unlimited || shaped {
+        Ok(())
+    } else {
+        Err(invalid(
+            "--time",
+            time,
+            "expected a Slurm time such as 90, 04:00:00 or 2-00:00:00",
+        ))
+    }
+}
+
+/// A whole number with an optional unit K, M, G or T.
+fn check_mem(mem: &str) -> Result<(), SlurmError> {
+    let digits = mem.trim_end_matches(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']);
+    let unit_len = mem.len() - digits.len();
+    if !digits.is_empty()
+        && digits.len() <= 15
+        && unit_len <= 1
+        && digits.chars().all(|c| c.is_ascii_digit())
+    {
+        Ok(())
+    } else {
+        Err(invalid(
+            "--mem",
+            mem,
+            "expected a size such as 2G, 500M or 4096",
+        ))
+    }
+}
+
+/// Partition names (a comma-separated list): letters, digits, `_`, `-`, `.`.
+fn check_partition(partition: &str) -> Result<(), SlurmError> {
+    let ok = !partition.is_empty()
+        && partition.len() <= 200
+        && partition
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ','));
+    if ok {
+        Ok(())
+    } else {
+        Err(invalid(
+            "--partition",
+            partition,
+            "expected partition names of letters, digits, `_`, `-`, `.` (comma-separated)",
+        ))
+    }
+}
+
+/// A path that goes into a script: no control characters (a line break would end the line it
+/// is quoted on in an `#SBATCH` directive, which is not a shell line).
+fn check_path(flag: &'static str, path: &Path) -> Result<String, SlurmError> {
+    let text = path
+        .to_str()
+        .ok_or_else(|| invalid(flag, &path.display().to_string(), "must be UTF-8"))?;
+    if text.chars().any(|c| c.is_control()) {
+        return Err(invalid(flag, text, "must not hold control characters"));
+    }
+    Ok(text.to_string())
+}
+
+/// Single quotes for the shell: the text comes out as it is, whatever it holds.
+fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The run folder as it may appear in an `#SBATCH --output` directive, which Slurm reads
+/// itself: double quotes group (so spaces are fine), `\` escapes and `%` starts a file-name
+/// pattern, so those three are refused.
+fn check_sbatch_path(out: &str) -> Result<(), SlurmError> {
+    if out.contains(['"', '%', '\\']) {
+        return Err(invalid(
+            "--out",
+            out,
+            "the run folder's path must not hold `\"`, `%` or `\\` (Slurm reads them in #SBATCH lines)",
+        ));
+    }
+    Ok(())
+}
+
+/// A job name: letters, digits, `_`, `-`, `.`; anything else becomes `_`.
+fn job_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .take(64)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() {
+        "league".to_string()
+    } else {
+        cleaned
+    }
+}
+
+/// The scripts for `spec` (whose frozen copy the jobs read from `spec_copy`).
+pub fn slurm_scripts(
+    spec: &LeagueSpec,
+    spec_copy: &Path,
+    opts: &SlurmOptions,
+) -> Result<SlurmScripts, SlurmError> {
+    let games = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
+    let k = opts.tasks;
+    if k == 0 || k > games {
+        return Err(invalid(
+            "--tasks",
+            &k.to_string(),
+            format!("must be between 1 and the league's {games} games"),
+        ));
+    }
+    if opts.cpus_per_task == 0 || opts.cpus_per_task > MAX_CPUS_PER_TASK {
+        return Err(invalid(
+            "--cpus-per-task",
+            &opts.cpus_per_task.to_string(),
+            format!("must be between 1 and {MAX_CPUS_PER_TASK}"),
+        ));
+    }
+    check_time(&opts.time)?;
+    check_mem(&opts.mem)?;
+    let partition = match &opts.partition {
+        Some(p) => {
+            check_partition(p)?;
+            format!("#SBATCH --partition={p}\n")
+        }
+        None => String::new(),
+    };
+    let out = check_path("--out", &opts.out)?;
+    let bin = check_path("--bin", &opts.bin)?;
+    let spec_copy = check_path("--out", spec_copy)?;
+    check_sbatch_path(&out)?;
+    let logs = format!("{out}/slurm/logs");
+    let stem = job_name(&opts.job_name);
+    let name = escape::terminal(&spec.name);
+    let (time, mem, cpus) = (&opts.time, &opts.mem, opts.cpus_per_task);
+    let (q_bin, q_spec, q_out) = (quote(&bin), quote(&spec_copy), quote(&out));
+    let last = k - 1;
+    let league = format!(
+        "#!/bin/bash\n\
+         # League {name}: {games} games in {k} slices, one per array task.\n\
+         #SBATCH --job-name=evomcts-{stem}\n\
+         #SBATCH --array=0-{last}\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --mem={mem}\n\
+         #SBATCH --time={time}\n\
+         {partition}\
+         #SBATCH --output=\"{logs}/shard-%a.out\"\n\
+         set -euo pipefail\n\
+         # --resume: a requeued task continues its slice instead of starting again.\n\
+         exec {q_bin} league {q_spec} --shard \"$SLURM_ARRAY_TASK_ID/{k}\" \\\n    \
+         --out {q_out}/shard-\"$SLURM_ARRAY_TASK_ID\"-of-{k} --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --resume --quiet\n",
+    );
+    let merge = format!(
+        "#!/bin/bash\n\
+         # Merges the {k} slices of league {name} into its tables; runs after every slice succeeded.\n\
+         #SBATCH --job-name=evomcts-{stem}-merge\n\
+         #SBATCH --cpus-per-task=1\n\
+         #SBATCH --mem={mem}\n\
+         #SBATCH --time=00:30:00\n\
+         {partition}\
+         #SBATCH --output=\"{logs}/merge.out\"\n\
+         set -euo pipefail\n\
+         exec {q_bin} table {q_out}/shard-*-of-{k} --out {q_out}\n",
+    );
+    let submit = format!(
+        "#!/bin/bash\n\
+         # Submits the league's job array and its merge job.\n\
+         set -euo pipefail\n\
+         cd {q_dir}\n\
+         array=$(sbatch --parsable league.sbatch)\n\
+         merge=$(sbatch --parsable --dependency=afterok:\"${{array%%;*}}\" --kill-on-invalid-dep=yes merge.sbatch)\n\
+         echo \"array job $array, merge job $merge; tables will be in \"{q_out}\n",
+        q_dir = quote(&format!("{out}/slurm")),
+    );
+    Ok(SlurmScripts {
+        league,
+        merge,
+        submit,
+    })
+}
+
+/// Writes `OUT/slurm/{spec.ron, league.sbatch, merge.sbatch, submit.sh}` (OUT made absolute)
+/// and returns the `slurm` folder. The jobs read the frozen spec copy, which holds the content
+/// of every file the spec named, so editing those files later cannot mix specs, and no job
+/// depends on its working directory.
+pub fn write_slurm(spec: &LeagueSpec, opts: &SlurmOptions) -> Result<PathBuf, SlurmError> {
+    let io = |path: &Path, source| SlurmError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    check_path("--out", &opts.out)?;
+    let logs = opts.out.join("slurm").join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
+    let out = opts.out.canonicalize().map_err(|e| io(&opts.out, e))?;
+    let dir = out.join("slurm");
+    let spec_copy = dir.join("spec.ron");
+    let scripts = slurm_scripts(
+        spec,
+        &spec_copy,
+        &SlurmOptions {
+            out: out.clone(),
+            ..opts.clone()
+        },
+    )?;
+    crate::runfs::write_atomically(&spec_copy, spec.to_ron().as_bytes())
+        .map_err(|e| io(&spec_copy, e))?;
+    for (name, text) in [
+        ("league.sbatch", &scripts.league),
+        ("merge.sbatch", &scripts.merge),
+        ("submit.sh", &scripts.submit),
+    ] {
+        let path = dir.join(name);
+        crate::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| io(&path, e))?;
+        }
+    }
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slurm_values_are_checked() {
+        assert!(check_time("04:00:00").is_ok() && check_time("2-00:00:00").is_ok());
+        assert!(check_time("90").is_ok() && check_time("unlimited").is_ok());
+        assert!(check_time("1:00\ntouch pwned").is_err());
+        assert!(check_time("1:00 ; rm").is_err());
+        assert!(check_mem("2G").is_ok() && check_mem("4096").is_ok());
+        assert!(check_mem("2G\nx").is_err() && check_mem("G").is_err());
+        assert!(check_partition("debug,long").is_ok());
+        assert!(check_partition("debug\ntouch").is_err());
+        assert_eq!(job_name("a b\n$(x)"), "a_b___x_");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+}
