@@ -9,3 +9,4 @@ pub mod plot;
 pub mod replay;
 pub mod slurm;
 pub mod table;
+pub mod validate;
