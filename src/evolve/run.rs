@@ -175,16 +175,23 @@ fn sample_count(spec: &EvolveSpec) -> usize {
     })
 }
 
-/// Progress lines with ETAs: within a generation from the race's share of its budget,
-/// across generations from the mean time of the generations computed by this call.
+/// Progress lines with ETAs. Time per fitness sample is measured over everything this call
+/// has computed; the ETA of the current generation is that times the samples left in its
+/// race plus its elites' samples, the run's adds the nominal samples of each generation
+/// still to come (racing only moves samples between candidates, so the nominal count is
+/// what a generation spends, at most).
 struct Tracker {
     on: bool,
     started: Instant,
     generation_started: Instant,
     last_line: Instant,
-    done: usize,
     generation: usize,
     stop_at: usize,
+    /// Samples spent by the generations this call finished.
+    spent_done: u64,
+    /// Nominal samples of a generation g ≥ 1: its race's budget plus the elites'.
+    per_generation: u64,
+    elite_samples: u64,
 }
 
 fn duration(seconds: f64) -> String {
@@ -199,16 +206,25 @@ fn duration(seconds: f64) -> String {
 }
 
 impl Tracker {
-    fn new(on: bool, stop_at: usize) -> Tracker {
+    fn new(on: bool, stop_at: usize, spec: &EvolveSpec) -> Tracker {
         let now = Instant::now();
+        let s = &spec.strategy;
+        let reevaluated = if s.plus && spec.noise.reevaluate_survivors {
+            s.mu
+        } else {
+            0
+        };
+        let elite_samples = (spec.noise.elites.min(s.mu) * spec.noise.elite_samples) as u64;
         Tracker {
             on,
             started: now,
             generation_started: now,
             last_line: now,
-            done: 0,
             generation: 0,
             stop_at,
+            spent_done: 0,
+            per_generation: ((s.lambda + reevaluated) * spec.noise.samples) as u64 + elite_samples,
+            elite_samples,
         }
     }
 
@@ -217,18 +233,10 @@ impl Tracker {
         self.generation_started = Instant::now();
     }
 
-    fn end(&mut self) {
-        self.done += 1;
-    }
-
-    /// Seconds per generation so far (`None` before the first one is done).
-    fn per_generation(&self) -> Option<f64> {
-        (self.done > 0).then(|| self.started.elapsed().as_secs_f64() / self.done as f64)
-    }
-
-    /// Generations still to compute after the current one.
-    fn remaining_after(&self) -> usize {
-        self.stop_at.saturating_sub(self.generation)
+    /// Seconds per sample so far, counting `spent_now` samples of the current generation.
+    fn seconds_per_sample(&self, spent_now: u64) -> Option<f64> {
+        let spent = self.spent_done + spent_now;
+        (spent > 0).then(|| self.started.elapsed().as_secs_f64() / spent as f64)
     }
 
     fn race(&mut self, p: RaceProgress) {
@@ -236,11 +244,10 @@ impl Tracker {
             return;
         }
         self.last_line = Instant::now();
-        let elapsed = self.generation_started.elapsed().as_secs_f64();
-        let share = (p.spent as f64 / p.budget.max(1) as f64).min(1.0);
-        let generation_eta = elapsed * (1.0 - share) / share;
-        let per_generation = self.per_generation().unwrap_or(elapsed / share);
-        let run_eta = generation_eta + per_generation * self.remaining_after() as f64;
+        let rate = self.seconds_per_sample(p.spent).unwrap_or(0.0);
+        let left = p.budget.saturating_sub(p.spent) + self.elite_samples;
+        let generation_eta = rate * left as f64;
+        let later = self.stop_at.saturating_sub(self.generation) as u64 * self.per_generation;
         eprintln!(
             "  gen {:>3}: {}/{} samples, {} of {} still racing, {} in; generation ETA {}, run ETA {}",
             self.generation,
@@ -248,21 +255,23 @@ impl Tracker {
             p.budget,
             p.alive,
             p.candidates,
-            duration(elapsed),
+            duration(self.generation_started.elapsed().as_secs_f64()),
             duration(generation_eta),
-            duration(run_eta),
+            duration(generation_eta + rate * later as f64),
         );
     }
 
     fn report(&mut self, spec: &EvolveSpec, generation: &Generation) {
+        self.spent_done += generation.spent;
         self.last_line = Instant::now();
         if !self.on {
             return;
         }
         let c = &generation.champion;
+        let later = self.stop_at.saturating_sub(generation.generation) as u64 * self.per_generation;
         let eta = self
-            .per_generation()
-            .map(|t| duration(t * self.stop_at.saturating_sub(generation.generation) as f64))
+            .seconds_per_sample(0)
+            .map(|rate| duration(rate * later as f64))
             .unwrap_or_else(|| "?".into());
         eprintln!(
             "gen {:>3}/{}  best {:.3}  mean {:.3}  {} samples ({} dropped)  champion #{} {}: {}  [{} elapsed, ETA {}]",
@@ -546,7 +555,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         .stop_after
         .unwrap_or(usize::MAX)
         .min(spec.strategy.generations);
-    let mut tracker = Tracker::new(opts.progress, stop_at);
+    let mut tracker = Tracker::new(opts.progress, stop_at, spec);
     let mut current = match state.take() {
         Some(generation) => generation,
         None => {
@@ -556,7 +565,6 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
             write_champion(opts, &generation)?;
             write_reports(dir, games_per_sample(spec))?;
             generations_run += 1;
-            tracker.end();
             tracker.report(spec, &generation);
             generation
         }
@@ -568,7 +576,6 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         write_champion(opts, &next)?;
         write_reports(dir, games_per_sample(spec))?;
         generations_run += 1;
-        tracker.end();
         tracker.report(spec, &next);
         current = next;
     }

@@ -533,13 +533,23 @@ pub fn summarise(label: &str, rows: &[GameRow], p: usize) -> PairingSummary {
     }
 }
 
+/// A p-value for tables: below 10⁻⁶ the normal approximation behind it is no longer
+/// accurate (and may round to 0), so it is shown as a bound.
+pub fn p_text(p: f64) -> String {
+    if p < 1e-6 {
+        "< 1e-6".into()
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
 pub fn summary_table(rows: &[PairingSummary]) -> String {
     let mut out = String::from(
         "| pairing | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |\n|---|---|---|---|---|---|---|\n",
     );
     for s in rows {
         out.push_str(&format!(
-            "| {} | {} | {} | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.2} [{:+.2}, {:+.2}] | {:.2e} ({}) |\n",
+            "| {} | {} | {} | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.2} [{:+.2}, {:+.2}] | {} ({}) |\n",
             s.label,
             s.sequences,
             s.games,
@@ -552,7 +562,7 @@ pub fn summary_table(rows: &[PairingSummary]) -> String {
             s.diff_mean,
             s.diff_low,
             s.diff_high,
-            s.wilcoxon_p,
+            p_text(s.wilcoxon_p),
             s.wilcoxon_n
         ));
     }
@@ -872,7 +882,7 @@ pub fn bandit_table(b: &BanditBaselines) -> String {
     out.push_str(&format!("\nBest c: {}\n\n| policy | formula | runs | regret [95% CI] | champion − policy [95% CI] | Wilcoxon p |\n|---|---|---|---|---|---|\n", b.best_c));
     for l in &b.lines {
         let (d, p) = match l.champion_minus {
-            Some((m, lo, hi, p)) => (format!("{m:+.1} [{lo:+.1}, {hi:+.1}]"), format!("{p:.2e}")),
+            Some((m, lo, hi, p)) => (format!("{m:+.1} [{lo:+.1}, {hi:+.1}]"), p_text(p)),
             None => ("".into(), "".into()),
         };
         out.push_str(&format!(
