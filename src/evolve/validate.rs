@@ -587,8 +587,19 @@ pub fn run_validation(
         opts,
     )?;
     let summary = summarise(&pairing.label, &rows, 0);
+    // Name the formula a file held when the games were played, so the summary still says
+    // what was validated if the file changes later.
+    let formula = match &spec.candidate {
+        ControllerSpec::Mcts(MctsSettings {
+            selection: Selection::FormulaFile(path),
+            ..
+        }) => std::fs::read_to_string(path)
+            .map(|t| format!("\n\nFormula ({path}): `{}`", t.trim()))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
     let text = format!(
-        "# Validation `{}`\n\n{}\n\nCandidate: `{}`\n\nBaseline: `{}`\n\nTile sequences: {} from the validation namespace (tile seeds with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.\n\n{}\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.\n",
+        "# Validation `{}`\n\n{}\n\nCandidate: `{}`{formula}\n\nBaseline: `{}`\n\nTile sequences: {} from the validation namespace (tile seeds with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.\n\n{}\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.\n",
         spec.name,
         spec.description,
         serde_json::to_string(&spec.candidate).unwrap_or_default(),
