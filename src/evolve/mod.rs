@@ -19,6 +19,7 @@ pub mod bandit;
 pub mod fitness;
 pub mod namespace;
 pub mod population;
+mod progress;
 pub mod racing;
 pub mod report;
 pub mod run;
