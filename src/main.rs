@@ -33,6 +33,8 @@ enum Command {
     Formula(cli::formula::FormulaArgs),
     /// Evolve one reusable selection formula across many games or bandit runs.
     Evolve(cli::evolve::EvolveArgs),
+    /// An evolved formula against tuned UCT on unseen tile sequences; UCT sweeps; bandit baselines.
+    Validate(cli::validate::ValidateArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
     Plot(cli::plot::PlotArgs),
 }
@@ -50,6 +52,7 @@ fn main() {
         Command::Formula(args) => cli::formula::run(args),
         Command::Evolve(args) => cli::evolve::run(args),
         Command::Plot(args) => cli::plot::run(args),
+        Command::Validate(args) => cli::validate::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

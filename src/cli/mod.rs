@@ -10,3 +10,4 @@ pub mod replay;
 pub mod run_args;
 pub mod slurm;
 pub mod table;
+pub mod validate;

@@ -6,6 +6,7 @@
 //! folded into estimates in task order, so results do not depend on the thread count.
 
 use super::bandit::{self, BanditScratch};
+use super::namespace::evolution_tile_seed;
 use super::spec::{CarcassonneSpec, FitnessSpec, Score};
 use crate::formula::{CompiledFormula, Formula};
 use crate::game::play_game;
@@ -118,7 +119,42 @@ pub fn sample(
     }
 }
 
-/// Both seatings of tile seed `seed`: the candidate first, then the baseline first.
+/// Final scores of both seatings of one tile sequence: `[(candidate, other); 2]`, the
+/// candidate first in game 0 and second in game 1. Controller seeds follow the seat, not
+/// the controller: a candidate identical to the other player plays the same two games
+/// mirrored.
+pub fn play_both_seatings(
+    rules: crate::game::Rules,
+    candidate: &ControllerSpec,
+    other: &ControllerSpec,
+    tile_seed: u64,
+) -> Result<[(f64, f64); 2], String> {
+    let mut out = [(0.0, 0.0); 2];
+    for (candidate_seat, result) in out.iter_mut().enumerate() {
+        let seat_seed = |seat: usize| derive_seed(tile_seed, &[seat as u64]);
+        let mut cand = candidate
+            .build(seat_seed(candidate_seat))
+            .map_err(|e| format!("candidate: {e}"))?;
+        let mut base = other
+            .build(seat_seed(1 - candidate_seat))
+            .map_err(|e| format!("baseline: {e}"))?;
+        let players: [&mut dyn crate::game::Controller; 2] = if candidate_seat == 0 {
+            [cand.as_mut(), base.as_mut()]
+        } else {
+            [base.as_mut(), cand.as_mut()]
+        };
+        let (state, _) = play_game(rules, tile_seed, players).map_err(|e| format!("game: {e}"))?;
+        let scores = state.scores();
+        *result = (
+            scores[candidate_seat] as f64,
+            scores[1 - candidate_seat] as f64,
+        );
+    }
+    Ok(out)
+}
+
+/// Both seatings of the tile sequence of sample seed `seed` (in the evolution namespace,
+/// see `namespace`): the candidate first, then the baseline first.
 fn game_pair(spec: &CarcassonneSpec, formula: &Formula, seed: u64) -> Result<f64, EvalError> {
     let fail = |message: String| EvalError {
         formula: formula.to_string(),
@@ -129,30 +165,11 @@ fn game_pair(spec: &CarcassonneSpec, formula: &Formula, seed: u64) -> Result<f64
         selection: Selection::Formula(formula.to_string()),
         ..spec.candidate.clone()
     });
+    let tile_seed = evolution_tile_seed(seed);
+    let games =
+        play_both_seatings(spec.rules, &candidate, &spec.baseline, tile_seed).map_err(fail)?;
     let mut total = 0.0;
-    for candidate_seat in 0..2usize {
-        // Seeds follow the seat, not the controller: a candidate identical to the
-        // baseline then plays the same two games mirrored and scores exactly 0.
-        let seat_seed = |seat: usize| derive_seed(seed, &[seat as u64]);
-        let mut cand = candidate
-            .build(seat_seed(candidate_seat))
-            .map_err(|e| fail(format!("candidate: {e}")))?;
-        let mut base = spec
-            .baseline
-            .build(seat_seed(1 - candidate_seat))
-            .map_err(|e| fail(format!("baseline: {e}")))?;
-        let players: [&mut dyn crate::game::Controller; 2] = if candidate_seat == 0 {
-            [cand.as_mut(), base.as_mut()]
-        } else {
-            [base.as_mut(), cand.as_mut()]
-        };
-        let (state, _) =
-            play_game(spec.rules, seed, players).map_err(|e| fail(format!("game: {e}")))?;
-        let scores = state.scores();
-        let (mine, theirs) = (
-            scores[candidate_seat] as f64,
-            scores[1 - candidate_seat] as f64,
-        );
+    for (mine, theirs) in games {
         total += match spec.score {
             Score::ScoreDiff => mine - theirs,
             Score::WinRate => {

@@ -6,19 +6,29 @@
 //! `fitness` turns samples (bandit runs, or pairs of Carcassonne games against a baseline
 //! on one tile seed) into estimates with intervals, in parallel; `population` is the
 //! run's folder (a file per generation, the champion); `run` is the generational loop
-//! with resume.
+//! with resume; `racing` spends a generation's games where they decide something;
+//! `report` writes the logbook, hall of fame and lineage; `namespace` keeps the tile
+//! sequences of evolution, of the UCT sweep and of validation apart; `validate` plays a
+//! formula against tuned UCT on unseen sequences, sweeps UCT's constant, and measures the
+//! bandit baselines.
 //!
 //! Layering: uses `formula`, `game`, `search` and `league` (for seed derivation); nothing
 //! below uses it.
 
 pub mod bandit;
 pub mod fitness;
+pub mod namespace;
 pub mod population;
+mod progress;
+pub mod racing;
+pub mod report;
 pub mod run;
 pub mod spec;
+pub mod validate;
 
 pub use fitness::{Estimate, EvalError};
 pub use population::{Champion, Generation, Member, PopulationError};
+pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, EvolveError, RunOptions, RunOutcome};
 pub use spec::{
     BanditSpec, CarcassonneSpec, EvolveSpec, FitnessSpec, NoiseSpec, Score, StrategySpec,

@@ -32,6 +32,10 @@ pub struct Member {
     pub size: usize,
     pub depth: usize,
     pub fitness: Estimate,
+    /// Racing: the number of this generation's sample seeds it had played when it was
+    /// dropped as significantly worse than the best (left out when it was not dropped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped_after: Option<u64>,
 }
 
 impl Member {
@@ -44,6 +48,7 @@ impl Member {
             depth: formula.depth(),
             formula,
             fitness: Estimate::default(),
+            dropped_after: None,
         }
     }
 }
@@ -60,6 +65,13 @@ pub struct Generation {
     pub next_id: usize,
     /// Fitness samples spent so far in the whole run.
     pub samples_spent: u64,
+    /// Fitness samples spent in this generation (raced evaluations, re-evaluations and the
+    /// elites' extra samples). 0 in files written before it was recorded.
+    #[serde(default)]
+    pub spent: u64,
+    /// Candidates dropped by racing this generation.
+    #[serde(default)]
+    pub dropped: usize,
     /// Best and mean fitness (means) of the individuals evaluated this generation.
     pub best: f64,
     pub mean: f64,

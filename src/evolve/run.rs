@@ -20,13 +20,15 @@ use super::population::{
     champion_ron_path, champion_text_path, generation_path, generations_on_disk, write_atomically,
     Champion, Generation, Member, PopulationError,
 };
+use super::progress::Tracker;
+use super::racing::race;
+use super::report::write_reports;
 use super::spec::{EvolveSpec, SpecError};
 use crate::formula::{mutate, Grammar, InitialPopulation};
 use crate::game::GameRng;
 use crate::runfs::{derive_seed, RunLock};
 use rand::SeedableRng;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Streams of derived seeds, one per purpose.
 const MUTATION: u64 = 1;
@@ -87,6 +89,16 @@ pub struct RunOutcome {
     pub generations_run: usize,
 }
 
+/// The sample seeds of generation `generation` (every candidate plays them, in order) and
+/// the elites' extra sample seeds; a Carcassonne sample plays the tile sequence
+/// `namespace::evolution_tile_seed(seed)`.
+pub fn generation_seeds(spec: &EvolveSpec, generation: usize) -> (Vec<u64>, Vec<u64>) {
+    (
+        seeds(spec.seed, SAMPLES, generation, sample_count(spec)),
+        seeds(spec.seed, ELITE, generation, spec.noise.elite_samples),
+    )
+}
+
 fn seeds(master: u64, stream: u64, generation: usize, count: usize) -> Vec<u64> {
     (0..count)
         .map(|j| derive_seed(master, &[stream, generation as u64, j as u64]))
@@ -116,9 +128,66 @@ fn evaluate(
     Ok((members.len() * seeds.len()) as u64)
 }
 
-/// Best first by mean fitness; stable, so earlier entries win ties.
+/// Evaluates `members` on a generation's `seeds`, raced when the spec says so (see
+/// `racing`); returns the samples spent and the number of candidates dropped.
+fn evaluate_raced(
+    spec: &EvolveSpec,
+    members: &mut [&mut Member],
+    seeds: &[u64],
+    tracker: &mut Tracker,
+) -> Result<(u64, usize), EvalError> {
+    let formulas: Vec<crate::formula::Formula> =
+        members.iter().map(|m| m.formula.clone()).collect();
+    let outcome = race(
+        members.len(),
+        seeds,
+        spec.noise.samples,
+        spec.noise.racing.as_ref(),
+        |indices, batch| {
+            let requests: Vec<Request<'_>> = indices
+                .iter()
+                .map(|&i| Request {
+                    formula: &formulas[i],
+                    seeds: batch,
+                })
+                .collect();
+            evaluate_all(&spec.fitness, &requests)
+        },
+        |p| tracker.race(p),
+    )?;
+    let mut dropped = 0;
+    for (i, member) in members.iter_mut().enumerate() {
+        member.fitness.add(&outcome.samples[i]);
+        member.dropped_after = outcome.dropped_after[i];
+        dropped += usize::from(member.dropped_after.is_some());
+    }
+    Ok((outcome.spent, dropped))
+}
+
+/// Games in one fitness sample: both seatings of a tile sequence, or one bandit run.
+fn games_per_sample(spec: &EvolveSpec) -> u64 {
+    match spec.fitness {
+        super::spec::FitnessSpec::Carcassonne(_) => 2,
+        super::spec::FitnessSpec::Bandit(_) => 1,
+    }
+}
+
+/// The number of sample seeds a generation draws: the nominal samples, or racing's cap.
+fn sample_count(spec: &EvolveSpec) -> usize {
+    spec.noise.racing.as_ref().map_or(spec.noise.samples, |r| {
+        r.max_samples.max(spec.noise.samples)
+    })
+}
+
+/// Best first by mean fitness, candidates dropped by racing after those that were not;
+/// stable, so earlier entries win ties.
 fn rank_sort(members: &mut [Member]) {
-    members.sort_by(|a, b| b.fitness.rank().total_cmp(&a.fitness.rank()));
+    members.sort_by(|a, b| {
+        a.dropped_after
+            .is_some()
+            .cmp(&b.dropped_after.is_some())
+            .then(b.fitness.rank().total_cmp(&a.fitness.rank()))
+    });
 }
 
 /// Extra samples for the best survivors; returns the champion and the samples spent.
@@ -150,7 +219,12 @@ fn summary(members: &[Member]) -> (f64, f64) {
 }
 
 /// Generation 0: the initial parents and the reference, evaluated.
-fn initial(spec: &EvolveSpec, grammar: &Grammar, hash: &str) -> Result<Generation, EvalError> {
+fn initial(
+    spec: &EvolveSpec,
+    grammar: &Grammar,
+    hash: &str,
+    tracker: &mut Tracker,
+) -> Result<Generation, EvalError> {
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
     let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
     let mut parents: Vec<Member> = (0..spec.strategy.mu)
@@ -162,13 +236,18 @@ fn initial(spec: &EvolveSpec, grammar: &Grammar, hash: &str) -> Result<Generatio
             Member::new(i + 1, 0, Some(0), formula)
         })
         .collect();
-    let sample_seeds = seeds(spec.seed, SAMPLES, 0, spec.noise.samples);
-    let mut spent = {
+    let sample_seeds = seeds(spec.seed, SAMPLES, 0, sample_count(spec));
+    let (mut spent, dropped) = {
         let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
-        refs.push(&mut reference);
-        evaluate(spec, &mut refs, &sample_seeds)?
+        evaluate_raced(spec, &mut refs, &sample_seeds, tracker)?
     };
-    // The reference gets the elites' extra samples too, so the two compare like for like.
+    // The reference is not raced: it plays the nominal samples and the elites' extra
+    // samples, so it compares like for like with an elite.
+    spent += evaluate(
+        spec,
+        &mut [&mut reference],
+        &sample_seeds[..spec.noise.samples],
+    )?;
     spent += evaluate(
         spec,
         &mut [&mut reference],
@@ -184,6 +263,8 @@ fn initial(spec: &EvolveSpec, grammar: &Grammar, hash: &str) -> Result<Generatio
         generation: 0,
         next_id: spec.strategy.mu + 1,
         samples_spent: spent + elite_spent,
+        spent: spent + elite_spent,
+        dropped,
         best,
         mean,
         champion,
@@ -194,7 +275,12 @@ fn initial(spec: &EvolveSpec, grammar: &Grammar, hash: &str) -> Result<Generatio
 }
 
 /// Generation `g` from the previous one.
-fn step(spec: &EvolveSpec, grammar: &Grammar, prev: &Generation) -> Result<Generation, EvalError> {
+fn step(
+    spec: &EvolveSpec,
+    grammar: &Grammar,
+    prev: &Generation,
+    tracker: &mut Tracker,
+) -> Result<Generation, EvalError> {
     let g = prev.generation + 1;
     let mu = spec.strategy.mu;
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, g as u64]));
@@ -213,14 +299,17 @@ fn step(spec: &EvolveSpec, grammar: &Grammar, prev: &Generation) -> Result<Gener
         })
         .collect();
     let mut parents = prev.parents.clone();
-    let sample_seeds = seeds(spec.seed, SAMPLES, g, spec.noise.samples);
+    for parent in &mut parents {
+        parent.dropped_after = None;
+    }
+    let sample_seeds = seeds(spec.seed, SAMPLES, g, sample_count(spec));
     let reevaluate = spec.strategy.plus && spec.noise.reevaluate_survivors;
-    let spent = {
+    let (spent, dropped) = {
         let mut refs: Vec<&mut Member> = offspring.iter_mut().collect();
         if reevaluate {
             refs.extend(parents.iter_mut());
         }
-        evaluate(spec, &mut refs, &sample_seeds)?
+        evaluate_raced(spec, &mut refs, &sample_seeds, tracker)?
     };
     let mut pool = offspring.clone();
     let (best, mean) = if reevaluate {
@@ -241,6 +330,8 @@ fn step(spec: &EvolveSpec, grammar: &Grammar, prev: &Generation) -> Result<Gener
         generation: g,
         next_id,
         samples_spent: prev.samples_spent + spent + elite_spent,
+        spent: spent + elite_spent,
+        dropped,
         best,
         mean,
         champion,
@@ -269,21 +360,6 @@ fn write_champion(opts: &RunOptions, generation: &Generation) -> Result<(), Popu
         reference: generation.reference.clone(),
     };
     write_atomically(&champion_ron_path(&opts.out_dir), &champion.to_ron())
-}
-
-fn report(spec: &EvolveSpec, generation: &Generation, started: Instant) {
-    let c = &generation.champion;
-    eprintln!(
-        "gen {:>3}/{}  best {:.3}  mean {:.3}  champion #{} {}: {}  [{:.1}s]",
-        generation.generation,
-        spec.strategy.generations,
-        generation.best,
-        generation.mean,
-        c.id,
-        c.fitness,
-        c.formula,
-        started.elapsed().as_secs_f64()
-    );
 }
 
 /// Runs (or resumes) an evolution into `opts.out_dir`.
@@ -389,38 +465,39 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         .num_threads(opts.threads.unwrap_or(0))
         .build()
         .expect("a thread pool");
-    let started = Instant::now();
     let mut generations_run = 0;
     let stop_at = opts
         .stop_after
         .unwrap_or(usize::MAX)
         .min(spec.strategy.generations);
+    let mut tracker = Tracker::new(opts.progress, stop_at, spec);
     let mut current = match state.take() {
         Some(generation) => generation,
         None => {
-            let generation = pool.install(|| initial(spec, &grammar, &hash))?;
+            tracker.begin(0);
+            let generation = pool.install(|| initial(spec, &grammar, &hash, &mut tracker))?;
             write_generation(opts, &generation)?;
             write_champion(opts, &generation)?;
+            write_reports(dir, games_per_sample(spec))?;
             generations_run += 1;
-            if opts.progress {
-                report(spec, &generation, started);
-            }
+            tracker.report(spec, &generation);
             generation
         }
     };
     while current.generation < stop_at {
-        let next = pool.install(|| step(spec, &grammar, &current))?;
+        tracker.begin(current.generation + 1);
+        let next = pool.install(|| step(spec, &grammar, &current, &mut tracker))?;
         write_generation(opts, &next)?;
         write_champion(opts, &next)?;
+        write_reports(dir, games_per_sample(spec))?;
         generations_run += 1;
-        if opts.progress {
-            report(spec, &next, started);
-        }
+        tracker.report(spec, &next);
         current = next;
     }
     // A crash between a generation and its champion files leaves them stale: rewrite
     // them (the same bytes when they were current).
     write_champion(opts, &current)?;
+    write_reports(dir, games_per_sample(spec))?;
     Ok(RunOutcome {
         last: current,
         resumed_from,

@@ -6,6 +6,7 @@
 //! `candidate: (sims: 50)` read naturally. Syntax errors name file:line:column; a value
 //! that parses but cannot run names the field.
 
+use super::racing::RacingSpec;
 use crate::formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
 use crate::game::Rules;
 use crate::search::mcts::{MctsSettings, Selection};
@@ -44,6 +45,11 @@ pub struct NoiseSpec {
     /// the champion is the best of them.
     pub elites: usize,
     pub elite_samples: usize,
+    /// Race each generation's evaluations (see `evolve::racing`): stop sampling a
+    /// candidate once it is significantly worse than the current best on the games both
+    /// played, and give the saved games to the contenders. Off when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub racing: Option<RacingSpec>,
 }
 
 impl Default for NoiseSpec {
@@ -53,6 +59,7 @@ impl Default for NoiseSpec {
             reevaluate_survivors: true,
             elites: 1,
             elite_samples: 40,
+            racing: None,
         }
     }
 }
@@ -279,6 +286,9 @@ impl EvolveSpec {
                     self.strategy.mu, n.elites
                 ),
             );
+        }
+        if let Some(r) = &n.racing {
+            r.validate(n.samples)?;
         }
         if n.elites == 0 {
             return err(

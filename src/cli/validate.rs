@@ -1,0 +1,169 @@
+//! `evomcts validate`: an evolved formula against tuned UCT on tile sequences evolution
+//! never saw (`carcassonne`), the sweep that tunes UCT's constant (`sweep`), and the bandit
+//! baselines beside a bandit champion (`bandit`).
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use evomcts::evolve::validate::{
+    bandit_baselines, bandit_table, run_sweep, run_validation, summary_table, PlayOptions,
+    SweepSpec, ValidateSpec,
+};
+use evomcts::evolve::{EvolveSpec, FitnessSpec};
+use evomcts::formula::Formula;
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct ValidateArgs {
+    #[command(subcommand)]
+    command: ValidateCommand,
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// The spec (RON), e.g. runs/validate/carcassonne.ron.
+    spec: PathBuf,
+    /// Output folder [default: runs/validate/<spec name>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the games already written in the folder.
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop after this many sequences (× pairings) are written (resume later).
+    #[arg(long)]
+    stop_after: Option<usize>,
+    /// No progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Subcommand)]
+enum ValidateCommand {
+    /// A formula's MCTS against tuned UCT on unseen tile sequences, both seatings.
+    Carcassonne(PlayArgs),
+    /// UCT at several exploration constants against one opponent, on sweep sequences.
+    Sweep(PlayArgs),
+    /// UCB1 at its best c, UCB1-Tuned and Thompson sampling beside a bandit run's champion.
+    Bandit(BanditArgs),
+}
+
+#[derive(Args)]
+struct BanditArgs {
+    /// The folder of a bandit evolution run (its spec.ron and champion.txt are read).
+    run: PathBuf,
+    /// Fresh runs every policy is measured on.
+    #[arg(long, default_value_t = 4000)]
+    runs: usize,
+    /// Runs of the UCB1 weight sweep (separate seeds).
+    #[arg(long, default_value_t = 2000)]
+    sweep_runs: usize,
+    /// UCB1 weights c of `Q + c*sqrt(2*ln(N)/n)` to sweep.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0.05,0.1,0.15,0.2,0.3,0.5,0.7,1"
+    )]
+    c: Vec<f64>,
+    /// Also write the table to this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+fn options(a: &PlayArgs, name: &str) -> PlayOptions {
+    PlayOptions {
+        out_dir: a
+            .out
+            .clone()
+            .unwrap_or_else(|| Path::new("runs/validate").join(name)),
+        resume: a.resume,
+        threads: a.threads,
+        progress: !a.quiet,
+        stop_after: a.stop_after,
+    }
+}
+
+pub fn run(args: ValidateArgs) -> Result<()> {
+    match args.command {
+        ValidateCommand::Carcassonne(a) => {
+            let spec = ValidateSpec::from_file(&a.spec)?;
+            let opts = options(&a, &spec.name);
+            eprintln!(
+                "validate `{}`: {} unseen sequences x 2 seatings -> {}",
+                spec.name,
+                spec.sequences,
+                opts.out_dir.display()
+            );
+            let s = run_validation(&spec, &opts)?;
+            print!("{}", summary_table(&[s]));
+            println!("written to {}", opts.out_dir.join("summary.md").display());
+        }
+        ValidateCommand::Sweep(a) => {
+            let spec = SweepSpec::from_file(&a.spec)?;
+            let opts = options(&a, &spec.name);
+            eprintln!(
+                "sweep `{}`: C_E in {:?}, {} sequences x 2 seatings each -> {}",
+                spec.name,
+                spec.c_values,
+                spec.sequences,
+                opts.out_dir.display()
+            );
+            let out = run_sweep(&spec, &opts)?;
+            let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();
+            print!("{}", summary_table(&table));
+            println!("best C_E: {}", out.best);
+        }
+        ValidateCommand::Bandit(a) => {
+            if a.threads == Some(0) {
+                anyhow::bail!("--threads must be at least 1");
+            }
+            let spec = EvolveSpec::from_file(a.run.join("spec.ron"))?;
+            let FitnessSpec::Bandit(bandit) = &spec.fitness else {
+                anyhow::bail!("{}: not a bandit run", a.run.display());
+            };
+            let champion_file = a.run.join("champion.txt");
+            let text = std::fs::read_to_string(&champion_file)
+                .with_context(|| champion_file.display().to_string())?;
+            let champion: Formula = text
+                .trim()
+                .parse()
+                .with_context(|| champion_file.display().to_string())?;
+            if a.runs < 2 || a.sweep_runs < 2 {
+                anyhow::bail!("--runs and --sweep-runs must be at least 2");
+            }
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(a.threads.unwrap_or(0))
+                .build()?;
+            let b = pool.install(|| {
+                bandit_baselines(
+                    bandit,
+                    spec.seed,
+                    &champion,
+                    &spec.seed_formula,
+                    &a.c,
+                    a.sweep_runs,
+                    a.runs,
+                )
+            });
+            let b = b.map_err(anyhow::Error::msg)?;
+            let table = format!(
+                "Bandit baselines for `{}` ({} arms, best {}, epsilon {}, horizon {}, C_E {}): pseudo-regret, lower is better.\n\n{}",
+                a.run.display(),
+                bandit.arms,
+                bandit.best,
+                bandit.epsilon,
+                bandit.horizon,
+                bandit.c_e,
+                bandit_table(&b)
+            );
+            print!("{table}");
+            if let Some(out) = a.out {
+                std::fs::write(&out, &table).with_context(|| out.display().to_string())?;
+            }
+        }
+    }
+    Ok(())
+}
