@@ -6,6 +6,7 @@ mod formula_common;
 mod support;
 mod analysis_formulas;
 mod analysis_plots;
+mod es_options;
 mod evolve_bandit;
 mod evolve_carcassonne;
 mod evolve_resume;
