@@ -709,6 +709,7 @@ impl FormulaReport {
         let width = top
             .rows
             .iter()
+            .chain(std::iter::once(&top.headers))
             .map(|r| r[4].chars().count())
             .max()
             .unwrap_or(0);
@@ -844,6 +845,29 @@ mod tests {
         let table = drift_table(&[d]);
         assert_eq!(table.rows[0][2], "7");
         assert_eq!(drift_chart(&Drift::new(&r).unwrap()).bars[3].1, 16 - 7);
+    }
+
+    #[test]
+    fn the_text_view_pads_formulas_shorter_than_their_header() {
+        let results = vec![ControllerFormulas {
+            controller: "ES".into(),
+            decisions: 2,
+            total: 2,
+            not_run: 0,
+            counts: vec![FormulaCount {
+                canonical: "Q".into(),
+                count: 2,
+            }],
+        }];
+        let rows = top_rows(&results, 5).unwrap();
+        let text = FormulaReport {
+            results,
+            rows,
+            k: 5,
+        }
+        .to_text();
+        assert!(text.contains("Formula"), "{text}");
+        assert!(text.contains("Drift"), "{text}");
     }
 
     #[test]
