@@ -5,12 +5,17 @@
 //! Formulas are counted by the canonical text the league recorded, so `n + Q` and `Q + n`
 //! count as one. Labels are typeset for reading (`√`, `·`, `ln(…)`, constants shortened to
 //! four significant digits); the CSV keeps the exact canonical text and a LaTeX form.
+//!
+//! The *drift* measure counts the chosen formulas that cannot be a sensible selection rule:
+//! those that ignore the child's value `Q`, ignore its visits `n`, or read no statistic at
+//! all (a constant, possibly of `C`). UCT's own count is listed beside it.
 
 use super::chart::{self, DrawResult, Figure};
 use super::PlotError;
 use crate::formula::typeset::{latex, pretty};
-use crate::formula::Formula;
+use crate::formula::{Formula, Terminal};
 use crate::league::report::TextTable;
+use crate::league::stats::wilson_interval;
 use crate::league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -92,6 +97,118 @@ pub fn count_formulas(
         });
     }
     out
+}
+
+// ------------------------------------------------------------------ drift
+
+/// How many of one controller's chosen formulas drifted away from a selection rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drift {
+    pub controller: String,
+    /// Decisions that chose a formula.
+    pub total: usize,
+    pub ignores_q: usize,
+    pub ignores_n: usize,
+    /// No statistic at all: no `Q`, `N`, `n`, `V`, `P` or `K`.
+    pub constant: usize,
+    /// Ignores `Q` or `n` (constants included): the drift measure.
+    pub drifted: usize,
+    /// Exactly UCT (by canonical form).
+    pub uct: usize,
+}
+
+impl Drift {
+    pub fn new(r: &ControllerFormulas) -> Result<Drift, PlotError> {
+        let uct = Formula::uct().canonical().to_string();
+        let mut d = Drift {
+            controller: r.controller.clone(),
+            total: r.total,
+            ignores_q: 0,
+            ignores_n: 0,
+            constant: 0,
+            drifted: 0,
+            uct: 0,
+        };
+        for c in &r.counts {
+            let formula = parse(&c.canonical)?;
+            let has = |t: Terminal| formula.expr().contains_terminal(t);
+            let (q, n) = (has(Terminal::Q), has(Terminal::ChildVisits));
+            let statistic = Terminal::ALL
+                .into_iter()
+                .any(|t| t != Terminal::ExplorationConstant && has(t));
+            d.ignores_q += c.count * usize::from(!q);
+            d.ignores_n += c.count * usize::from(!n);
+            d.constant += c.count * usize::from(!statistic);
+            d.drifted += c.count * usize::from(!q || !n);
+            d.uct += c.count * usize::from(c.canonical == uct);
+        }
+        Ok(d)
+    }
+
+    /// The drifted share and its 95% Wilson interval.
+    pub fn share(&self) -> (f64, f64, f64) {
+        let n = self.total as f64;
+        let (low, high) = wilson_interval(self.drifted as f64, n);
+        (self.drifted as f64 / n.max(1.0), low, high)
+    }
+}
+
+/// The drift of every controller.
+pub fn drift_table(drifts: &[Drift]) -> TextTable {
+    let pct = |k: usize, n: usize| format!("{:.1}%", 100.0 * k as f64 / n.max(1) as f64);
+    TextTable {
+        title: "Drift: chosen formulas that ignore Q or n (or read no statistic), with 95% Wilson intervals".into(),
+        headers: [
+            "Controller",
+            "Formulas",
+            "Drifted",
+            "Share",
+            "95% interval",
+            "Ignore Q",
+            "Ignore n",
+            "Constant",
+            "UCT",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: drifts
+            .iter()
+            .map(|d| {
+                let (_, low, high) = d.share();
+                vec![
+                    d.controller.clone(),
+                    d.total.to_string(),
+                    d.drifted.to_string(),
+                    pct(d.drifted, d.total),
+                    format!("[{:.1}%, {:.1}%]", 100.0 * low, 100.0 * high),
+                    pct(d.ignores_q, d.total),
+                    pct(d.ignores_n, d.total),
+                    pct(d.constant, d.total),
+                    pct(d.uct, d.total),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// A bar chart of one controller's drift, drawn like the formula charts.
+pub fn drift_chart(d: &Drift) -> FormulaChart {
+    let keeps = d.total - d.drifted;
+    FormulaChart {
+        title: format!("Drift of {}", d.controller),
+        subtitle: format!(
+            "{} chosen formulas; drifted (ignore Q or n) {}",
+            d.total, d.drifted
+        ),
+        bars: vec![
+            (vec!["ignores Q".into()], d.ignores_q),
+            (vec!["ignores n".into()], d.ignores_n),
+            (vec!["constant (no statistic)".into()], d.constant),
+            (vec!["keeps Q and n".into()], keeps),
+            (vec!["UCT".into()], d.uct),
+        ],
+        total: d.total,
+    }
 }
 
 fn parse(text: &str) -> Result<Formula, PlotError> {
@@ -373,6 +490,11 @@ impl FormulaReport {
         Ok(FormulaReport { results, rows, k })
     }
 
+    /// The drift of each controller.
+    pub fn drifts(&self) -> Result<Vec<Drift>, PlotError> {
+        self.results.iter().map(Drift::new).collect()
+    }
+
     pub fn to_text(&self) -> String {
         // The terminal table right-aligns all but its first columns; padding the formulas to
         // one width keeps them left-aligned and readable.
@@ -380,6 +502,7 @@ impl FormulaReport {
         let width = top
             .rows
             .iter()
+            .chain(std::iter::once(&top.headers))
             .map(|r| r[4].chars().count())
             .max()
             .unwrap_or(0);
@@ -387,10 +510,15 @@ impl FormulaReport {
             let pad = width - r[4].chars().count();
             r[4].push_str(&" ".repeat(pad));
         }
+        let drift = self
+            .drifts()
+            .map(|d| drift_table(&d).to_text())
+            .unwrap_or_default();
         format!(
-            "{}\n{}",
+            "{}\n{}\n{}",
             summary_table(&self.results).to_text(),
-            top.to_text()
+            top.to_text(),
+            drift
         )
     }
 
@@ -422,6 +550,84 @@ impl FormulaReport {
                 &format!("formulas_{}", chart::slug(&r.controller)),
             )?);
         }
+        let drifts = self.drifts()?;
+        written.push(super::write_text(
+            dir,
+            "formulas_drift.csv",
+            &drift_table(&drifts).to_csv(),
+        )?);
+        for d in &drifts {
+            written.extend(chart::save_in(
+                &drift_chart(d),
+                dir,
+                &format!("drift_{}", chart::slug(&d.controller)),
+            )?);
+        }
         Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drift_counts_formulas_that_ignore_q_or_n() {
+        let uct = Formula::uct().canonical().to_string();
+        let counts = [
+            ("Q", 3),
+            ("n", 2),
+            ("2", 1),
+            ("C*C", 1),
+            ("Q + n", 4),
+            (&uct, 5),
+        ];
+        let r = ControllerFormulas {
+            controller: "ES".into(),
+            decisions: 17,
+            total: 16,
+            not_run: 1,
+            counts: counts
+                .iter()
+                .map(|(c, k)| FormulaCount {
+                    canonical: c.to_string(),
+                    count: *k,
+                })
+                .collect(),
+        };
+        let d = Drift::new(&r).unwrap();
+        assert_eq!(d.ignores_q, 2 + 1 + 1);
+        assert_eq!(d.ignores_n, 3 + 1 + 1);
+        assert_eq!(d.constant, 2);
+        assert_eq!(d.drifted, 3 + 2 + 1 + 1);
+        assert_eq!(d.uct, 5);
+        let (share, low, high) = d.share();
+        assert!((share - 7.0 / 16.0).abs() < 1e-12 && low < share && share < high);
+        let table = drift_table(&[d]);
+        assert_eq!(table.rows[0][2], "7");
+        assert_eq!(drift_chart(&Drift::new(&r).unwrap()).bars[3].1, 16 - 7);
+    }
+
+    #[test]
+    fn the_text_view_pads_formulas_shorter_than_their_header() {
+        let results = vec![ControllerFormulas {
+            controller: "ES".into(),
+            decisions: 2,
+            total: 2,
+            not_run: 0,
+            counts: vec![FormulaCount {
+                canonical: "Q".into(),
+                count: 2,
+            }],
+        }];
+        let rows = top_rows(&results, 5).unwrap();
+        let text = FormulaReport {
+            results,
+            rows,
+            k: 5,
+        }
+        .to_text();
+        assert!(text.contains("Formula"), "{text}");
+        assert!(text.contains("Drift"), "{text}");
     }
 }

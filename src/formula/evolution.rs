@@ -16,6 +16,14 @@
 //! 4. The result is the best of the last population (what the paper's ES-MCTS uses for
 //!    the rest of the decision), plus the best individual ever evaluated.
 //!
+//! [`EvolutionStrategy::run_with`] adds two [`RunOptions`]: `score_initial` evaluates the
+//! initial parents in the comma strategy too (so a seed can be the best ever), and
+//! `semantic` discards every offspring whose *semantics* (the vector its fitness function
+//! returns beside the mean, e.g. the reward of each simulation on common random numbers)
+//! equals its parent's: an offspring that behaves exactly like its parent brings nothing
+//! new and cannot displace it. If fewer than μ offspring remain in a comma strategy, the
+//! best parents fill the places.
+//!
 //! Every random choice comes from the caller's RNG, so a run is reproducible from its
 //! seed. With `record_history`, every individual (formula, fitness, size, depth,
 //! parent) is kept and the lineage can be exported as a petgraph graph or DOT.
@@ -204,6 +212,24 @@ pub struct EvolutionResult {
     pub history: Option<EvolutionHistory>,
 }
 
+/// Options of [`EvolutionStrategy::run_with`]; the default is [`EvolutionStrategy::run`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Evaluate the initial parents in the comma strategy too (the plus strategy always does).
+    pub score_initial: bool,
+    /// Discard offspring whose semantics equal their parent's (see the module comment).
+    pub semantic: bool,
+}
+
+/// What a fitness function of [`EvolutionStrategy::run_with`] returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scored {
+    /// Maximised.
+    pub fitness: f64,
+    /// Compared element by element with the parent's when `RunOptions::semantic`.
+    pub semantics: Vec<f64>,
+}
+
 /// Keeps the first strictly best evaluated individual.
 fn note_best(individual: &Individual, best_ever: &mut Option<Individual>) {
     if individual.fitness.is_some_and(|f| !f.is_nan())
@@ -266,6 +292,30 @@ impl EvolutionStrategy {
         R: Rng + ?Sized,
         F: FnMut(&Formula) -> f64,
     {
+        self.run_with(RunOptions::default(), seed, grammar, rng, |formula| {
+            Scored {
+                fitness: fitness(formula),
+                semantics: Vec::new(),
+            }
+        })
+    }
+
+    /// [`EvolutionStrategy::run`] with options; `fitness` also returns the semantics.
+    ///
+    /// # Panics
+    /// If the configuration is invalid.
+    pub fn run_with<R, F>(
+        &self,
+        options: RunOptions,
+        seed: &Formula,
+        grammar: &Grammar,
+        rng: &mut R,
+        mut fitness: F,
+    ) -> EvolutionResult
+    where
+        R: Rng + ?Sized,
+        F: FnMut(&Formula) -> Scored,
+    {
         if let Err(err) = self.validate() {
             panic!("invalid evolution strategy: {err}");
         }
@@ -304,6 +354,15 @@ impl EvolutionStrategy {
             evaluations += 1;
             fitness(formula)
         };
+        // Semantics by individual id (ids count up from 0), kept only when used.
+        let mut semantics: Vec<Option<Vec<f64>>> = Vec::new();
+        let keep_semantics =
+            |semantics: &mut Vec<Option<Vec<f64>>>, id: usize, scored: Option<Scored>| {
+                if let (true, Some(scored)) = (options.semantic, scored) {
+                    semantics.resize(id + 1, None);
+                    semantics[id] = Some(scored.semantics);
+                }
+            };
 
         let seed_individual = born(seed.clone(), None, 0, Origin::Seed, None, &mut history);
         let mut parents: Vec<Individual> = Vec::with_capacity(self.mu + self.lambda);
@@ -312,15 +371,16 @@ impl EvolutionStrategy {
                 InitialPopulation::MutatedSeed => mutate(seed, grammar, rng),
                 InitialPopulation::Seed => seed.clone(),
             };
-            let value = self.plus.then(|| evaluate(&formula));
+            let scored = (self.plus || options.score_initial).then(|| evaluate(&formula));
             let individual = born(
                 formula,
-                value,
+                scored.as_ref().map(|s| s.fitness),
                 0,
                 Origin::Initial,
                 Some(seed_individual.id),
                 &mut history,
             );
+            keep_semantics(&mut semantics, individual.id, scored);
             note_best(&individual, &mut best_ever);
             parents.push(individual);
         }
@@ -331,25 +391,42 @@ impl EvolutionStrategy {
         }
 
         let mut pool: Vec<Individual> = Vec::with_capacity(self.mu + self.lambda);
+        // Whether each offspring of `pool` behaved exactly like its parent.
+        let mut same_as_parent: Vec<bool> = Vec::with_capacity(self.lambda);
         for generation in 1..=self.generations {
             pool.clear();
+            same_as_parent.clear();
             for i in 0..self.lambda {
                 let parent = &parents[i % self.mu];
                 let formula = mutate(&parent.formula, grammar, rng);
-                let value = evaluate(&formula);
+                let scored = evaluate(&formula);
                 let parent_id = parent.id;
                 let child = born(
                     formula,
-                    Some(value),
+                    Some(scored.fitness),
                     generation,
                     Origin::Offspring,
                     Some(parent_id),
                     &mut history,
                 );
+                if options.semantic {
+                    let parent_semantics = semantics.get(parent_id).and_then(Option::as_ref);
+                    same_as_parent.push(parent_semantics == Some(&scored.semantics));
+                }
+                keep_semantics(&mut semantics, child.id, Some(scored));
                 note_best(&child, &mut best_ever);
                 pool.push(child);
             }
+            if options.semantic {
+                let mut same = same_as_parent.iter();
+                pool.retain(|_| !same.next().expect("one flag per offspring"));
+            }
             if self.plus {
+                pool.append(&mut parents);
+            } else if pool.len() < self.mu {
+                // Semantic discards left too few offspring: the best parents stay.
+                parents.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
+                parents.truncate(self.mu - pool.len());
                 pool.append(&mut parents);
             }
             // Stable sort: among equal fitness, offspring (listed first) and then the

@@ -6,8 +6,9 @@
 //! (`search`), lives in an arena of 40-byte nodes without game states (`tree`), and
 //! keeps every node's statistics from the view of the player who chose it, so the
 //! selection formula is maximised by the player to move at every depth. The ES step
-//! (`es`) evolves the formula at each decision without touching the real tree, and
-//! leaves an [`EsDecisionRecord`] per decision.
+//! (`es`) evolves the formula at each decision without touching the real tree (unless
+//! `write_back`, the paper's public code's behaviour), and leaves an
+//! [`EsDecisionRecord`] per decision.
 //!
 //! The controller sees only the `&GameState` it is given: it samples future tiles
 //! from the hidden counts, so it cannot depend on the real order of the stack.
@@ -39,13 +40,16 @@ mod tree;
 use rand::SeedableRng;
 use serde::Serialize;
 
-pub use record::{EsCandidateRecord, EsDecisionRecord, EsGenerationRecord};
-pub use settings::{EsMode, EsSettings, FinalMove, MctsSettings, Reward, Selection, SettingsError};
+pub use record::{EsAcceptanceRecord, EsCandidateRecord, EsDecisionRecord, EsGenerationRecord};
+pub use settings::{
+    EsFitness, EsMode, EsResult, EsSettings, EsStrategy, FinalMove, InitialPopulation,
+    MctsSettings, Reward, Selection, SettingsError,
+};
 
 use crate::formula::{CompileError, CompiledFormula, Formula, Grammar};
 use crate::game::{Controller, GameRng, GameState, Move};
 use es::EsStep;
-use search::Core;
+use search::{Core, Scoring};
 use selection::Policy;
 use tree::{Node, ROOT};
 
@@ -79,8 +83,10 @@ pub struct DecisionStats {
     /// Nodes in the arena when the decision was taken.
     pub nodes: usize,
     pub bytes_per_node: usize,
-    /// Whether the ES replaced the seed formula in this decision.
+    /// Whether the ES ran in this decision (its record says whether the seed was kept).
     pub es_ran: bool,
+    /// MCTS simulations done when the ES started.
+    pub es_started_at: Option<u64>,
 }
 
 /// Every node's statistics and links, to compare a tree before and after a step.
@@ -131,6 +137,7 @@ pub struct MctsController {
     sims_done: u64,
     es_sims_done: u64,
     es_ran: bool,
+    es_started_at: Option<u64>,
     /// A tree exists (`begin` has run once).
     started: bool,
 }
@@ -176,6 +183,7 @@ impl MctsController {
             sims_done: 0,
             es_sims_done: 0,
             es_ran: false,
+            es_started_at: None,
             started: false,
         })
     }
@@ -203,8 +211,11 @@ impl MctsController {
             self.finish_stats();
             return Ok(self.core.tree.get(self.core.tree.get(ROOT).first_child).mv);
         }
-        if self.es.is_some() {
-            while self.sims_done < budget && !self.core.root_fully_expanded() {
+        if let Some(es) = &self.es {
+            let start = es.start_after();
+            while self.sims_done < budget
+                && (self.sims_done < start || !self.core.root_fully_expanded())
+            {
                 self.simulate(1);
             }
             if self.core.root_fully_expanded() {
@@ -258,6 +269,7 @@ impl MctsController {
         self.sims_done = 0;
         self.es_sims_done = 0;
         self.es_ran = false;
+        self.es_started_at = None;
         self.started = true;
         Ok(())
     }
@@ -294,12 +306,23 @@ impl MctsController {
 
     fn es_step(&mut self) -> Option<EsDecisionRecord> {
         let es = self.es.as_mut()?;
-        let outcome = es.run(&mut self.core, self.turn, self.player);
-        let compiled =
-            CompiledFormula::new(&outcome.winner).expect("the winner compiled when it was scored");
-        self.policy = Policy::Formula(compiled);
+        let outcome = es.run(
+            &mut self.core,
+            self.settings.final_move,
+            self.turn,
+            self.player,
+        );
+        self.policy = if outcome.seed_kept {
+            self.base_policy.clone()
+        } else {
+            Policy::Formula(
+                CompiledFormula::new(&outcome.winner)
+                    .expect("the winner compiled when it was scored"),
+            )
+        };
         self.es_sims_done += outcome.record.es_simulations;
         self.es_ran = true;
+        self.es_started_at = Some(self.sims_done);
         Some(outcome.record)
     }
 
@@ -314,13 +337,20 @@ impl MctsController {
         let policy = Policy::Formula(CompiledFormula::new(formula)?);
         let mut trace = CandidateTrace::default();
         let first_child = self.core.tree.get(ROOT).first_child;
-        trace.fitness =
-            self.core
-                .evaluate_candidate(&policy, mode, sims, |reward, child, visits| {
-                    trace.rewards.push(reward);
-                    trace.root_children.push((child - first_child) as usize);
-                    trace.root_visits.push(visits);
-                });
+        let scoring = Scoring {
+            mode,
+            sims,
+            fitness: EsFitness::MeanReward,
+            final_move: self.settings.final_move,
+            write_back: false,
+        };
+        trace.fitness = self
+            .core
+            .evaluate_candidate(&policy, scoring, |reward, child, visits| {
+                trace.rewards.push(reward);
+                trace.root_children.push((child - first_child) as usize);
+                trace.root_visits.push(visits);
+            });
         Ok(trace)
     }
 
@@ -373,6 +403,7 @@ impl MctsController {
             nodes: self.core.tree.len(),
             bytes_per_node: self.core.tree.bytes_per_node(),
             es_ran: self.es_ran,
+            es_started_at: self.es_started_at,
         };
     }
 }

@@ -13,8 +13,7 @@
 //! with `n` the child's visits and `Ñ` its AMAF visits; the exploration term is the
 //! main paper's UCT term, so RAVE with no AMAF data is exactly UCT.
 
-use super::selection::argmax;
-use super::tree::{NodeId, Tree};
+use super::tree::{argmax, NodeId, Tree};
 use crate::game::Move;
 
 pub(crate) fn select(tree: &Tree, parent: NodeId, c_e: f64, bias: f64) -> NodeId {

@@ -35,6 +35,20 @@ pub struct EsGenerationRecord {
     pub candidates: Vec<EsCandidateRecord>,
 }
 
+/// The acceptance test of a decision (`acceptance: true`): the evolved formula and the
+/// seed scored again on one fresh common stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EsAcceptanceRecord {
+    /// The formula the evolution produced, with its fitness in the evolution.
+    pub evolved: EsCandidateRecord,
+    pub evolved_rescored: f64,
+    pub seed_rescored: f64,
+    /// The lead the evolved formula needed.
+    pub margin: f64,
+    /// Whether it selected for the rest of the decision (otherwise the seed did).
+    pub accepted: bool,
+}
+
 /// One decision of an ES-MCTS or ES-p-MCTS controller.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EsDecisionRecord {
@@ -44,8 +58,12 @@ pub struct EsDecisionRecord {
     pub player: u8,
     pub mode: EsMode,
     pub generations: Vec<EsGenerationRecord>,
-    /// The best of the last generation, which selected for the rest of the decision;
-    /// `None` when the ES did not run (see `skipped`).
+    /// The initial parents when they are scored (`initial: Seed` or a plus strategy).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initial: Vec<EsCandidateRecord>,
+    /// The formula that selected for the rest of the decision: the best of the last
+    /// generation (or the best ever, per `result`), or the seed when the acceptance test
+    /// rejected it; `None` when the ES did not run (see `skipped`).
     pub chosen: Option<EsCandidateRecord>,
     /// Simulations spent scoring candidates (not part of the MCTS budget).
     pub es_simulations: u64,
@@ -54,4 +72,7 @@ pub struct EsDecisionRecord {
     /// Why the ES did not run: a single legal move, or a root with more children than
     /// the budget could expand.
     pub skipped: Option<String>,
+    /// The acceptance test, when the settings ask for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acceptance: Option<EsAcceptanceRecord>,
 }

@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 
 use super::rave::{self, KeySet, Played};
 use super::selection::Policy;
-use super::settings::{EsMode, FinalMove, Reward};
+use super::settings::{EsFitness, EsMode, FinalMove, Reward};
 use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
 use crate::game::{DrawUntil, Drawn, GameRng, GameState, Move, Rules, SampledTiles, Unplaceable};
 
@@ -26,6 +26,18 @@ pub(crate) const NO_MOVE: Move = Move {
     rotation: 0,
     meeple: None,
 };
+
+/// How the ES scores one candidate ([`Core::evaluate_candidate`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scoring {
+    pub mode: EsMode,
+    pub sims: u32,
+    pub fitness: EsFitness,
+    /// The rule `Recommendation` applies on the candidate's overlay.
+    pub final_move: FinalMove,
+    /// Back every simulation's result up into the real root child and root.
+    pub write_back: bool,
+}
 
 /// Everything a decision's simulations work on.
 pub(crate) struct Core {
@@ -43,6 +55,11 @@ pub(crate) struct Core {
     played: Vec<Played>,
     decisions: Vec<(NodeId, usize)>,
     seen: KeySet,
+    /// The last simulation's reward and win count ×2, from player 0's view.
+    last_result: (f64, u32),
+    /// A candidate's results to write back: reward and wins from player 0's view, and the
+    /// root child.
+    write_backs: Vec<(f64, u32, NodeId)>,
 }
 
 impl Core {
@@ -62,6 +79,8 @@ impl Core {
             played: Vec::with_capacity(128),
             decisions: Vec::with_capacity(128),
             seen: KeySet::default(),
+            last_result: (0.0, 0),
+            write_backs: Vec::with_capacity(64),
         }
     }
 
@@ -195,6 +214,7 @@ impl Core {
         }
 
         let (reward0, wins0_x2) = self.roll_out(record_played);
+        self.last_result = (reward0, wins0_x2);
         if backup {
             self.backpropagate(reward0, wins0_x2);
             if record_played && !self.tree.in_overlay() {
@@ -264,31 +284,55 @@ impl Core {
         }
     }
 
-    /// Scores a candidate formula (the ES step): the mean reward of `sims` simulations
-    /// selecting with `policy`. `Integrated` backpropagates into a private overlay of
-    /// the tree that is rolled back afterwards; `Partial` never writes to the tree.
-    /// `observe(reward, root child, root visits)` sees each simulation.
+    /// Scores a candidate formula (the ES step) with `scoring.sims` simulations selecting
+    /// with `policy`. `Integrated` backpropagates into a private overlay of the tree that
+    /// is rolled back afterwards; `Partial` never writes to the tree. The fitness is the
+    /// mean reward of the simulations (`MeanReward`), or (`Recommendation`) the real
+    /// tree's mean reward of the root child the final-move rule picks on the overlay.
+    /// With `write_back`, each simulation's result is then backed up into the real root
+    /// child it went through and the real root. `observe(reward, root child, root
+    /// visits)` sees each simulation.
     pub(crate) fn evaluate_candidate(
         &mut self,
         policy: &Policy,
-        mode: EsMode,
-        sims: u32,
+        scoring: Scoring,
         mut observe: impl FnMut(f64, NodeId, u32),
     ) -> f64 {
-        let integrated = mode == EsMode::Integrated;
+        let integrated = scoring.mode == EsMode::Integrated;
         if integrated {
             self.tree.begin_overlay();
         }
+        self.write_backs.clear();
         let mut total = 0.0;
-        for _ in 0..sims {
+        for _ in 0..scoring.sims {
             let (reward, child) = self.simulate(policy, integrated);
             total += reward;
+            if scoring.write_back {
+                let (reward0, wins0_x2) = self.last_result;
+                self.write_backs.push((reward0, wins0_x2, child));
+            }
             observe(reward, child, self.tree.get(ROOT).visits);
         }
+        let recommended = match scoring.fitness {
+            EsFitness::MeanReward => None,
+            EsFitness::Recommendation => Some(self.best_root_child(scoring.final_move)),
+        };
         if integrated {
             self.tree.rollback();
         }
-        total / sims as f64
+        // Valued before any write-back, so on statistics without the candidate's samples.
+        let fitness = match recommended {
+            None => total / scoring.sims as f64,
+            Some(child) => self.tree.get(child).q(),
+        };
+        for i in 0..self.write_backs.len() {
+            let (reward0, wins0_x2, child) = self.write_backs[i];
+            self.path.clear();
+            self.path.push(ROOT);
+            self.path.push(child);
+            self.backpropagate(reward0, wins0_x2);
+        }
+        fitness
     }
 
     /// The root child the final-move rule picks (among visited children).

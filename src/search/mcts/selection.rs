@@ -10,7 +10,7 @@ use rand::Rng;
 
 use super::rave;
 use super::thompson;
-use super::tree::{NodeId, Tree};
+use super::tree::{argmax, NodeId, Tree};
 use crate::formula::{CompiledFormula, SelectionInputs};
 
 /// A resolved tree policy.
@@ -42,24 +42,6 @@ impl Policy {
             Policy::Thompson { reshaped } => thompson::select(tree, parent, *reshaped, rng),
         }
     }
-}
-
-/// First child with the largest score.
-#[inline]
-pub(crate) fn argmax(
-    children: std::ops::Range<NodeId>,
-    mut score: impl FnMut(NodeId) -> f64,
-) -> NodeId {
-    let mut best = children.start;
-    let mut best_score = f64::NEG_INFINITY;
-    for child in children {
-        let value = score(child);
-        if value > best_score {
-            best = child;
-            best_score = value;
-        }
-    }
-    best
 }
 
 fn select_by_formula(formula: &CompiledFormula, tree: &Tree, parent: NodeId, c_e: f64) -> NodeId {

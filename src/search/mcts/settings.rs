@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::formula::{CompiledFormula, Formula};
 
+pub use crate::formula::InitialPopulation;
+
 /// What a finished simulation is worth, always from the view of the player who chose
 /// the node being updated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -69,7 +71,52 @@ pub enum EsMode {
     Partial,
 }
 
+/// Which individuals survive a generation of the per-decision ES.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EsStrategy {
+    /// (μ, λ): the offspring replace the parents (the paper's text).
+    #[default]
+    Comma,
+    /// (μ + λ): parents compete with their offspring (what the paper's public code ran).
+    Plus,
+}
+
+/// Which formula the ES hands to the rest of the decision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EsResult {
+    /// The best of the last generation (the paper's text).
+    #[default]
+    LastGeneration,
+    /// The best individual ever scored in the decision, the seed included when it is
+    /// scored (`initial: Seed`).
+    BestEver,
+}
+
+/// How a candidate formula is scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EsFitness {
+    /// The mean reward of the candidate's own simulations (the paper's).
+    #[default]
+    MeanReward,
+    /// The value of the move the candidate would recommend: after its simulations on its
+    /// overlay of the tree, the root child the final-move rule picks there, valued by
+    /// that child's mean reward in the *real* tree, which holds none of the candidate's
+    /// own samples. `Integrated` mode only.
+    Recommendation,
+}
+
+/// Options left at their default are not written, so specs written before they existed
+/// keep their text (and a league run its spec hash).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
 /// The per-decision evolution of the selection formula (ES-MCTS / ES-p-MCTS).
+///
+/// Every option after `grammar` defaults to the behaviour of the paper's text as this
+/// crate always ran it: a (1, 4) comma strategy from a mutated seed, the best of the
+/// last generation, mean-reward fitness on independent simulations, nothing written to
+/// the real tree.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EsSettings {
@@ -83,6 +130,45 @@ pub struct EsSettings {
     pub sims_per_fitness: u32,
     /// `paper`, `ucb1_tuned` (built in) or the path of a grammar RON file.
     pub grammar: String,
+    /// `Comma` (μ, λ) or `Plus` (μ + λ).
+    #[serde(skip_serializing_if = "is_default")]
+    pub strategy: EsStrategy,
+    /// `MutatedSeed`: the first parents are mutations of the seed and, in a comma
+    /// strategy, never scored. `Seed`: the first parents are the seed, scored like any
+    /// candidate, so the seed can win.
+    #[serde(skip_serializing_if = "is_default")]
+    pub initial: InitialPopulation,
+    #[serde(skip_serializing_if = "is_default")]
+    pub result: EsResult,
+    /// What the paper's public code did, not what its text says: every ES simulation's
+    /// result is also backed up into the real root child it went through and the real
+    /// root, so the real tree gets the ES simulations on top of the MCTS budget.
+    #[serde(skip_serializing_if = "is_default")]
+    pub write_back: bool,
+    /// Run the ES once this many MCTS simulations are done and the root is fully
+    /// expanded; `None`: as soon as the root is fully expanded.
+    #[serde(skip_serializing_if = "is_default")]
+    pub start_after: Option<u32>,
+    /// Every candidate of a decision is scored on one common random stream (the chance
+    /// draws, rollouts and the order new children are tried), so candidates are compared
+    /// paired and two copies of one formula get the same fitness.
+    #[serde(skip_serializing_if = "is_default")]
+    pub common_random_numbers: bool,
+    #[serde(skip_serializing_if = "is_default")]
+    pub fitness: EsFitness,
+    /// The evolved winner replaces the seed for the rest of the decision only if it beats
+    /// the seed on a fresh common stream: both are scored again on the same draws and the
+    /// winner must lead by more than 1.645 standard errors of the paired per-simulation
+    /// differences (by any margin under `Recommendation`, whose values are not per
+    /// simulation). Costs two more candidate scorings.
+    #[serde(skip_serializing_if = "is_default")]
+    pub acceptance: bool,
+    /// After SIEA-MCTS: a candidate's semantics is the vector of its simulations'
+    /// rewards (on common random numbers); an offspring whose semantics equal its
+    /// parent's is discarded, so neutral mutations cannot drift the formula. Needs
+    /// `common_random_numbers`.
+    #[serde(skip_serializing_if = "is_default")]
+    pub semantic: bool,
 }
 
 impl Default for EsSettings {
@@ -95,6 +181,15 @@ impl Default for EsSettings {
             generations: 20,
             sims_per_fitness: 10,
             grammar: "paper".to_string(),
+            strategy: EsStrategy::Comma,
+            initial: InitialPopulation::MutatedSeed,
+            result: EsResult::LastGeneration,
+            write_back: false,
+            start_after: None,
+            common_random_numbers: false,
+            fitness: EsFitness::MeanReward,
+            acceptance: false,
+            semantic: false,
         }
     }
 }
@@ -243,6 +338,29 @@ impl MctsSettings {
                 return Err(SettingsError::new(
                     "es.sims_per_fitness",
                     "must be at least 1",
+                ));
+            }
+            if let Some(start) = es.start_after {
+                if start >= self.sims {
+                    return Err(SettingsError::new(
+                        "es.start_after",
+                        format!(
+                            "must be below the simulation budget ({}), got {start}",
+                            self.sims
+                        ),
+                    ));
+                }
+            }
+            if es.fitness == EsFitness::Recommendation && es.mode != EsMode::Integrated {
+                return Err(SettingsError::new(
+                    "es.fitness",
+                    "Recommendation needs mode Integrated: a Partial candidate leaves no statistics to recommend from",
+                ));
+            }
+            if es.semantic && !es.common_random_numbers {
+                return Err(SettingsError::new(
+                    "es.semantic",
+                    "needs common_random_numbers: true (semantics are compared on the same draws)",
                 ));
             }
             if es.grammar.trim().is_empty() {

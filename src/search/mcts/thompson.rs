@@ -1,5 +1,4 @@
-//! Thompson sampling as the tree policy (the Settlers of Catan thesis of the reading
-//! list), plain and with posterior reshaping.
+//! Thompson sampling as the tree policy, plain and with posterior reshaping.
 //!
 //! Each child keeps S wins and F = n − S losses from the view of the player who chose
 //! it. With score-difference rewards a win is derived from the sign of the simulation's
@@ -12,8 +11,7 @@
 use rand::Rng;
 use rand_distr::{Beta, Distribution};
 
-use super::selection::argmax;
-use super::tree::{NodeId, Tree};
+use super::tree::{argmax, NodeId, Tree};
 
 /// Smallest φ used: when N = n (a single child), ln N / n can be 0.
 const MIN_PHI: f64 = 1e-3;

@@ -110,6 +110,25 @@ impl Node {
     }
 }
 
+/// First child with the largest score: the tree policies' common maximisation (ties go to
+/// the first child in arena order).
+#[inline]
+pub(crate) fn argmax(
+    children: std::ops::Range<NodeId>,
+    mut score: impl FnMut(NodeId) -> f64,
+) -> NodeId {
+    let mut best = children.start;
+    let mut best_score = f64::NEG_INFINITY;
+    for child in children {
+        let value = score(child);
+        if value > best_score {
+            best = child;
+            best_score = value;
+        }
+    }
+    best
+}
+
 /// The all-moves-as-first statistics of a node (MCTS-RAVE only).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Amaf {
