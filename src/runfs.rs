@@ -91,6 +91,11 @@ impl From<crate::formula::GrammarError> for SpecFileError {
                 column,
                 message: format!("field `{field}`: {message}"),
             },
+            G::NotResolved(name) => SpecFileError::Invalid {
+                file: String::new(),
+                field: "grammar".into(),
+                message: format!("`{name}` was not read as a grammar file"),
+            },
         }
     }
 }
@@ -208,6 +213,18 @@ pub trait SpecFile: Serialize + DeserializeOwned {
 /// Whether a grammar setting already holds a grammar's content rather than a name or path.
 pub fn is_inline_grammar(name: &str) -> bool {
     Grammar::is_inline(name)
+}
+
+/// Reads a grammar file.
+pub fn read_grammar(path: impl AsRef<Path>) -> Result<Grammar, crate::formula::GrammarError> {
+    let path = path.as_ref();
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|source| crate::formula::GrammarError::Io {
+            file: file.clone(),
+            source,
+        })?;
+    Grammar::from_ron(&text, &file)
 }
 
 /// A grammar setting resolved: built-in names and inline content stay, a path (relative to

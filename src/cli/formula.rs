@@ -149,7 +149,7 @@ fn parse(text: &str) -> anyhow::Result<Formula> {
 
 fn load_grammar(path: Option<PathBuf>) -> anyhow::Result<Grammar> {
     match path {
-        Some(path) => Grammar::from_file(&path).context("invalid grammar"),
+        Some(path) => evomcts::runfs::read_grammar(&path).context("invalid grammar"),
         None => Ok(Grammar::paper()),
     }
 }

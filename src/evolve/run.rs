@@ -23,7 +23,7 @@ use super::population::{
 use super::progress::Tracker;
 use super::racing::race;
 use super::report::write_reports;
-use super::spec::{EvolveSpec, SpecError};
+use super::spec::{EvolveSpec, SpecFileError};
 use crate::formula::{mutate, Grammar, InitialPopulation};
 use crate::game::GameRng;
 use crate::runfs::{derive_seed, RunLock};
@@ -38,7 +38,7 @@ const ELITE: u64 = 3;
 #[derive(Debug, thiserror::Error)]
 pub enum EvolveError {
     #[error(transparent)]
-    Spec(#[from] SpecError),
+    Spec(#[from] SpecFileError),
     #[error(transparent)]
     Population(#[from] PopulationError),
     #[error(transparent)]
@@ -369,12 +369,12 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     }
     crate::runfs::check_threads(opts.threads).map_err(EvolveError::Threads)?;
     spec.validate()
-        .map_err(|(field, message)| SpecError::Invalid {
+        .map_err(|(field, message)| SpecFileError::Invalid {
             file: "<spec>".into(),
             field,
             message,
         })?;
-    let grammar = spec.grammar().map_err(|message| SpecError::Invalid {
+    let grammar = spec.grammar().map_err(|message| SpecFileError::Invalid {
         file: "<spec>".into(),
         field: "grammar".into(),
         message,

@@ -160,7 +160,7 @@ fn paper_grammar() -> String {
 
 use crate::runfs::SpecFile;
 /// Spec errors are the league's: the same RON dialect, the same file:line:column messages.
-pub use crate::runfs::SpecFileError as SpecError;
+pub use crate::runfs::SpecFileError;
 
 /// Upper bounds on the sizes an evolution spec gives: populations and samples are held in
 /// memory and multiply into the run's work.
@@ -192,13 +192,13 @@ pub fn load_grammar(name: &str) -> Result<Grammar, String> {
 impl EvolveSpec {
     /// Reads a spec file; a grammar file or formula file it names is read relative to the spec
     /// file's folder and its content put in the spec, so the spec's hash covers it.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<EvolveSpec, SpecError> {
+    pub fn from_file(path: impl AsRef<Path>) -> Result<EvolveSpec, SpecFileError> {
         <Self as SpecFile>::from_file(path)
     }
 
     /// Parses and validates a spec as it is (files it names are not read); `file` names it in
     /// errors.
-    pub fn from_ron(text: &str, file: &str) -> Result<EvolveSpec, SpecError> {
+    pub fn from_ron(text: &str, file: &str) -> Result<EvolveSpec, SpecFileError> {
         <Self as SpecFile>::from_ron(text, file)
     }
 

@@ -34,8 +34,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub use crate::league::spec::SpecFileError as SpecError;
 use crate::league::spec::{parse_spec, read_spec_text, ron_options};
+use crate::runfs::SpecFileError;
 
 /// A formula against tuned UCT on unseen tile sequences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -105,14 +105,14 @@ fn read_resolved<T>(
     path: &Path,
     controllers: impl Fn(&mut T) -> Vec<(&'static str, &mut ControllerSpec)>,
     validate: impl Fn(&T) -> Result<(), (String, String)>,
-) -> Result<T, SpecError>
+) -> Result<T, SpecFileError>
 where
     T: serde::de::DeserializeOwned,
 {
     let file = path.display().to_string();
     let mut spec: T = parse_spec(&read_spec_text(path)?, &file, |_| Ok(()))?;
     let base = path.parent().unwrap_or(Path::new(""));
-    let invalid = |field: String, message: String| SpecError::Invalid {
+    let invalid = |field: String, message: String| SpecFileError::Invalid {
         file: file.clone(),
         field,
         message,
@@ -127,7 +127,7 @@ where
 
 impl ValidateSpec {
     /// Reads a spec file; files the controllers name are read relative to it.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<ValidateSpec, SpecError> {
+    pub fn from_file(path: impl AsRef<Path>) -> Result<ValidateSpec, SpecFileError> {
         read_resolved(
             path.as_ref(),
             |s: &mut ValidateSpec| {
@@ -140,7 +140,7 @@ impl ValidateSpec {
         )
     }
 
-    pub fn from_ron(text: &str, file: &str) -> Result<ValidateSpec, SpecError> {
+    pub fn from_ron(text: &str, file: &str) -> Result<ValidateSpec, SpecFileError> {
         parse_spec(text, file, ValidateSpec::validate)
     }
 
@@ -172,7 +172,7 @@ impl ValidateSpec {
 
 impl SweepSpec {
     /// Reads a spec file; files the opponent names are read relative to it.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<SweepSpec, SpecError> {
+    pub fn from_file(path: impl AsRef<Path>) -> Result<SweepSpec, SpecFileError> {
         read_resolved(
             path.as_ref(),
             |s: &mut SweepSpec| vec![("opponent", &mut s.opponent)],
@@ -180,7 +180,7 @@ impl SweepSpec {
         )
     }
 
-    pub fn from_ron(text: &str, file: &str) -> Result<SweepSpec, SpecError> {
+    pub fn from_ron(text: &str, file: &str) -> Result<SweepSpec, SpecFileError> {
         parse_spec(text, file, SweepSpec::validate)
     }
 
@@ -267,7 +267,7 @@ fn row_text(r: &GameRow) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum ValidateError {
     #[error(transparent)]
-    Spec(#[from] SpecError),
+    Spec(#[from] SpecFileError),
     #[error("{file}: {message}")]
     Io { file: String, message: String },
     #[error("{file}:{line}: {message} (left untouched; remove the folder to start again)")]

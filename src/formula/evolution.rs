@@ -16,7 +16,7 @@
 //! 4. The result is the best of the last population (what the paper's ES-MCTS uses for
 //!    the rest of the decision), plus the best individual ever evaluated.
 //!
-//! [`EvolutionStrategy::run_with`] adds two [`RunOptions`]: `score_initial` evaluates the
+//! [`EvolutionStrategy::run_with`] adds two [`StrategyOptions`]: `score_initial` evaluates the
 //! initial parents in the comma strategy too (so a seed can be the best ever), and
 //! `semantic` discards every offspring whose *semantics* (the vector its fitness function
 //! returns beside the mean, e.g. the reward of each simulation on common random numbers)
@@ -214,7 +214,7 @@ pub struct EvolutionResult {
 
 /// Options of [`EvolutionStrategy::run_with`]; the default is [`EvolutionStrategy::run`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunOptions {
+pub struct StrategyOptions {
     /// Evaluate the initial parents in the comma strategy too (the plus strategy always does).
     pub score_initial: bool,
     /// Discard offspring whose semantics equal their parent's (see the module comment).
@@ -226,7 +226,7 @@ pub struct RunOptions {
 pub struct Scored {
     /// Maximised.
     pub fitness: f64,
-    /// Compared element by element with the parent's when `RunOptions::semantic`.
+    /// Compared element by element with the parent's when `StrategyOptions::semantic`.
     pub semantics: Vec<f64>,
 }
 
@@ -292,7 +292,7 @@ impl EvolutionStrategy {
         R: Rng + ?Sized,
         F: FnMut(&Formula) -> f64,
     {
-        self.run_with(RunOptions::default(), seed, grammar, rng, |formula| {
+        self.run_with(StrategyOptions::default(), seed, grammar, rng, |formula| {
             Scored {
                 fitness: fitness(formula),
                 semantics: Vec::new(),
@@ -306,7 +306,7 @@ impl EvolutionStrategy {
     /// If the configuration is invalid.
     pub fn run_with<R, F>(
         &self,
-        options: RunOptions,
+        options: StrategyOptions,
         seed: &Formula,
         grammar: &Grammar,
         rng: &mut R,

@@ -7,7 +7,6 @@
 //! where it appears in the file, so a researcher editing a grammar can find the fix.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -100,6 +99,10 @@ pub enum GrammarError {
         column: usize,
         message: String,
     },
+    /// A grammar named by a path where only a built-in name or a grammar's text is taken:
+    /// files are read where specs are read (`runfs`), never by the formula layer.
+    #[error("grammar `{0}` is neither built in (paper, ucb1_tuned) nor a grammar's RON text; a grammar file is read when the spec naming it is read")]
+    NotResolved(String),
     /// Valid RON, but a field's value is not allowed.
     #[error("{file}:{line}:{column}: field `{field}`: {message}")]
     Invalid {
@@ -124,15 +127,15 @@ impl Grammar {
             .expect("built-in ucb1_tuned.ron is valid")
     }
 
-    /// A grammar as specs name it: `paper` and `ucb1_tuned` are built in; a grammar's own RON
-    /// text (`Grammar(...)`, what a spec holds once the file it named has been read) is parsed;
-    /// anything else is the path of a grammar file.
+    /// A grammar as a resolved spec names it: `paper` and `ucb1_tuned` are built in; a
+    /// grammar's own RON text (`Grammar(...)`, what a spec holds once the file it named has
+    /// been read) is parsed. A path is an error: this layer does no I/O.
     pub fn named(name: &str) -> Result<Grammar, GrammarError> {
         match name {
             "paper" => Ok(Grammar::paper()),
             "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
             text if Grammar::is_inline(text) => Grammar::from_ron(text, "<grammar in the spec>"),
-            path => Grammar::from_file(path),
+            other => Err(GrammarError::NotResolved(other.to_string())),
         }
     }
 
@@ -140,16 +143,6 @@ impl Grammar {
     pub fn is_inline(name: &str) -> bool {
         let name = name.trim_start();
         name.starts_with("Grammar(") || name.starts_with('(')
-    }
-
-    pub fn from_file(path: impl AsRef<Path>) -> Result<Grammar, GrammarError> {
-        let path = path.as_ref();
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| GrammarError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        Grammar::from_ron(&text, &file)
     }
 
     /// Parses RON text; `file` names the source in error messages.

@@ -24,7 +24,7 @@ pub use canonical::{canonical_expr, compare};
 pub use compiled::{CompileError, CompiledFormula, STACK_CAPACITY};
 pub use evolution::{
     EvolutionHistory, EvolutionResult, EvolutionStrategy, Individual, IndividualRecord,
-    InitialPopulation, Origin, RunOptions, Scored, StrategyError,
+    InitialPopulation, Origin, Scored, StrategyError, StrategyOptions,
 };
 pub use grammar::{DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, MAX_DEPTH_CAP};
 pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};

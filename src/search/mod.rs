@@ -48,28 +48,28 @@ impl Agent for MctsController {
 /// Why a spec cannot be turned into a controller; the message names the setting.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{0}")]
-pub struct SpecError(pub String);
+pub struct ControllerSpecError(pub String);
 
 impl ControllerSpec {
     /// Checks the settings without building anything.
-    pub fn validate(&self) -> Result<(), SpecError> {
+    pub fn validate(&self) -> Result<(), ControllerSpecError> {
         match self {
             ControllerSpec::Random => Ok(()),
-            ControllerSpec::Mcts(s) => s.validate().map_err(|e| SpecError(e.to_string())),
-            ControllerSpec::Star(s) => s.validate().map_err(|e| SpecError(e.to_string())),
+            ControllerSpec::Mcts(s) => s.validate().map_err(|e| ControllerSpecError(e.to_string())),
+            ControllerSpec::Star(s) => s.validate().map_err(|e| ControllerSpecError(e.to_string())),
         }
     }
 
     /// A fresh controller whose random choices all come from `seed`.
-    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, SpecError> {
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, ControllerSpecError> {
         Ok(match self {
             ControllerSpec::Random => Box::new(RandomController::new(seed)),
-            ControllerSpec::Mcts(s) => {
-                Box::new(MctsController::new(s, seed).map_err(|e| SpecError(e.to_string()))?)
-            }
-            ControllerSpec::Star(s) => {
-                Box::new(StarController::new(s, seed).map_err(|e| SpecError(e.to_string()))?)
-            }
+            ControllerSpec::Mcts(s) => Box::new(
+                MctsController::new(s, seed).map_err(|e| ControllerSpecError(e.to_string()))?,
+            ),
+            ControllerSpec::Star(s) => Box::new(
+                StarController::new(s, seed).map_err(|e| ControllerSpecError(e.to_string()))?,
+            ),
         })
     }
 

@@ -6,7 +6,7 @@
 //! the semantic rule discards offspring that behave like their parent.
 
 use evomcts::formula::{
-    EvolutionStrategy, Formula, Grammar, InitialPopulation, RunOptions, Scored,
+    EvolutionStrategy, Formula, Grammar, InitialPopulation, Scored, StrategyOptions,
 };
 use evomcts::game::{sample_positions, GameRng, GameState};
 use evomcts::search::mcts::{
@@ -341,7 +341,7 @@ fn semantic_selection_discards_offspring_that_behave_like_their_parent() {
     };
     // Bigger formulas score higher; `same` decides whether behaviour (semantics) differs.
     let run = |semantic: bool, same: bool| {
-        let options = RunOptions {
+        let options = StrategyOptions {
             score_initial: true,
             semantic,
         };

@@ -89,7 +89,11 @@ fn a_small_run_writes_a_champion_that_mcts_reads_from_its_file() {
         selection: Selection::FormulaFile(champion_file.display().to_string()),
         ..MctsSettings::default()
     };
-    let mut mcts = ControllerSpec::Mcts(settings).build(5).unwrap();
+    // Reading a spec puts the file's formula in place; the search itself reads no file.
+    let mut spec = ControllerSpec::Mcts(settings);
+    assert!(spec.build(5).is_err(), "an unread formula file is refused");
+    evomcts::runfs::resolve_controller(&mut spec, Path::new("")).unwrap();
+    let mut mcts = spec.build(5).unwrap();
     let mut random = RandomController::new(6);
     let (state, _) = play_game(Rules::default(), 9, [mcts.as_mut(), &mut random]).unwrap();
     assert!(state.is_over());

@@ -27,7 +27,10 @@ fn error_with(from: &str, to: &str) -> String {
 #[test]
 fn paper_grammar_is_the_paper() {
     let grammar = Grammar::paper();
-    assert_eq!(grammar, Grammar::from_file("grammars/paper.ron").unwrap());
+    assert_eq!(
+        grammar,
+        evomcts::runfs::read_grammar("grammars/paper.ron").unwrap()
+    );
     assert_eq!(grammar.functions().len(), 6);
     assert_eq!(
         grammar.terminals(),
@@ -57,7 +60,7 @@ fn ucb1_tuned_grammar_can_express_ucb1_tuned() {
     let grammar = Grammar::ucb1_tuned();
     assert_eq!(
         grammar,
-        Grammar::from_file("grammars/ucb1_tuned.ron").unwrap()
+        evomcts::runfs::read_grammar("grammars/ucb1_tuned.ron").unwrap()
     );
     assert!(grammar
         .functions()
@@ -179,7 +182,7 @@ fn other_semantic_errors_name_the_field() {
 
 #[test]
 fn missing_file_is_reported() {
-    let err = Grammar::from_file("grammars/does_not_exist.ron").unwrap_err();
+    let err = evomcts::runfs::read_grammar("grammars/does_not_exist.ron").unwrap_err();
     assert!(
         err.to_string()
             .starts_with("grammars/does_not_exist.ron: cannot read"),

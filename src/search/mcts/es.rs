@@ -27,14 +27,14 @@ use super::search::{Core, Scoring};
 use super::selection::Policy;
 use super::settings::{EsFitness, EsResult, EsSettings, EsStrategy, FinalMove, SettingsError};
 use crate::formula::{
-    CompiledFormula, EvolutionStrategy, Formula, Grammar, InitialPopulation, Origin, RunOptions,
-    Scored,
+    CompiledFormula, EvolutionStrategy, Formula, Grammar, InitialPopulation, Origin, Scored,
+    StrategyOptions,
 };
 use crate::game::GameRng;
 
 pub(crate) struct EsStep {
     strategy: EvolutionStrategy,
-    options: RunOptions,
+    options: StrategyOptions,
     grammar: Grammar,
     seed: Formula,
     settings: EsSettings,
@@ -73,7 +73,7 @@ impl EsStep {
         strategy
             .validate()
             .map_err(|err| SettingsError::new("es", err.to_string()))?;
-        let options = RunOptions {
+        let options = StrategyOptions {
             score_initial: settings.initial == InitialPopulation::Seed,
             semantic: settings.semantic,
         };

@@ -421,13 +421,12 @@ fn resolve_policy(settings: &MctsSettings) -> Result<(Policy, Option<Formula>), 
         Selection::Uct => Formula::uct(),
         Selection::Formula(text) => Formula::parse(text)
             .map_err(|err| SettingsError::new("selection", format!("Formula: {err}")))?,
+        // Search does no I/O: reading a spec (`runfs`) puts the file's formula in place.
         Selection::FormulaFile(path) => {
-            let text = std::fs::read_to_string(path).map_err(|err| {
-                SettingsError::new("selection", format!("FormulaFile {path}: {err}"))
-            })?;
-            Formula::parse(text.trim()).map_err(|err| {
-                SettingsError::new("selection", format!("FormulaFile {path}: {err}"))
-            })?
+            return Err(SettingsError::new(
+                "selection",
+                format!("FormulaFile {path:?} was not read: a formula file is read when the spec naming it is read"),
+            ))
         }
         Selection::HandCodedUct => return Ok((Policy::HandCodedUct, None)),
         Selection::Rave { bias } => return Ok((Policy::Rave { bias: *bias }, None)),
