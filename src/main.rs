@@ -35,6 +35,9 @@ enum Command {
     Evolve(cli::evolve::EvolveArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
     Plot(cli::plot::PlotArgs),
+    /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
+    /// tables beside ours.
+    Replicate(cli::replicate::ReplicateArgs),
 }
 
 fn main() {
@@ -49,6 +52,7 @@ fn main() {
         Command::Formula(args) => cli::formula::run(args),
         Command::Evolve(args) => cli::evolve::run(args),
         Command::Plot(args) => cli::plot::run(args),
+        Command::Replicate(args) => cli::replicate::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {}", error_message(&err));

@@ -7,5 +7,6 @@ pub mod league;
 pub mod play;
 pub mod plot;
 pub mod replay;
+pub mod replicate;
 pub mod slurm;
 pub mod table;

@@ -19,6 +19,7 @@ mod game_properties;
 mod game_scoring;
 mod league;
 mod presets;
+mod replication;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;
