@@ -820,7 +820,7 @@ pub fn star_decisions(
             match state.reveal(tile).map_err(|e| e.to_string())? {
                 Reveal::Ready => {
                     let mv = *moves.next().ok_or("a record ran out of moves")?;
-                    if counter % every == 0 {
+                    if counter.is_multiple_of(every) {
                         let v = state.virtual_scores();
                         max_abs = max_abs.max((v[0] - v[1]).abs());
                         positions.push(state.clone());
@@ -915,6 +915,8 @@ pub struct ReportInput<'a> {
     pub star: Option<StarDecisions>,
     /// The command that produced the runs, shown at the top.
     pub command: String,
+    /// A sentence under the heading, e.g. how the folders were produced.
+    pub note: Option<String>,
     pub out_dir: String,
     /// Link to the ES study's report, if it exists.
     pub es_study: Option<String>,
@@ -1182,7 +1184,7 @@ fn side_by_side(s: &mut String, lg: &PublishedLeague, pr: &PresetRuns) {
                 format!("{:+.2}", o.point_difference),
                 format!("{:+.2}", pd_sum_of_match_means(&r.tables, o.entrant)),
             ]),
-            None => row.extend(std::iter::repeat("?".to_string()).take(6)),
+            None => row.extend(std::iter::repeat_n("?".to_string(), 6)),
         }
         rows.push(row);
     }
@@ -1220,6 +1222,9 @@ pub fn render_report(input: &ReportInput) -> String {
         "Produced by `{}`; the runs are in `{}/<preset>/seed-<s>/` (league folders: `spec.ron`, `games.jsonl`, the tables as CSV, `wall.jsonl`). `evomcts replicate --report-only` rewrites this file from those folders without playing.\n",
         input.command, input.out_dir
     );
+    if let Some(note) = &input.note {
+        let _ = writeln!(s, "{note}\n");
+    }
     // Compute summary.
     let mut rows = Vec::new();
     let mut total_wall = 0.0;
@@ -1545,6 +1550,12 @@ fn star_section(s: &mut String, pr: &PresetRuns, star: Option<&StarDecisions>) {
         &["seed", "identical pairs", "moves agreeing"],
         &rows,
     ));
+    if total.pairs > 0 && total.identical_pairs == total.pairs {
+        let _ = writeln!(
+            s,
+            "\nSo in every pair the player in the first seat makes the same moves and scores the same, whichever variant it is: each pair of matches between two variants splits evenly, and every PD is exactly 0. The differences of the paper's Tables VII/VIII (Star1 14 points, Star2.5 2) then cannot come from the three algorithms as specified; defects in the probing of the paper's public implementation are a likely cause, a hypothesis this report does not test."
+        );
+    }
     match star {
         None => {
             let _ = writeln!(

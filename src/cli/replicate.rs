@@ -33,13 +33,18 @@ pub struct ReplicateArgs {
     /// Also run the finalists league (Tables IX/X), once, with the preset's own seed.
     #[arg(long)]
     finalists: bool,
-    /// Only rewrite the report from the existing folders; play nothing.
+    /// Play no league game: only rewrite the report from the existing folders (and compute
+    /// the Star decision comparison if <out>/star-decisions.json is missing, unless
+    /// --star-every 0).
     #[arg(long)]
     report_only: bool,
     /// Star decision comparison: ask Star1/2/2.5 at every N-th position of the first Star
     /// seed's games (0 skips it). Kept in <out>/star-decisions.json; delete it to redo.
     #[arg(long, default_value_t = 40)]
     star_every: usize,
+    /// A sentence printed under the report's heading (e.g. how the folders were produced).
+    #[arg(long)]
+    note: Option<String>,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
@@ -146,7 +151,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
             serde_json::from_str(&text)
                 .with_context(|| format!("{} does not parse", star_file.display()))?,
         )
-    } else if args.star_every > 0 && !args.report_only {
+    } else if args.star_every > 0 {
         match runs
             .iter()
             .find(|r| r.preset == "star")
@@ -187,6 +192,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
         presets: runs,
         star,
         command,
+        note: args.note.clone(),
         out_dir: args.out.display().to_string(),
         es_study,
         bonus: BonusRules::default(),

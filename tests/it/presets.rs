@@ -9,7 +9,10 @@ fn league_specs(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() && path.file_name().unwrap() != "evolve" {
             league_specs(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ron") {
+        } else if path.extension().is_some_and(|e| e == "ron")
+            // The paper's published tables (read by `evomcts replicate`), not a league.
+            && path.file_name().unwrap() != "published.ron"
+        {
             out.push(path);
         }
     }
