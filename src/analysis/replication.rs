@@ -955,7 +955,7 @@ fn noise_section(s: &mut String, pr: &PresetRuns) -> Vec<PairTest> {
     let k = pr.runs.len();
     let _ = writeln!(
         s,
-        "Over K = {k} seeds ({}), {} games per seed. Rank: position in the seed's standings (points, then PD). Win rate: games won plus half the drawn, pooled over seeds, with the 95% Wilson interval.\n",
+        "Over K = {k} seeds ({}), {} games per seed. Rank: position in the seed's standings (points, then PD, then match wins, as the league ranks; exact ties keep the entry order). Win rate: games won plus half the drawn, pooled over seeds, with the 95% Wilson interval.\n",
         pr.runs.iter().map(|r| r.seed.to_string()).collect::<Vec<_>>().join(", "),
         pr.runs.first().map_or(0, |r| r.games.len()),
     );
@@ -1182,7 +1182,7 @@ fn side_by_side(s: &mut String, lg: &PublishedLeague, pr: &PresetRuns) {
                 format!("{}/{}", o.bonus_win, o.bonus_loss),
                 format!("{}-{}-{}", o.wins, o.losses, o.draws),
                 format!("{:+.2}", o.point_difference),
-                format!("{:+.2}", pd_sum_of_match_means(&r.tables, o.entrant)),
+                format!("{:+.2}", pd_sum_of_match_means(&r.tables, o.entrant) + 0.0),
             ]),
             None => row.extend(std::iter::repeat_n("?".to_string(), 6)),
         }
@@ -1387,14 +1387,26 @@ pub fn render_report(input: &ReportInput) -> String {
         orderings_sentence(&mut s, &table, &ranked, &pr.names, &tests, pr.runs.len());
         if let Some(first) = ranked.first() {
             if let Some(e) = index_of(&pr.names, first) {
-                let tops = pr
-                    .runs
-                    .iter()
-                    .filter(|r| r.tables.standings[0].entrant == e)
-                    .count();
+                // First, or tied with the leader on points and PD (then the order is arbitrary).
+                let level = |r: &SeedRun, x: &crate::league::Standing| {
+                    let top = &r.tables.standings[0];
+                    x.points == top.points
+                        && (x.point_difference - top.point_difference).abs() < 1e-9
+                };
+                let mut tops = 0;
+                let mut alone = 0;
+                for r in &pr.runs {
+                    let st = r.tables.standings.iter().find(|x| x.entrant == e).unwrap();
+                    if level(r, st) {
+                        tops += 1;
+                        if r.tables.standings.iter().filter(|x| level(r, x)).count() == 1 {
+                            alone += 1;
+                        }
+                    }
+                }
                 let _ = writeln!(
                     s,
-                    "The paper's winner, {first}, finished first in {tops} of our {} seeds.\n",
+                    "The paper's winner, {first}, finished first or level with the first on points and PD in {tops} of our {} seeds, first alone in {alone}.\n",
                     pr.runs.len()
                 );
             }

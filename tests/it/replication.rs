@@ -170,3 +170,70 @@ fn an_ordering_survives_only_when_the_adjusted_test_agrees() {
     assert_eq!(verdict(&tests, 0, 2).unwrap().0, Verdict::Reversed);
     assert_eq!(verdict(&tests, 2, 1).unwrap().0, Verdict::Unresolved);
 }
+
+/// Seed folders of a small league (two random players named as Table IV's controllers) go
+/// through `load_preset_runs` and `render_report`: complete seeds are counted, an unfinished
+/// one is named and left out, and the numbers in the report are the folders' numbers.
+#[test]
+fn the_report_is_written_from_the_seed_folders() {
+    use evomcts::analysis::replication::{load_preset_runs, render_report, ReportInput};
+    use evomcts::league::{run_league, RunOptions};
+    let out = std::env::temp_dir().join(format!("evomcts-test-{}-replication", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let spec_text = r#"(name: "tiny-reward", games_per_match: 3, seed: 40, controllers: [
+        (name: "MCTS score difference", spec: Random),
+        (name: "MCTS +1/0/-1", spec: Random),
+    ])"#;
+    for (k, max_games) in [(0u64, None), (1, None), (2, Some(2))] {
+        let mut spec = LeagueSpec::from_ron(spec_text, "tiny").unwrap();
+        spec.seed += k;
+        let opts = RunOptions {
+            out_dir: out.join("reward").join(format!("seed-{}", spec.seed)),
+            resume: true,
+            threads: Some(1),
+            progress: false,
+            max_games,
+            shard: None,
+        };
+        run_league(&spec, &opts).unwrap();
+    }
+    let runs = load_preset_runs(&out, "reward").unwrap().unwrap();
+    assert_eq!(
+        runs.runs.iter().map(|r| r.seed).collect::<Vec<_>>(),
+        vec![40, 41]
+    );
+    assert_eq!(runs.incomplete, vec![(42, 2, 6)]);
+    assert!(load_preset_runs(&out, "star").unwrap().is_none());
+
+    let p = published();
+    let first = &runs.runs[0];
+    let e = runs.names.iter().position(|n| n == "MCTS +1/0/-1").unwrap();
+    let m = first.tables.matches.iter().find(|m| m.first == e).unwrap();
+    let ours_as_first = format!("{}-{}-{}", m.first_wins, m.second_wins, m.draws);
+    let input = ReportInput {
+        published: &p,
+        published_path: "runs/paper/published.ron".into(),
+        presets: vec![runs],
+        star: None,
+        command: "evomcts replicate --seeds 3".into(),
+        note: Some("A test note.".into()),
+        out_dir: out.display().to_string(),
+        es_study: None,
+        bonus: BonusRules::default(),
+        score_bound: score_difference_bound(),
+    };
+    let text = render_report(&input);
+    assert!(text.contains("A test note."));
+    assert!(
+        text.contains("Seed 42 of `reward` is unfinished (2 of 6 games)"),
+        "{text}"
+    );
+    assert!(text.contains("Over K = 2 seeds (40, 41)"), "{text}");
+    assert!(
+        text.contains(&format!("| MCTS +1/0/-1 | 2-48-0 | {ours_as_first} |")),
+        "{text}"
+    );
+    assert!(text.contains("No complete run of `mcts_ce` yet."));
+    assert!(text.contains("Table X does not follow from Table IX"));
+    let _ = std::fs::remove_dir_all(&out);
+}
