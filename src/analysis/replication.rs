@@ -1205,6 +1205,29 @@ fn side_by_side(s: &mut String, lg: &PublishedLeague, pr: &PresetRuns) {
         ],
         &rows,
     ));
+    let range = |v: Vec<f64>| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        format!("{:+.2} to {:+.2}", lo + 0.0, hi + 0.0)
+    };
+    let ours: Vec<usize> = r.tables.standings.iter().map(|x| x.entrant).collect();
+    let _ = writeln!(
+        s,
+        "\nPD ranges: paper {}; ours per game {}; ours as a sum of per-match means {}.",
+        range(lg.standings.iter().map(|x| x.pd).collect()),
+        range(
+            r.tables
+                .standings
+                .iter()
+                .map(|x| x.point_difference)
+                .collect()
+        ),
+        range(
+            ours.iter()
+                .map(|&e| pd_sum_of_match_means(&r.tables, e))
+                .collect()
+        ),
+    );
 }
 
 /// The whole report as Markdown.
