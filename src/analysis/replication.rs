@@ -1527,7 +1527,7 @@ pub fn render_report(input: &ReportInput) -> String {
         None => {
             let _ = writeln!(
                 s,
-                "These are the ES study's tables (its report, `docs/es-study.md`, is not in this tree yet; it will explain them). The paper's internal inconsistencies of Tables IX and X are flagged above."
+                "These are the ES study's tables: its report, [es-study.md](es-study.md), explains them (it was not yet in this tree when this report was generated). The paper's internal inconsistencies of Tables IX and X are flagged above."
             );
         }
     }

@@ -235,5 +235,6 @@ fn the_report_is_written_from_the_seed_folders() {
     );
     assert!(text.contains("No complete run of `mcts_ce` yet."));
     assert!(text.contains("Table X does not follow from Table IX"));
+    assert!(text.contains("[es-study.md](es-study.md)"));
     let _ = std::fs::remove_dir_all(&out);
 }
