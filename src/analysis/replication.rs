@@ -1493,14 +1493,14 @@ pub fn render_report(input: &ReportInput) -> String {
                         t.mean_margin
                     };
                     let what = if t.p_holm >= 0.05 {
-                        "no significant difference from UCT"
+                        "shows no significant difference from UCT"
                     } else if margin > 0.0 {
-                        "better than UCT"
+                        "is better than UCT"
                     } else {
-                        "worse than UCT"
+                        "is worse than UCT"
                     };
                     lines.push(format!(
-                        "{} is {what} (mean margin {margin:+.2} points per tile sequence, Holm p {})",
+                        "{} {what} (mean margin {margin:+.2} points per tile sequence, Holm p {})",
                         pr.names[other],
                         fmt_p(t.p_holm)
                     ));
