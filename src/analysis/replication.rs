@@ -1093,7 +1093,7 @@ fn orderings_sentence(
     let total = survive.len() + reversed.len() + open.len();
     let _ = writeln!(
         s,
-        "\n**Which of the paper's orderings survive ({table}, K = {k}).** Of the paper's {total} pairwise orderings, {} survive (our pooled paired test agrees, Holm p < 0.05): {}. {} are reversed (significant the other way): {}. {} are not resolved by our games (no significant difference): {}.\n",
+        "\n**Which of the paper's orderings survive ({table}, K = {k}).** Of the paper's {total} pairwise orderings: survive (our pooled paired test agrees, Holm p < 0.05): {}, {}. Reversed (significant the other way): {}, {}. Not resolved by our games (no significant difference): {}, {}.\n",
         survive.len(),
         list(&survive),
         reversed.len(),
