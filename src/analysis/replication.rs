@@ -924,6 +924,15 @@ pub struct ReportInput<'a> {
     pub score_bound: f64,
 }
 
+/// A value that prints as "-0.00" prints as "+0.00".
+fn no_minus_zero(x: f64) -> f64 {
+    if x.abs() < 0.005 {
+        0.0
+    } else {
+        x
+    }
+}
+
 fn wld(x: Wld) -> String {
     format!("{}-{}-{}", x.0, x.1, x.2)
 }
@@ -1182,7 +1191,10 @@ fn side_by_side(s: &mut String, lg: &PublishedLeague, pr: &PresetRuns) {
                 format!("{}/{}", o.bonus_win, o.bonus_loss),
                 format!("{}-{}-{}", o.wins, o.losses, o.draws),
                 format!("{:+.2}", o.point_difference),
-                format!("{:+.2}", pd_sum_of_match_means(&r.tables, o.entrant) + 0.0),
+                format!(
+                    "{:+.2}",
+                    no_minus_zero(pd_sum_of_match_means(&r.tables, o.entrant))
+                ),
             ]),
             None => row.extend(std::iter::repeat_n("?".to_string(), 6)),
         }
@@ -1208,7 +1220,7 @@ fn side_by_side(s: &mut String, lg: &PublishedLeague, pr: &PresetRuns) {
     let range = |v: Vec<f64>| {
         let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        format!("{:+.2} to {:+.2}", lo + 0.0, hi + 0.0)
+        format!("{:+.2} to {:+.2}", no_minus_zero(lo), no_minus_zero(hi))
     };
     let ours: Vec<usize> = r.tables.standings.iter().map(|x| x.entrant).collect();
     let _ = writeln!(
