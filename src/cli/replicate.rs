@@ -90,7 +90,13 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
             threads: args.threads.unwrap_or(cpus),
             cpus,
             cpu: cpu_model(),
-            finished: format!("{:?}", std::time::SystemTime::now()),
+            // Seconds since the Unix epoch (no calendar dependency).
+            finished: format!(
+                "unix:{}",
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs())
+            ),
         };
         use std::io::Write;
         let mut f = std::fs::OpenOptions::new()
