@@ -37,6 +37,9 @@ enum Command {
     Validate(cli::validate::ValidateArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
     Plot(cli::plot::PlotArgs),
+    /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
+    /// tables beside ours.
+    Replicate(cli::replicate::ReplicateArgs),
 }
 
 fn main() {
@@ -53,6 +56,7 @@ fn main() {
         Command::Evolve(args) => cli::evolve::run(args),
         Command::Plot(args) => cli::plot::run(args),
         Command::Validate(args) => cli::validate::run(args),
+        Command::Replicate(args) => cli::replicate::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

@@ -12,6 +12,7 @@ pub mod curves;
 pub mod font;
 pub mod formulas;
 pub mod league_plots;
+pub mod replication;
 
 use std::path::{Path, PathBuf};
 

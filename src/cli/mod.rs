@@ -7,6 +7,7 @@ pub mod league;
 pub mod play;
 pub mod plot;
 pub mod replay;
+pub mod replicate;
 pub mod run_args;
 pub mod slurm;
 pub mod table;

@@ -24,6 +24,7 @@ mod game_scoring;
 mod league;
 mod presets;
 mod reliability;
+mod replication;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;

@@ -13,7 +13,10 @@ fn league_specs(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
             && !["evolve", "validate"].contains(&path.file_name().unwrap().to_str().unwrap())
         {
             league_specs(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ron") {
+        } else if path.extension().is_some_and(|e| e == "ron")
+            // The paper's published tables (read by `evomcts replicate`), not a league.
+            && path.file_name().unwrap() != "published.ron"
+        {
             out.push(path);
         }
     }

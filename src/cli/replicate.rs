@@ -1,0 +1,215 @@
+//! `evomcts replicate`: every paper preset over K master seeds, resumable, then the report
+//! that sets the paper's published tables beside ours (`docs/replication.md`).
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use evomcts::analysis::replication::{
+    load_preset_runs, render_report, star_decisions, Published, ReportInput, StarDecisions,
+    WallLine,
+};
+use evomcts::league::{run_league, BonusRules, LeagueSpec, RunOptions};
+use std::path::{Path, PathBuf};
+
+/// The presets of Tables IV–VIII and the extra table, cheapest first.
+const PRESETS: [&str; 4] = ["reward", "star", "mcts_ce", "extra_bandits"];
+
+#[derive(Args)]
+pub struct ReplicateArgs {
+    /// Master seeds per preset: the preset's own seed s and s+1, ..., s+K-1.
+    #[arg(long, default_value_t = 5)]
+    seeds: u64,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Folder of the run folders (<out>/<preset>/seed-<s>/).
+    #[arg(long, default_value = "runs/replication")]
+    out: PathBuf,
+    /// Folder of the presets and of published.ron.
+    #[arg(long, default_value = "runs/paper")]
+    presets: PathBuf,
+    /// The report written.
+    #[arg(long, default_value = "docs/replication.md")]
+    report: PathBuf,
+    /// Also run the finalists league (Tables IX/X), once, with the preset's own seed.
+    #[arg(long)]
+    finalists: bool,
+    /// Play no league game: only rewrite the report from the existing folders (and compute
+    /// the Star decision comparison if <out>/star-decisions.json is missing, unless
+    /// --star-every 0).
+    #[arg(long)]
+    report_only: bool,
+    /// Star decision comparison: ask Star1/2/2.5 at every N-th position of the first Star
+    /// seed's games (0 skips it). Kept in <out>/star-decisions.json; delete it to redo.
+    #[arg(long, default_value_t = 40)]
+    star_every: usize,
+    /// A sentence printed under the report's heading (e.g. how the folders were produced).
+    #[arg(long)]
+    note: Option<String>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into())
+}
+
+fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
+    let start = std::time::Instant::now();
+    let opts = RunOptions {
+        out_dir: dir.to_path_buf(),
+        resume: true,
+        threads: args.threads,
+        progress: !args.quiet,
+        max_games: None,
+        shard: None,
+    };
+    let outcome = run_league(spec, &opts)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let tables = evomcts::league::Tables::from_games(
+        &spec.names(),
+        spec.games_per_match,
+        &spec.bonus,
+        &outcome.games,
+    );
+    evomcts::league::report::write_tables(&tables, dir)
+        .with_context(|| format!("writing tables to {}", dir.display()))?;
+    if outcome.played_now > 0 {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let line = WallLine {
+            played: outcome.played_now,
+            seconds,
+            threads: args.threads.unwrap_or(cpus),
+            cpus,
+            cpu: cpu_model(),
+            // Seconds since the Unix epoch (no calendar dependency).
+            finished: format!(
+                "unix:{}",
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs())
+            ),
+        };
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("wall.jsonl"))
+            .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
+        writeln!(f, "{}", serde_json::to_string(&line)?)?;
+    }
+    eprintln!(
+        "{}: {} games played now, {} already recorded, {seconds:.1} s",
+        dir.display(),
+        outcome.played_now,
+        outcome.already_recorded
+    );
+    Ok(())
+}
+
+pub fn run(args: ReplicateArgs) -> Result<()> {
+    if args.seeds == 0 {
+        bail!("--seeds must be at least 1");
+    }
+    if args.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let published_path = args.presets.join("published.ron");
+    let published = Published::from_file(&published_path)?;
+    let mut presets: Vec<&str> = PRESETS.to_vec();
+    if args.finalists {
+        presets.push("finalists");
+    }
+    if !args.report_only {
+        // Seed-major order: if the run is stopped, every preset has about as many seeds.
+        for k in 0..args.seeds {
+            for p in &presets {
+                if *p == "finalists" && k > 0 {
+                    continue;
+                }
+                let path = args.presets.join(format!("{p}.ron"));
+                let mut spec = LeagueSpec::from_file(&path)?;
+                spec.seed += k;
+                let dir = args.out.join(p).join(format!("seed-{}", spec.seed));
+                run_one(&spec, &dir, &args)?;
+            }
+        }
+    }
+    let mut runs = Vec::new();
+    for p in PRESETS.iter().chain(["finalists"].iter()) {
+        if let Some(r) = load_preset_runs(&args.out, p)? {
+            runs.push(r);
+        }
+    }
+    let star_file = args.out.join("star-decisions.json");
+    let star: Option<StarDecisions> = if star_file.exists() {
+        let text = std::fs::read_to_string(&star_file)
+            .with_context(|| format!("reading {}", star_file.display()))?;
+        Some(
+            serde_json::from_str(&text)
+                .with_context(|| format!("{} does not parse", star_file.display()))?,
+        )
+    } else if args.star_every > 0 {
+        match runs
+            .iter()
+            .find(|r| r.preset == "star")
+            .and_then(|r| r.runs.first())
+        {
+            Some(first) => {
+                let source = format!(
+                    "the {} games of `{}/star/seed-{}`",
+                    first.games.len(),
+                    args.out.display(),
+                    first.seed
+                );
+                eprintln!(
+                    "asking Star1/2/2.5 at every {}th position of {source}",
+                    args.star_every
+                );
+                let d = star_decisions(&first.games, args.star_every, &[50.0, 10.0], &source)
+                    .map_err(anyhow::Error::msg)?;
+                std::fs::write(&star_file, serde_json::to_string_pretty(&d)?)
+                    .with_context(|| format!("writing {}", star_file.display()))?;
+                Some(d)
+            }
+            None => None,
+        }
+    } else {
+        None
+    };
+    let es_study = Path::new("docs/es-study.md")
+        .exists()
+        .then(|| "es-study.md".to_string());
+    let mut command = format!("evomcts replicate --seeds {}", args.seeds);
+    if args.finalists {
+        command.push_str(" --finalists");
+    }
+    let input = ReportInput {
+        published: &published,
+        published_path: published_path.display().to_string(),
+        presets: runs,
+        star,
+        command,
+        note: args.note.clone(),
+        out_dir: args.out.display().to_string(),
+        es_study,
+        bonus: BonusRules::default(),
+        score_bound: evomcts::search::star::score_difference_bound(),
+    };
+    let text = render_report(&input);
+    if let Some(dir) = args.report.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&args.report, text)
+        .with_context(|| format!("writing {}", args.report.display()))?;
+    eprintln!("report written to {}", args.report.display());
+    Ok(())
+}
