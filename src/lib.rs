@@ -2,8 +2,9 @@
 //!
 //! Layers, lowest first; a lower layer never imports a higher one:
 //! `game` and `formula` (independent of each other) → `search` → `runfs` (run folders and spec
-//! files) → `league` and `evolve` → `analysis`, with the binary's `cli` on top; `escape` (names
-//! made safe for every output) is used by all. See ARCHITECTURE.md for the map.
+//! files) and `stats` (paired tests, intervals) → `league` and `evolve` → `analysis`, with the
+//! binary's `cli` on top; `escape` (names made safe for every output) is used by all. See
+//! ARCHITECTURE.md for the map.
 
 pub mod analysis;
 pub mod escape;
@@ -13,3 +14,4 @@ pub mod game;
 pub mod league;
 pub mod runfs;
 pub mod search;
+pub mod stats;

@@ -10,7 +10,7 @@ use super::namespace::evolution_tile_seed;
 use super::spec::{CarcassonneSpec, FitnessSpec, Score};
 use crate::formula::{CompiledFormula, Formula};
 use crate::game::play_game;
-use crate::league::schedule::derive_seed;
+use crate::runfs::derive_seed;
 use crate::search::mcts::Selection;
 use crate::search::ControllerSpec;
 use rayon::prelude::*;

@@ -12,8 +12,8 @@
 //! formula against tuned UCT on unseen sequences, sweeps UCT's constant, and measures the
 //! bandit baselines.
 //!
-//! Layering: uses `formula`, `game`, `search` and `league` (for seed derivation); nothing
-//! below uses it.
+//! Layering: uses `formula`, `game`, `search`, `runfs` (seeds, spec files, atomic writes, the
+//! run-folder lock) and `stats`; never `league`, and nothing below uses it.
 
 pub mod bandit;
 pub mod fitness;

@@ -9,7 +9,7 @@
 //! whatever the master seeds. The controllers' seeds are derived from the tile seed, so
 //! they are disjoint too.
 
-use crate::league::schedule::derive_seed;
+use crate::runfs::derive_seed;
 
 /// The bit that marks a validation tile seed.
 pub const VALIDATION_BIT: u64 = 1 << 63;

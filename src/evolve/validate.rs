@@ -23,10 +23,10 @@ use super::population::write_atomically;
 use super::spec::BanditSpec;
 use crate::formula::{CompiledFormula, Formula};
 use crate::game::{GameRng, Rules};
-use crate::league::schedule::derive_seed;
-use crate::league::stats::{wilcoxon_signed_rank, wilson_interval};
+use crate::runfs::derive_seed;
 use crate::search::mcts::{MctsSettings, Selection};
 use crate::search::ControllerSpec;
+use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -34,8 +34,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::league::spec::{parse_spec, read_spec_text, ron_options};
 use crate::runfs::SpecFileError;
+use crate::runfs::{parse_spec, read_spec_text, ron_options};
 
 /// A formula against tuned UCT on unseen tile sequences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -13,7 +13,8 @@ pub mod schedule;
 pub mod slurm;
 pub mod spec;
 pub mod standings;
-pub mod stats;
+/// The statistics live below `league` and `evolve`, which both use them.
+pub use crate::stats;
 
 pub use load::{load_runs, LoadError, MergeReport};
 pub use records::{es_decisions_of, read_records, record_path, EsDecisionSummary, LeagueGame};

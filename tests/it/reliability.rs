@@ -794,17 +794,24 @@ fn a_run_stored_with_a_formula_file_path_still_resumes_and_loads() {
     );
     // As the previous version stored it: the path, not the formula.
     let legacy = LeagueSpec::from_ron(&text, "legacy.ron").unwrap();
-    let out = dir.join("run");
-    let mut two = opts(&out, false);
-    two.max_games = Some(2);
-    run_league(&legacy, &two).unwrap();
-    assert!(std::fs::read_to_string(out.join("spec.ron"))
-        .unwrap()
-        .contains("FormulaFile"));
     let spec_path = dir.join("legacy.ron");
     std::fs::write(&spec_path, &text).unwrap();
     let resolved = LeagueSpec::from_file(&spec_path).unwrap();
     assert_ne!(resolved.hash(), legacy.hash());
+    let out = dir.join("run");
+    let mut two = opts(&out, false);
+    two.max_games = Some(2);
+    run_league(&resolved, &two).unwrap();
+    // The folder as the previous version wrote it: its spec names the file, and the records
+    // carry that spec's hash.
+    std::fs::write(out.join("spec.ron"), legacy.to_ron()).unwrap();
+    let records = out.join("games.jsonl");
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert!(lines.contains(&resolved.hash()));
+    std::fs::write(&records, lines.replace(&resolved.hash(), &legacy.hash())).unwrap();
+    assert!(std::fs::read_to_string(out.join("spec.ron"))
+        .unwrap()
+        .contains("FormulaFile"));
     let outcome = run_league(&resolved, &opts(&out, true)).unwrap();
     assert_eq!((outcome.already_recorded, outcome.played_now), (2, 2));
     assert!(outcome.games.iter().all(|g| g.spec_hash == legacy.hash()));

@@ -621,7 +621,7 @@ fn bad_settings_name_the_field() {
 }
 
 #[test]
-fn a_formula_file_and_a_grammar_file_are_read() {
+fn a_formula_file_and_a_grammar_file_are_read_with_the_spec_not_by_the_search() {
     let dir = std::env::temp_dir().join(format!("evomcts-mcts-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let formula = dir.join("formula.txt");
@@ -636,6 +636,13 @@ fn a_formula_file_and_a_grammar_file_are_read() {
             ..EsSettings::default()
         }),
         ..settings(100)
+    };
+    // The search reads no file: names of files are refused until a spec reader resolves them.
+    assert!(MctsController::new(&s, 6).is_err());
+    let mut spec = evomcts::search::ControllerSpec::Mcts(s);
+    evomcts::runfs::resolve_controller(&mut spec, std::path::Path::new("")).unwrap();
+    let evomcts::search::ControllerSpec::Mcts(s) = spec else {
+        unreachable!()
     };
     let mut from_files = MctsController::new(&s, 6).unwrap();
     let mut built_in = MctsController::new(

@@ -1,4 +1,4 @@
-//! Statistics for league results: the Wilcoxon signed-rank test (exact for up to 25 non-zero
+//! Statistics for paired game results (leagues, validation, replication): the Wilcoxon signed-rank test (exact for up to 25 non-zero
 //! pairs, normal approximation with tie and continuity corrections beyond), the rank-biserial
 //! effect size, and Wilson score intervals for win rates.
 
