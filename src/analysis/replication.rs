@@ -7,6 +7,7 @@
 
 use crate::league::stats::{wilcoxon_signed_rank, wilson_interval};
 use crate::league::{BonusRules, LeagueGame, MatchResult, Tables};
+use crate::runfs::{parse_spec, read_spec_text, SpecFileError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -68,56 +69,15 @@ pub struct Published {
     pub leagues: Vec<PublishedLeague>,
 }
 
-/// Why `published.ron` cannot be used; the message names the file and the field.
-#[derive(Debug, thiserror::Error)]
-pub enum PublishedError {
-    #[error("cannot read {file}: {source}")]
-    Io {
-        file: String,
-        source: std::io::Error,
-    },
-    #[error("{file}:{line}:{column}: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("{file}: field `{field}`: {why}")]
-    Invalid {
-        file: String,
-        field: String,
-        why: String,
-    },
-}
-
 impl Published {
-    pub fn from_file(path: &std::path::Path) -> Result<Published, PublishedError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| PublishedError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        Self::from_ron(&text, &file)
+    /// Reads `published.ron` (the spec files' RON dialect); errors name the file and the line
+    /// and column or the field.
+    pub fn from_file(path: &std::path::Path) -> Result<Published, SpecFileError> {
+        Self::from_ron(&read_spec_text(path)?, &path.display().to_string())
     }
 
-    pub fn from_ron(text: &str, file: &str) -> Result<Published, PublishedError> {
-        let p: Published = ron::Options::default()
-            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-            .from_str(text)
-            .map_err(|e| PublishedError::Syntax {
-                file: file.to_string(),
-                line: e.position.line,
-                column: e.position.col,
-                message: e.code.to_string(),
-            })?;
-        p.validate()
-            .map_err(|(field, why)| PublishedError::Invalid {
-                file: file.to_string(),
-                field,
-                why,
-            })?;
-        Ok(p)
+    pub fn from_ron(text: &str, file: &str) -> Result<Published, SpecFileError> {
+        parse_spec(text, file, Published::validate)
     }
 
     /// Shapes and sums: a square matrix over the names, no cell with more wins than games,

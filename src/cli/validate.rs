@@ -10,6 +10,7 @@ use evomcts::evolve::validate::{
 };
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::Formula;
+use evomcts::runfs::SpecFile;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::runfs::SpecFileError;
-use crate::runfs::{parse_spec, read_spec_text, ron_options};
+use crate::runfs::{resolve_controller, SpecFile};
 
 /// A formula against tuned UCT on unseen tile sequences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -98,58 +98,35 @@ fn check_sequences(n: usize) -> Result<(), (String, String)> {
     Ok(())
 }
 
-/// Reads a spec file and puts the content of every file its controllers name (a formula
-/// file, a grammar file), read relative to the spec's folder, in their place: the spec then
-/// says what is played, and its hash covers it.
-fn read_resolved<T>(
-    path: &Path,
-    controllers: impl Fn(&mut T) -> Vec<(&'static str, &mut ControllerSpec)>,
-    validate: impl Fn(&T) -> Result<(), (String, String)>,
-) -> Result<T, SpecFileError>
-where
-    T: serde::de::DeserializeOwned,
-{
-    let file = path.display().to_string();
-    let mut spec: T = parse_spec(&read_spec_text(path)?, &file, |_| Ok(()))?;
-    let base = path.parent().unwrap_or(Path::new(""));
-    let invalid = |field: String, message: String| SpecFileError::Invalid {
-        file: file.clone(),
-        field,
-        message,
-    };
-    for (name, controller) in controllers(&mut spec) {
-        crate::runfs::resolve_controller(controller, base)
-            .map_err(|(field, message)| invalid(format!("{name}.{field}"), message))?;
+impl SpecFile for ValidateSpec {
+    fn check(&self) -> Result<(), (String, String)> {
+        self.validate()
     }
-    validate(&spec).map_err(|(field, message)| invalid(field, message))?;
-    Ok(spec)
+
+    fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
+        for (name, controller) in [
+            ("candidate", &mut self.candidate),
+            ("baseline", &mut self.baseline),
+        ] {
+            resolve_controller(controller, base)
+                .map_err(|(field, message)| (format!("{name}.{field}"), message))?;
+        }
+        Ok(())
+    }
+}
+
+impl SpecFile for SweepSpec {
+    fn check(&self) -> Result<(), (String, String)> {
+        self.validate()
+    }
+
+    fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
+        resolve_controller(&mut self.opponent, base)
+            .map_err(|(field, message)| (format!("opponent.{field}"), message))
+    }
 }
 
 impl ValidateSpec {
-    /// Reads a spec file; files the controllers name are read relative to it.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<ValidateSpec, SpecFileError> {
-        read_resolved(
-            path.as_ref(),
-            |s: &mut ValidateSpec| {
-                vec![
-                    ("candidate", &mut s.candidate),
-                    ("baseline", &mut s.baseline),
-                ]
-            },
-            ValidateSpec::validate,
-        )
-    }
-
-    pub fn from_ron(text: &str, file: &str) -> Result<ValidateSpec, SpecFileError> {
-        parse_spec(text, file, ValidateSpec::validate)
-    }
-
-    pub fn to_ron(&self) -> String {
-        ron_options()
-            .to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .expect("a spec serialises")
-    }
-
     pub fn validate(&self) -> Result<(), (String, String)> {
         check_name(&self.name)?;
         check_sequences(self.sequences)?;
@@ -171,25 +148,6 @@ impl ValidateSpec {
 }
 
 impl SweepSpec {
-    /// Reads a spec file; files the opponent names are read relative to it.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<SweepSpec, SpecFileError> {
-        read_resolved(
-            path.as_ref(),
-            |s: &mut SweepSpec| vec![("opponent", &mut s.opponent)],
-            SweepSpec::validate,
-        )
-    }
-
-    pub fn from_ron(text: &str, file: &str) -> Result<SweepSpec, SpecFileError> {
-        parse_spec(text, file, SweepSpec::validate)
-    }
-
-    pub fn to_ron(&self) -> String {
-        ron_options()
-            .to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .expect("a spec serialises")
-    }
-
     pub fn validate(&self) -> Result<(), (String, String)> {
         check_name(&self.name)?;
         check_sequences(self.sequences)?;

@@ -15,6 +15,7 @@ use evomcts::evolve::validate::{
 };
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::{CompiledFormula, Formula};
+use evomcts::runfs::SpecFile;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
