@@ -5,9 +5,10 @@
 //! Every statistic comes from `league::stats` (Wilcoxon signed-rank, Wilson interval) and every
 //! table from `league::Tables`; this module only gathers, pairs and prints.
 
-use crate::league::stats::{wilcoxon_signed_rank, wilson_interval};
+use crate::league::standings::match_records;
 use crate::league::{BonusRules, LeagueGame, MatchResult, Tables};
 use crate::runfs::{parse_spec, read_spec_text, SpecFileError};
+use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -193,33 +194,21 @@ pub struct Recomputed {
 
 /// The ranking rows (in `names` order) that a match table implies under `rules`.
 pub fn recompute_standings(lg: &PublishedLeague, rules: &BonusRules) -> Vec<Recomputed> {
-    let mut rows: Vec<Recomputed> = lg
-        .names
+    let matches = published_matches(lg);
+    lg.names
         .iter()
-        .map(|n| Recomputed {
-            name: n.clone(),
-            ..Default::default()
+        .zip(match_records(lg.names.len(), &matches, rules))
+        .map(|(name, m)| Recomputed {
+            name: name.clone(),
+            points: m.points,
+            bwp: m.bonus_win,
+            blp: m.bonus_loss,
+            w: m.wins,
+            l: m.losses,
+            d: m.draws,
+            matches: m.matches,
         })
-        .collect();
-    for m in published_matches(lg) {
-        let (pa, pb) = m.points(rules);
-        for (e, p, own, other) in [
-            (m.first, pa, m.first_wins, m.second_wins),
-            (m.second, pb, m.second_wins, m.first_wins),
-        ] {
-            let r = &mut rows[e];
-            r.points += p.points;
-            r.bwp += p.bonus_win;
-            r.blp += p.bonus_loss;
-            r.matches += 1;
-            match own.cmp(&other) {
-                std::cmp::Ordering::Greater => r.w += 1,
-                std::cmp::Ordering::Less => r.l += 1,
-                std::cmp::Ordering::Equal => r.d += 1,
-            }
-        }
-    }
-    rows
+        .collect()
 }
 
 /// One printed number that the paper's own match table does not give.

@@ -76,6 +76,47 @@ impl MatchResult {
     }
 }
 
+/// An entrant's match record: points, bonus points and matches won, lost and drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MatchRecord {
+    pub points: u32,
+    pub bonus_win: u32,
+    pub bonus_loss: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    pub matches: u32,
+}
+
+/// Every entrant's match record from a set of matches under the bonus rules: the one
+/// accumulation of the paper's points rule, used by our tables and to check the paper's own.
+pub fn match_records<'m>(
+    entrants: usize,
+    matches: impl IntoIterator<Item = &'m MatchResult>,
+    bonus: &BonusRules,
+) -> Vec<MatchRecord> {
+    let mut records = vec![MatchRecord::default(); entrants];
+    for m in matches.into_iter().filter(|m| m.games > 0) {
+        let (pa, pb) = m.points(bonus);
+        for (e, p, own, other) in [
+            (m.first, pa, m.first_wins, m.second_wins),
+            (m.second, pb, m.second_wins, m.first_wins),
+        ] {
+            let r = &mut records[e];
+            r.points += p.points;
+            r.bonus_win += p.bonus_win;
+            r.bonus_loss += p.bonus_loss;
+            r.matches += 1;
+            match own.cmp(&other) {
+                std::cmp::Ordering::Greater => r.wins += 1,
+                std::cmp::Ordering::Less => r.losses += 1,
+                std::cmp::Ordering::Equal => r.draws += 1,
+            }
+        }
+    }
+    records
+}
+
 /// One row of the standings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Standing {
@@ -211,22 +252,16 @@ impl Tables {
                 }
             })
             .collect();
-        for m in matches.values().filter(|m| m.games > 0) {
-            let (pa, pb) = m.points(bonus);
-            for (e, p, own, other) in [
-                (m.first, pa, m.first_wins, m.second_wins),
-                (m.second, pb, m.second_wins, m.first_wins),
-            ] {
-                let r = &mut rows[e];
-                r.points += p.points;
-                r.bonus_win += p.bonus_win;
-                r.bonus_loss += p.bonus_loss;
-                match own.cmp(&other) {
-                    std::cmp::Ordering::Greater => r.wins += 1,
-                    std::cmp::Ordering::Less => r.losses += 1,
-                    std::cmp::Ordering::Equal => r.draws += 1,
-                }
-            }
+        for (r, m) in rows
+            .iter_mut()
+            .zip(match_records(n, matches.values(), bonus))
+        {
+            r.points = m.points;
+            r.bonus_win = m.bonus_win;
+            r.bonus_loss = m.bonus_loss;
+            r.wins = m.wins;
+            r.losses = m.losses;
+            r.draws = m.draws;
         }
         rows.sort_by(|x, y| {
             y.points
