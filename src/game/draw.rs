@@ -7,8 +7,9 @@
 
 use rand::Rng;
 
-use super::state::{GameError, GameState, Reveal};
+use super::state::GameState;
 use super::tiles::TileKind;
+use super::types::{GameError, Reveal};
 
 /// Where the next tile comes from.
 pub trait TileSource {

@@ -6,8 +6,9 @@
 //! accident.
 
 use super::draw::{DrawUntil, Drawn, TileSource};
-use super::state::{GameError, GameState, Move, Reveal, Rules};
+use super::state::GameState;
 use super::tiles::TileKind;
+use super::types::{GameError, Move, Reveal, Rules};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};

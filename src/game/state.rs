@@ -11,9 +11,7 @@
 use super::draw::{DrawUntil, Drawn, SampledTiles};
 use super::features::{Features, SegmentNode, MAX_TILES};
 use super::tiles::{facing_port, tables, FeatureKind, Rotated, TileKind, NO_SEGMENT};
-pub use super::types::{
-    GameError, Move, PlacedTile, Placement, Reveal, Rules, Unplaceable, MEEPLES_PER_PLAYER,
-};
+use super::types::{GameError, Move, PlacedTile, Reveal, Rules, Unplaceable, MEEPLES_PER_PLAYER};
 use rand::Rng;
 use std::fmt;
 

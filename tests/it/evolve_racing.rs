@@ -199,21 +199,6 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn a_raced_run_drops_candidates_within_budget_and_resumes_byte_for_byte() {
     let spec = EvolveSpec::from_ron(RACED, "raced.ron").unwrap();
@@ -223,7 +208,10 @@ fn a_raced_run_drops_candidates_within_budget_and_resumes_byte_for_byte() {
     let split = scratch("split");
     run_evolution(&spec, &options(&split, 2, false, Some(1))).unwrap();
     run_evolution(&spec, &options(&split, 2, true, None)).unwrap();
-    assert_eq!(files(&whole), files(&split));
+    assert_eq!(
+        crate::evolve_resume::files(&whole),
+        crate::evolve_resume::files(&split)
+    );
     let mut dropped = 0;
     for g in 1..=3 {
         let gen =

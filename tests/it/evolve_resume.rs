@@ -35,7 +35,7 @@ fn options(dir: &Path, threads: usize, resume: bool, stop_after: Option<usize>) 
 }
 
 /// Every file of the run folder, by name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| {
