@@ -15,6 +15,26 @@ pub struct GameId {
     pub index: u32,
 }
 
+impl GameId {
+    /// The game's number K in schedule order (0-based): the `K` of `replay --game K`, of
+    /// `games.csv` and of the report's game pages. Depends only on the league's size, never
+    /// on the order in which games finished.
+    pub fn number(&self, entrants: usize, games_per_match: u32) -> usize {
+        // Matches are ordered pairs in row-major order without the diagonal.
+        let pair =
+            self.first * (entrants - 1) + self.second - usize::from(self.second > self.first);
+        pair * games_per_match as usize + self.index as usize
+    }
+}
+
+/// Entrant indices and the game's number in its match, as `0 v 1 #3` (entrant 0 in the first
+/// seat against entrant 1, game 3 of that match).
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} v {} #{}", self.first, self.second, self.index)
+    }
+}
+
 /// A scheduled game with its seeds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameJob {
@@ -106,6 +126,21 @@ mod tests {
             let same_tiles = jobs.iter().filter(|k| k.tile_seed == j.tile_seed).count();
             assert_eq!(same_tiles, 2, "only the two seatings share a tile sequence");
         }
+    }
+
+    #[test]
+    fn a_games_number_is_its_position_in_the_schedule() {
+        for (entrants, games) in [(2, 1), (3, 4), (5, 2)] {
+            for (k, job) in schedule(7, entrants, games).iter().enumerate() {
+                assert_eq!(job.id.number(entrants, games), k, "{}", job.id);
+            }
+        }
+        let id = GameId {
+            first: 2,
+            second: 0,
+            index: 3,
+        };
+        assert_eq!(id.to_string(), "2 v 0 #3");
     }
 
     #[test]
