@@ -187,7 +187,12 @@ impl Grammar {
     /// The RON text of this grammar.
     pub fn to_ron(&self) -> String {
         let config = ron::ser::PrettyConfig::new().struct_names(true);
-        ron::ser::to_string_pretty(&self.to_spec(), config).expect("a grammar serialises")
+        let text =
+            ron::ser::to_string_pretty(&self.to_spec(), config).expect("a grammar serialises");
+        // ron escapes `'` inside strings as `\'` (Rust's escape_debug), which readers take for
+        // a stray backslash. A quote needs no escape in a double-quoted string, and every
+        // backslash of the text is itself escaped (`\\`), so each `\'` is an escaped quote.
+        text.replace("\\'", "'")
     }
 
     pub fn name(&self) -> &str {

@@ -78,6 +78,24 @@ fn to_ron_round_trips() {
 }
 
 #[test]
+fn quotes_and_backslashes_in_text_print_plainly_and_round_trip() {
+    let paper = Grammar::paper();
+    assert!(paper.description().contains('\''));
+    let printed = paper.to_ron();
+    assert!(!printed.contains("\\'"), "{printed}");
+    assert!(printed.contains("authors' group"), "{printed}");
+    let tricky = VALID.replace(
+        "name: \"test\",",
+        "name: \"test\", description: \"it's a back\\\\slash \\\\' and \\\" quote; \",",
+    );
+    let grammar = load(&tricky).unwrap();
+    assert!(grammar
+        .description()
+        .starts_with("it's a back\\slash \\' and \" quote; "));
+    assert_eq!(load(&grammar.to_ron()).unwrap(), grammar);
+}
+
+#[test]
 fn bad_ron_reports_line_and_column() {
     let err = load(&VALID.replace("depth_cap: 8,", "depth_cap: 8")).unwrap_err();
     // The missing comma is noticed where the next field starts.
