@@ -29,6 +29,7 @@ enum FormulaCommand {
     },
     /// Evaluate a formula for one child.
     Eval {
+        /// The formula, e.g. "Q + C*sqrt(ln(N)/n)".
         expr: String,
         /// Q(s,a): the child's mean reward.
         #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]

@@ -16,9 +16,10 @@ pub struct StarBenchArgs {
     /// Seed of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Positions are taken after a number of turns in first..last.
+    /// Positions are taken after a number of turns in first..last: the first turn.
     #[arg(long, default_value_t = 20)]
     first_turn: usize,
+    /// The end of that range (exclusive, at most 70).
     #[arg(long, default_value_t = 50)]
     last_turn: usize,
     /// Also search Ameneyro et al.'s Star2.5 (depth 3, f = 5) on this many of the positions.
