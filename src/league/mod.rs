@@ -21,4 +21,6 @@ pub use records::{es_decisions_of, read_records, record_path, EsDecisionSummary,
 pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome, Shard};
 pub use schedule::{schedule, GameId, GameJob};
 pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec};
-pub use standings::{match_records, MatchRecord, MatchResult, Standing, Tables};
+pub use standings::{
+    match_records, GameRow, MatchRecord, MatchResult, Rating, Ratings, Standing, Tables,
+};
