@@ -328,22 +328,20 @@ pub fn bradley_terry(players: usize, games: &[(usize, usize, f64)]) -> BradleyTe
 
 /// Whether every player reaches every other along edges `i → j` where `edge(i, j)`.
 fn strongly_connected(players: usize, edge: impl Fn(usize, usize) -> bool) -> bool {
-    let reaches_all = |forward: bool| {
-        let mut seen = vec![false; players];
-        let mut stack = vec![0];
-        while let Some(i) = stack.pop() {
-            if std::mem::replace(&mut seen[i], true) {
-                continue;
-            }
-            for j in 0..players {
-                let linked = if forward { edge(i, j) } else { edge(j, i) };
-                if j != i && linked && !seen[j] {
-                    stack.push(j);
+    let reaches_all =
+        |forward: bool| {
+            let mut seen = vec![false; players];
+            let mut stack = vec![0];
+            while let Some(i) = stack.pop() {
+                if std::mem::replace(&mut seen[i], true) {
+                    continue;
                 }
+                stack.extend((0..players).filter(|&j| {
+                    j != i && !seen[j] && if forward { edge(i, j) } else { edge(j, i) }
+                }));
             }
-        }
-        seen.iter().all(|s| *s)
-    };
+            seen.iter().all(|s| *s)
+        };
     players <= 1 || reaches_all(true) && reaches_all(false)
 }
 

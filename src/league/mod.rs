@@ -2,8 +2,9 @@
 //!
 //! `spec` reads a league from RON; `schedule` lists its games with their seeds (both seatings
 //! of a pair share tile sequences); `run` plays them on all cores into an append-only record
-//! that survives interruption; `standings` turns records into the paper's tables; `stats`
-//! holds the tests; `report` prints and writes the tables.
+//! that survives interruption; `standings` turns records into the paper's tables, ratings
+//! and a row per game; `stats` holds the tests and the rating fit; `report` prints and writes
+//! the tables (docs/outputs.md describes every file).
 
 pub mod load;
 pub mod records;

@@ -6,6 +6,7 @@
 
 use super::standings::Tables;
 use crate::escape;
+use crate::escape::csv_number as number;
 use std::path::Path;
 
 /// A table of strings that renders three ways.
@@ -332,16 +333,6 @@ impl CsvTable {
 /// A name from a spec file, escaped for spreadsheets (see `escape::csv`).
 fn text(name: &str) -> String {
     escape::csv(name)
-}
-
-/// A number at full precision (the shortest text that reads back as the same `f64`), empty
-/// when it is not finite.
-fn number(x: f64) -> String {
-    if x.is_finite() {
-        x.to_string()
-    } else {
-        String::new()
-    }
 }
 
 fn flag(b: bool) -> String {

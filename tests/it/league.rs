@@ -346,10 +346,12 @@ fn seeds_are_written_as_strings_and_records_with_numeric_seeds_still_read_and_re
     // A committed run whose records hold seeds as JSON numbers.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/replication/star/seed-2021");
     let raw = std::fs::read_to_string(record_path(&dir)).unwrap();
-    let first_line: serde_json::Value =
-        serde_json::from_str(raw.lines().next().unwrap()).unwrap();
+    let first_line: serde_json::Value = serde_json::from_str(raw.lines().next().unwrap()).unwrap();
     let numeric_seed = first_line["game"]["tile_seed"].as_u64().unwrap();
-    assert!(numeric_seed > 1 << 53, "a seed a double cannot hold exactly");
+    assert!(
+        numeric_seed > 1 << 53,
+        "a seed a double cannot hold exactly"
+    );
     let (spec, games, merge) = evomcts::league::load_runs(&[dir]).unwrap();
     assert!(merge.missing.is_empty());
     let game = games
@@ -484,7 +486,10 @@ fn ratings_reach_the_tables_csv_and_json_from_hand_built_games() {
     assert!(low < rating && low.is_finite());
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("tables.json")).unwrap()).unwrap();
-    assert_eq!(json["ratings"]["rows"][0]["rating"].as_f64(), Some(a.rating));
+    assert_eq!(
+        json["ratings"]["rows"][0]["rating"].as_f64(),
+        Some(a.rating)
+    );
     // A sweep has no finite maximum-likelihood rating: the prior keeps the table finite.
     let sweep = Tables::from_games(&names, 2, &BonusRules::default(), &games[..1]);
     assert!(sweep.ratings.with_prior);
@@ -492,7 +497,9 @@ fn ratings_reach_the_tables_csv_and_json_from_hand_built_games() {
         .ratings
         .rows
         .iter()
-        .all(|r| [r.rating, r.rating_low, r.rating_high].iter().all(|x| x.is_finite())));
+        .all(|r| [r.rating, r.rating_low, r.rating_high]
+            .iter()
+            .all(|x| x.is_finite())));
     let text = evomcts::league::report::to_text(&sweep);
     assert!(text.contains("virtual draw"), "{text}");
     std::fs::remove_dir_all(dir).unwrap();

@@ -26,8 +26,7 @@ fn evomcts(args: &[&str]) {
 }
 
 fn outputs_doc() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/outputs.md"))
-        .unwrap()
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/outputs.md")).unwrap()
 }
 
 /// The columns each CSV file's section lists: a heading "### `NAME.csv`" followed by a table
@@ -196,4 +195,27 @@ fn a_changed_header_fails_the_check() {
     let check = std::panic::catch_unwind(|| check_folder(&dir, &doc));
     assert!(check.is_err(), "an undocumented file passes");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn committed_evolution_folders_load_and_their_csv_files_are_what_the_code_writes() {
+    use evomcts::evolve::report::{hall_of_fame, hall_of_fame_csv, logbook_csv, read_generations};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
+    // Games per fitness sample: one bandit run, or both seatings of a tile sequence.
+    for (run, games_per_sample) in [("bandit-demo", 1), ("carcassonne-demo", 2)] {
+        let dir = root.join(run);
+        let gens = read_generations(&dir).unwrap();
+        assert!(!gens.is_empty(), "{run}");
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        assert_eq!(
+            logbook_csv(&gens, games_per_sample),
+            read("logbook.csv"),
+            "{run}"
+        );
+        assert_eq!(
+            hall_of_fame_csv(&hall_of_fame(&gens, evomcts::evolve::report::HALL_SIZE)),
+            read("hall_of_fame.csv"),
+            "{run}"
+        );
+    }
 }
