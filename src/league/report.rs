@@ -259,7 +259,8 @@ pub fn ratings_table(t: &Tables) -> TextTable {
             "; some controller won or lost every game, so each has one virtual draw against a reference rated {reference:+.1}"
         ));
     }
-    let signed = |x: f64| format!("{x:+.1}");
+    // Rounded before the sign is chosen, so a rating of −0.01 shows as +0.0, not −0.0.
+    let signed = |x: f64| format!("{:+.1}", (x * 10.0).round() / 10.0 + 0.0);
     TextTable {
         title,
         headers: [

@@ -94,6 +94,7 @@ fn check_folder(dir: &Path, doc: &str) -> Vec<String> {
                 .split(',')
                 .map(str::to_string)
                 .collect();
+            check_tidy(&name, &text);
             let documented = columns.get(&name).unwrap_or_else(|| {
                 panic!("docs/outputs.md has no section \"### `{name}`\" listing its columns")
             });
@@ -106,6 +107,33 @@ fn check_folder(dir: &Path, doc: &str) -> Vec<String> {
     }
     seen.sort();
     seen
+}
+
+/// The CSV convention: snake_case headers, no percentages, no intervals in one cell, booleans
+/// as `true`/`false`.
+fn check_tidy(name: &str, text: &str) {
+    let mut lines = text.lines();
+    for column in lines.next().unwrap_or_default().split(',') {
+        assert!(
+            !column.is_empty()
+                && column
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+            "{name}: column `{column}` is not snake_case"
+        );
+    }
+    for line in lines {
+        for cell in line.split(',') {
+            assert!(
+                !cell.contains('%') && !cell.starts_with('[') && !cell.starts_with('+'),
+                "{name}: `{cell}` is not a plain value"
+            );
+            assert!(
+                !["yes", "no", "inf", "-inf", "NaN"].contains(&cell),
+                "{name}: `{cell}`"
+            );
+        }
+    }
 }
 
 #[test]
