@@ -46,6 +46,16 @@ pub fn csv(text: &str) -> String {
     field
 }
 
+/// A number as a CSV field: at full precision (the shortest text that reads back as the same
+/// `f64`), and empty when it is not finite, so every reader parses the column as numbers.
+pub fn csv_number(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +69,8 @@ mod tests {
         assert_eq!(csv("=1+2"), "'=1+2");
         assert_eq!(csv("-3.5"), "-3.5");
         assert_eq!(csv("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_number(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(csv_number(f64::NEG_INFINITY), "");
         assert_eq!(csv("a,b"), "\"a,b\"");
         assert_eq!(csv("+x,\"y\""), "\"'+x,\"\"y\"\"\"");
     }

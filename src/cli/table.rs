@@ -1,5 +1,6 @@
 //! `evomcts table`: recomputes the tables from the records of one or more runs of one league
-//! (for example the slices of a Slurm job array), reporting missing and duplicated games.
+//! (for example the slices of a Slurm job array), reporting missing and duplicated games. The
+//! files it writes, and each of their columns, are described in docs/outputs.md.
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -11,7 +12,8 @@ pub struct TableArgs {
     /// Run folders (each with spec.ron and games.jsonl) of the same league.
     #[arg(required = true)]
     runs: Vec<PathBuf>,
-    /// Where to write the merged tables [default: the run folder, when there is one run].
+    /// Where to write the merged tables (CSV files, tables.md, tables.json; see
+    /// docs/outputs.md) [default: the run folder, when there is one run].
     #[arg(long)]
     out: Option<PathBuf>,
 }

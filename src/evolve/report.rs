@@ -14,6 +14,9 @@
 use super::fitness::Estimate;
 use super::population::{generation_path, generations_on_disk, write_atomically};
 use super::population::{Generation, Member, PopulationError};
+// A fitness that is not finite (a generation with nothing ranked) is left empty rather than
+// written as `inf`, which CSV readers take for text.
+use crate::escape::csv_number as number;
 use crate::formula::Formula;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::BTreeMap;
@@ -61,16 +64,16 @@ pub fn logbook_csv(gens: &[Generation], games_per_sample: u64) -> String {
         out.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             g.generation,
-            g.best,
-            g.mean,
+            number(g.best),
+            number(g.mean),
             g.champion.id,
-            c.mean,
-            c.low,
-            c.high,
+            number(c.mean),
+            number(c.low),
+            number(c.high),
             c.samples,
-            r.mean,
-            r.low,
-            r.high,
+            number(r.mean),
+            number(r.low),
+            number(r.high),
             spent,
             spent * games_per_sample,
             g.samples_spent * games_per_sample,
@@ -142,9 +145,9 @@ pub fn hall_of_fame_csv(hall: &[Member]) -> String {
             i + 1,
             m.id,
             m.born,
-            m.fitness.mean,
-            m.fitness.low,
-            m.fitness.high,
+            number(m.fitness.mean),
+            number(m.fitness.low),
+            number(m.fitness.high),
             m.fitness.samples,
             m.size,
             csv_text(&m.formula.to_string()),

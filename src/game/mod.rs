@@ -22,8 +22,8 @@ pub use draw::{DrawUntil, Drawn, SampledTiles, TileSource};
 pub use features::{Features, SegmentNode};
 pub use random_games::{play_random_game, sample_positions, RandomGameStats};
 pub use referee::{
-    draw_next, play_game, play_game_observed, replay, replay_observed, Controller, GameRecord,
-    GameRng, RandomController, ReplayStep, TileStack,
+    draw_next, play_game, play_game_observed, replay, replay_observed, seed_string, Controller,
+    GameRecord, GameRng, RandomController, ReplayStep, TileStack,
 };
 pub use state::GameState;
 pub use tiles::{Edge, FeatureKind, TileKind};

@@ -117,6 +117,7 @@ impl TileSource for TileStack {
 /// What a finished game leaves for analysis and replay.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
+    #[serde(with = "seed_string")]
     pub tile_seed: u64,
     pub rules: Rules,
     /// Tiles in the order they were revealed, discarded ones included.
@@ -141,6 +142,83 @@ impl GameRecord {
             Greater => Some(0),
             Less => Some(1),
             Equal => None,
+        }
+    }
+}
+
+/// Seeds in records as decimal strings (`"3968265725657940402"`): JSON readers that hold
+/// numbers as doubles (JavaScript, jq 1.6) round 64-bit integers, and a rounded seed replays
+/// another game. Reading accepts the string or a plain number, as older records hold.
+/// Use with `#[serde(with = "seed_string")]` on a `u64`, or `seed_string::pair` on `[u64; 2]`.
+pub mod seed_string {
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::{Deserialize, Serializer};
+
+    pub fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(seed)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        deserializer.deserialize_any(SeedVisitor)
+    }
+
+    /// A seed as a string, or as a whole number (older records).
+    struct Seed(u64);
+
+    impl<'de> Deserialize<'de> for Seed {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Seed, D::Error> {
+            deserialize(deserializer).map(Seed)
+        }
+    }
+
+    struct SeedVisitor;
+
+    impl Visitor<'_> for SeedVisitor {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a seed: a whole number from 0 to 2^64 - 1, as a decimal string")
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(format!("seed {v} is negative")))
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+            v.parse().map_err(|_| {
+                E::custom(format!(
+                    "seed \"{v}\" is not a whole number from 0 to 2^64 - 1"
+                ))
+            })
+        }
+    }
+
+    /// The same for a pair of seeds (one per seat).
+    pub mod pair {
+        use super::Seed;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(
+            seeds: &[u64; 2],
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeTuple;
+            let mut tuple = serializer.serialize_tuple(2)?;
+            for seed in seeds {
+                tuple.serialize_element(&seed.to_string())?;
+            }
+            tuple.end()
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<[u64; 2], D::Error> {
+            let [a, b] = <[Seed; 2]>::deserialize(deserializer)?;
+            Ok([a.0, b.0])
         }
     }
 }

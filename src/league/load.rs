@@ -27,9 +27,9 @@ pub enum LoadError {
         first_hash: String,
         other_hash: String,
     },
-    #[error("{dir}: game {game:?} was recorded under another spec")]
+    #[error("{dir}: game {game} was recorded under another spec")]
     ForeignRecord { dir: String, game: GameId },
-    #[error("game {game:?} is recorded differently in {first} and {other}: the runs are not of the same code or seeds")]
+    #[error("game {game} is recorded differently in {first} and {other}: the runs are not of the same code or seeds")]
     Conflict {
         game: GameId,
         first: String,
@@ -71,10 +71,14 @@ impl MergeReport {
         }
         if !self.missing.is_empty() {
             out.push(format!(
-                "{} of {} games are missing, e.g. {:?}; the results cover the {} recorded games",
+                "{} of {} games are missing, e.g. {}; the results cover the {} recorded games",
                 self.missing.len(),
                 self.scheduled,
-                &self.missing[..self.missing.len().min(3)],
+                self.missing[..self.missing.len().min(3)]
+                    .iter()
+                    .map(|id| format!("game {id}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 self.scheduled - self.missing.len()
             ));
         }

@@ -2,8 +2,9 @@
 //!
 //! `spec` reads a league from RON; `schedule` lists its games with their seeds (both seatings
 //! of a pair share tile sequences); `run` plays them on all cores into an append-only record
-//! that survives interruption; `standings` turns records into the paper's tables; `stats`
-//! holds the tests; `report` prints and writes the tables.
+//! that survives interruption; `standings` turns records into the paper's tables, ratings
+//! and a row per game; `stats` holds the tests and the rating fit; `report` prints and writes
+//! the tables (docs/outputs.md describes every file).
 
 pub mod load;
 pub mod records;
@@ -21,4 +22,6 @@ pub use records::{es_decisions_of, read_records, record_path, EsDecisionSummary,
 pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome, Shard};
 pub use schedule::{schedule, GameId, GameJob};
 pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec};
-pub use standings::{match_records, MatchRecord, MatchResult, Standing, Tables};
+pub use standings::{
+    match_records, GameRow, MatchRecord, MatchResult, Rating, Ratings, Standing, Tables,
+};

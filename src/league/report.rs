@@ -1,7 +1,12 @@
-//! League tables as text for the terminal, and as CSV and Markdown files in the run's folder.
+//! League tables as text for the terminal and Markdown (display headers, rounded numbers), and
+//! as CSV files in the run's folder (snake_case headers, numbers at full precision, intervals in
+//! two columns, booleans as `true`/`false`). The two forms are built separately so a change of
+//! wording on screen never changes a column a script reads; `docs/outputs.md` documents every
+//! CSV column.
 
 use super::standings::Tables;
 use crate::escape;
+use crate::escape::csv_number as number;
 use std::path::Path;
 
 /// A table of strings that renders three ways.
@@ -244,10 +249,52 @@ pub fn win_rate_table(t: &Tables) -> TextTable {
     }
 }
 
-/// Every table, in reading order.
+pub fn ratings_table(t: &Tables) -> TextTable {
+    let r = &t.ratings;
+    let mut title =
+        "Bradley–Terry ratings on the Elo scale (mean 0) with 95% intervals, from every game (a draw counts one half)"
+            .to_string();
+    if let Some(reference) = r.reference {
+        title.push_str(&format!(
+            "; some controller won or lost every game, so each has one virtual draw against a reference rated {reference:+.1}"
+        ));
+    }
+    // Rounded before the sign is chosen, so a rating of −0.01 shows as +0.0, not −0.0.
+    let signed = |x: f64| format!("{:+.1}", (x * 10.0).round() / 10.0 + 0.0);
+    TextTable {
+        title,
+        headers: [
+            "Rank",
+            "Controller",
+            "Games",
+            "Score",
+            "Rating",
+            "95% interval",
+        ]
+        .map(s)
+        .to_vec(),
+        rows: r
+            .rows
+            .iter()
+            .map(|x| {
+                vec![
+                    s(x.rank),
+                    x.name.clone(),
+                    s(x.games),
+                    s(x.score),
+                    signed(x.rating),
+                    format!("[{}, {}]", signed(x.rating_low), signed(x.rating_high)),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Every table for reading, in reading order.
 pub fn all_tables(t: &Tables) -> Vec<(&'static str, TextTable)> {
     vec![
         ("standings", standings_table(t)),
+        ("ratings", ratings_table(t)),
         ("matrix", matrix_table(t)),
         ("statistics", statistics_table(t)),
         ("win_rates", win_rate_table(t)),
@@ -265,15 +312,272 @@ pub fn to_text(t: &Tables) -> String {
         .join("\n")
 }
 
-/// Writes `NAME.csv` for every table and one `tables.md` with all of them into `dir`; each
-/// file is written to a temporary name and renamed, so a reader never sees half a table.
+/// A table as a CSV file holds it: snake_case headers and cells already written as CSV
+/// fields.
+pub struct CsvTable {
+    pub headers: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl CsvTable {
+    pub fn to_csv(&self) -> String {
+        let mut out = self.headers.join(",");
+        out.push('\n');
+        for row in &self.rows {
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A name from a spec file, escaped for spreadsheets (see `escape::csv`).
+fn text(name: &str) -> String {
+    escape::csv(name)
+}
+
+fn flag(b: bool) -> String {
+    b.to_string()
+}
+
+/// A 64-bit seed, quoted: readers that hold numbers as doubles must take it as text.
+fn seed(x: u64) -> String {
+    format!("\"{x}\"")
+}
+
+pub fn standings_csv(t: &Tables) -> CsvTable {
+    CsvTable {
+        headers: vec![
+            "position",
+            "entrant",
+            "controller",
+            "points",
+            "bonus_win_points",
+            "bonus_loss_points",
+            "match_wins",
+            "match_losses",
+            "match_draws",
+            "point_difference",
+        ],
+        rows: t
+            .standings
+            .iter()
+            .map(|r| {
+                vec![
+                    s(r.position),
+                    s(r.entrant),
+                    text(&r.name),
+                    s(r.points),
+                    s(r.bonus_win),
+                    s(r.bonus_loss),
+                    s(r.wins),
+                    s(r.losses),
+                    s(r.draws),
+                    number(r.point_difference),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn ratings_csv(t: &Tables) -> CsvTable {
+    CsvTable {
+        headers: vec![
+            "rank",
+            "entrant",
+            "controller",
+            "games",
+            "score",
+            "rating",
+            "rating_low",
+            "rating_high",
+            "with_prior",
+        ],
+        rows: t
+            .ratings
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    s(r.rank),
+                    s(r.entrant),
+                    text(&r.name),
+                    s(r.games),
+                    number(r.score),
+                    number(r.rating),
+                    number(r.rating_low),
+                    number(r.rating_high),
+                    flag(t.ratings.with_prior),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn statistics_csv(t: &Tables) -> CsvTable {
+    CsvTable {
+        headers: vec![
+            "leader",
+            "other",
+            "games",
+            "mean_difference",
+            "nonzero_pairs",
+            "w_plus",
+            "p_value",
+            "exact",
+            "effect_size",
+            "significant_at_5_percent",
+        ],
+        rows: t
+            .leader_tests
+            .iter()
+            .map(|c| {
+                vec![
+                    text(&c.leader),
+                    text(&c.other),
+                    s(c.games),
+                    number(c.mean_difference),
+                    s(c.wilcoxon.n),
+                    number(c.wilcoxon.w_plus),
+                    number(c.wilcoxon.p_value),
+                    flag(c.wilcoxon.exact),
+                    number(c.wilcoxon.effect_size),
+                    flag(c.significant_at_5_percent),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn win_rates_csv(t: &Tables) -> CsvTable {
+    CsvTable {
+        headers: vec![
+            "entrant",
+            "controller",
+            "games",
+            "game_wins",
+            "game_losses",
+            "game_draws",
+            "win_rate",
+            "win_rate_low",
+            "win_rate_high",
+        ],
+        rows: t
+            .standings
+            .iter()
+            .map(|r| {
+                vec![
+                    s(r.entrant),
+                    text(&r.name),
+                    s(r.games),
+                    s(r.game_wins),
+                    s(r.game_losses),
+                    s(r.game_draws),
+                    number(r.win_rate),
+                    number(r.win_rate_low),
+                    number(r.win_rate_high),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn matches_csv(t: &Tables) -> CsvTable {
+    CsvTable {
+        headers: vec![
+            "first",
+            "second",
+            "first_index",
+            "second_index",
+            "games",
+            "first_wins",
+            "second_wins",
+            "draws",
+            "mean_score_difference",
+        ],
+        rows: t
+            .matches
+            .iter()
+            .map(|m| {
+                vec![
+                    text(&t.names[m.first]),
+                    text(&t.names[m.second]),
+                    s(m.first),
+                    s(m.second),
+                    s(m.games),
+                    s(m.first_wins),
+                    s(m.second_wins),
+                    s(m.draws),
+                    number(m.average_difference()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+pub fn games_csv(t: &Tables) -> CsvTable {
+    CsvTable {
+        headers: vec![
+            "k",
+            "first",
+            "second",
+            "first_index",
+            "second_index",
+            "match_game",
+            "score_first",
+            "score_second",
+            "winner",
+            "tile_seed",
+            "first_controller_seed",
+            "second_controller_seed",
+        ],
+        rows: t
+            .games
+            .iter()
+            .map(|g| {
+                vec![
+                    s(g.k),
+                    text(&g.first),
+                    text(&g.second),
+                    s(g.first_index),
+                    s(g.second_index),
+                    s(g.match_game),
+                    s(g.score_first),
+                    s(g.score_second),
+                    text(&g.winner),
+                    seed(g.tile_seed),
+                    seed(g.first_controller_seed),
+                    seed(g.second_controller_seed),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Every CSV file of a league's tables, by file name.
+pub fn csv_tables(t: &Tables) -> Vec<(&'static str, CsvTable)> {
+    vec![
+        ("standings.csv", standings_csv(t)),
+        ("ratings.csv", ratings_csv(t)),
+        ("statistics.csv", statistics_csv(t)),
+        ("win_rates.csv", win_rates_csv(t)),
+        ("matches.csv", matches_csv(t)),
+        ("games.csv", games_csv(t)),
+    ]
+}
+
+/// Writes every CSV file, `tables.md` with every table for reading and `tables.json` with
+/// all of it as numbers into `dir`; each file is written to a temporary name and renamed, so
+/// a reader never sees half a table.
 pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let write =
         |name: &str, text: &str| crate::runfs::write_atomically(&dir.join(name), text.as_bytes());
+    for (name, table) in csv_tables(t) {
+        write(name, &table.to_csv())?;
+    }
     let mut md = String::from("# League tables\n\n");
-    for (name, table) in all_tables(t) {
-        write(&format!("{name}.csv"), &table.to_csv())?;
+    for (_, table) in all_tables(t) {
         md.push_str(&table.to_markdown());
         md.push('\n');
     }

@@ -39,8 +39,10 @@ impl std::fmt::Display for GameId {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameJob {
     pub id: GameId,
+    #[serde(with = "crate::game::seed_string")]
     pub tile_seed: u64,
     /// Seeds of the controllers in seat order.
+    #[serde(with = "crate::game::seed_string::pair")]
     pub controller_seeds: [u64; 2],
 }
 

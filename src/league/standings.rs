@@ -2,12 +2,15 @@
 //! Tables VI, VIII and X (points, bonus points, match wins, losses, draws, point difference) and
 //! the match matrix of Tables V, VII and IX, plus significance tests and win rates.
 //!
+//! Ratings are Bradley–Terry strengths on the Elo scale fitted to every game (see
+//! `stats::bradley_terry`); `games` lists every game in schedule order.
+//!
 //! Tables are a pure function of the set of records, so records of one league from separate
 //! runs or machines merge into the same tables.
 
 use super::records::LeagueGame;
 use super::spec::BonusRules;
-use super::stats::{wilcoxon_signed_rank, wilson_interval, Wilcoxon};
+use super::stats::{bradley_terry, wilcoxon_signed_rank, wilson_interval, Wilcoxon};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -155,6 +158,81 @@ pub struct LeaderComparison {
     pub significant_at_5_percent: bool,
 }
 
+/// An entrant's Bradley–Terry rating.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// 1 for the highest rating.
+    pub rank: usize,
+    pub entrant: usize,
+    pub name: String,
+    pub games: u32,
+    /// Games won plus half the games drawn.
+    pub score: f64,
+    /// Elo scale, the mean of the league's ratings at 0, with its 95% interval.
+    pub rating: f64,
+    pub rating_low: f64,
+    pub rating_high: f64,
+}
+
+/// The league's ratings, best first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ratings {
+    /// Whether every entrant got one virtual draw against a reference player, because some
+    /// entrant won or lost all its games (or some never met) and the games alone fix no
+    /// finite rating.
+    pub with_prior: bool,
+    /// The reference player's rating on the same scale, when the virtual draws were added.
+    pub reference: Option<f64>,
+    pub rows: Vec<Rating>,
+}
+
+/// One game of the league, as `games.csv` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRow {
+    /// The game's number in schedule order (`GameId::number`), as `replay --game K` takes it.
+    pub k: usize,
+    pub first: String,
+    pub second: String,
+    pub first_index: usize,
+    pub second_index: usize,
+    /// The game's number within its match, from 0.
+    pub match_game: u32,
+    pub score_first: i32,
+    pub score_second: i32,
+    /// The winner's name, or `draw`.
+    pub winner: String,
+    #[serde(serialize_with = "crate::game::seed_string::serialize")]
+    pub tile_seed: u64,
+    #[serde(serialize_with = "crate::game::seed_string::serialize")]
+    pub first_controller_seed: u64,
+    #[serde(serialize_with = "crate::game::seed_string::serialize")]
+    pub second_controller_seed: u64,
+}
+
+impl GameRow {
+    fn new(g: &LeagueGame, entrants: usize, games_per_match: u32) -> GameRow {
+        let id = g.id();
+        let [score_first, score_second] = g.game.final_scores;
+        GameRow {
+            k: id.number(entrants, games_per_match),
+            first: g.names[0].clone(),
+            second: g.names[1].clone(),
+            first_index: id.first,
+            second_index: id.second,
+            match_game: id.index,
+            score_first,
+            score_second,
+            winner: match g.game.winner() {
+                Some(seat) => g.names[seat].clone(),
+                None => "draw".into(),
+            },
+            tile_seed: g.job.tile_seed,
+            first_controller_seed: g.job.controller_seeds[0],
+            second_controller_seed: g.job.controller_seeds[1],
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Tables {
     pub names: Vec<String>,
@@ -162,6 +240,9 @@ pub struct Tables {
     pub matches: Vec<MatchResult>,
     pub standings: Vec<Standing>,
     pub leader_tests: Vec<LeaderComparison>,
+    pub ratings: Ratings,
+    /// Every recorded game, in schedule order.
+    pub games: Vec<GameRow>,
 }
 
 impl Tables {
@@ -191,6 +272,7 @@ impl Tables {
         let mut per_entrant_diff = vec![(0i64, 0u32); n];
         let mut game_results = vec![[0u32; 3]; n]; // wins, losses, draws
         let mut head_to_head: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+        let mut outcomes = Vec::with_capacity(games.len());
         for g in games {
             let (a, b) = (g.job.id.first, g.job.id.second);
             let s = g.game.final_scores;
@@ -223,6 +305,7 @@ impl Tables {
             per_entrant_diff[b].1 += 1;
             head_to_head.entry((a, b)).or_default().push(d as f64);
             head_to_head.entry((b, a)).or_default().push(-d as f64);
+            outcomes.push((a, b, (d.signum() as f64 + 1.0) / 2.0));
         }
 
         let mut rows: Vec<Standing> = (0..n)
@@ -290,12 +373,47 @@ impl Tables {
                 }
             })
             .collect();
+        let fit = bradley_terry(n, &outcomes);
+        let mut ratings: Vec<Rating> = (0..n)
+            .map(|e| {
+                let [won, _, drawn] = game_results[e];
+                Rating {
+                    rank: 0,
+                    entrant: e,
+                    name: names[e].clone(),
+                    games: per_entrant_diff[e].1,
+                    score: won as f64 + drawn as f64 / 2.0,
+                    rating: fit.ratings[e],
+                    rating_low: fit.low[e],
+                    rating_high: fit.high[e],
+                }
+            })
+            .collect();
+        ratings.sort_by(|x, y| {
+            y.rating
+                .total_cmp(&x.rating)
+                .then(x.entrant.cmp(&y.entrant))
+        });
+        for (i, r) in ratings.iter_mut().enumerate() {
+            r.rank = i + 1;
+        }
+        let mut game_rows: Vec<GameRow> = games
+            .iter()
+            .map(|g| GameRow::new(g, n, games_per_match))
+            .collect();
+        game_rows.sort_by_key(|r| r.k);
         Tables {
             names: names.to_vec(),
             games_per_match,
             matches: matches.into_values().collect(),
             standings: rows,
             leader_tests,
+            ratings: Ratings {
+                with_prior: fit.with_prior,
+                reference: fit.reference,
+                rows: ratings,
+            },
+            games: game_rows,
         }
     }
 

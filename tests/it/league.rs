@@ -340,3 +340,167 @@ fn records_read_back_equal_the_games_played_es_formulas_included() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn seeds_are_written_as_strings_and_records_with_numeric_seeds_still_read_and_replay() {
+    // A committed run whose records hold seeds as JSON numbers.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/replication/star/seed-2021");
+    let raw = std::fs::read_to_string(record_path(&dir)).unwrap();
+    let first_line: serde_json::Value = serde_json::from_str(raw.lines().next().unwrap()).unwrap();
+    let numeric_seed = first_line["game"]["tile_seed"].as_u64().unwrap();
+    assert!(
+        numeric_seed > 1 << 53,
+        "a seed a double cannot hold exactly"
+    );
+    let (spec, games, merge) = evomcts::league::load_runs(&[dir]).unwrap();
+    assert!(merge.missing.is_empty());
+    let game = games
+        .iter()
+        .find(|g| g.game.tile_seed == numeric_seed)
+        .expect("the first record's game, its seed read exactly");
+    assert_eq!(game.job.tile_seed, numeric_seed);
+    // The seed deals exactly the tiles the record holds, and the moves replay to its scores.
+    let mut stack = evomcts::game::TileStack::shuffled(game.game.tile_seed);
+    let dealt: Vec<_> = std::iter::from_fn(|| stack.draw_for_test()).collect();
+    assert_eq!(game.game.rules, Rules::default());
+    assert_eq!(dealt[..game.game.draws.len()], game.game.draws[..]);
+    let end = evomcts::game::replay(&game.game).unwrap();
+    assert_eq!(end.scores(), game.game.final_scores);
+    assert_eq!(spec.games_per_match as usize * 6, games.len());
+
+    // Written again, every seed is a decimal string, and it reads back to the same record.
+    let line = serde_json::to_string(game).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+    assert_eq!(
+        text(&value["game"]["tile_seed"]),
+        Some(numeric_seed.to_string())
+    );
+    assert_eq!(
+        text(&value["job"]["tile_seed"]),
+        Some(numeric_seed.to_string())
+    );
+    for seat in 0..2 {
+        assert_eq!(
+            text(&value["job"]["controller_seeds"][seat]),
+            Some(game.job.controller_seeds[seat].to_string())
+        );
+    }
+    let back: LeagueGame = serde_json::from_str(&line).unwrap();
+    assert_eq!(&back, game);
+    // A seed that is neither a whole number nor a string of one is refused with its value.
+    let bad = line.replace(&format!("\"{numeric_seed}\""), "\"12x\"");
+    let err = serde_json::from_str::<LeagueGame>(&bad).unwrap_err();
+    assert!(err.to_string().contains("12x"), "{err}");
+}
+
+fn read_csv(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let headers: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            assert_eq!(cells.len(), headers.len(), "{l}");
+            headers
+                .iter()
+                .zip(cells)
+                .map(|(h, c)| (h.to_string(), c.trim_matches('"').to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn games_csv_lists_every_game_in_schedule_order_with_its_seeds() {
+    let spec = small_spec(9);
+    let dir = temp_dir("games-csv");
+    let run = run_league(&spec, &opts(&dir, false, 2, None)).unwrap();
+    let t = tables(&spec, &run.games);
+    evomcts::league::report::write_tables(&t, &dir).unwrap();
+    let rows = read_csv(&dir.join("games.csv"));
+    let jobs = schedule(spec.seed, 3, spec.games_per_match);
+    assert_eq!(rows.len(), jobs.len());
+    for (k, (row, job)) in rows.iter().zip(&jobs).enumerate() {
+        let game = run.games.iter().find(|g| g.id() == job.id).unwrap();
+        assert_eq!(row["k"], k.to_string());
+        assert_eq!(row["first_index"], job.id.first.to_string());
+        assert_eq!(row["second_index"], job.id.second.to_string());
+        assert_eq!(row["match_game"], job.id.index.to_string());
+        assert_eq!(row["first"], game.names[0]);
+        assert_eq!(row["second"], game.names[1]);
+        assert_eq!(row["score_first"], game.game.final_scores[0].to_string());
+        assert_eq!(row["score_second"], game.game.final_scores[1].to_string());
+        let winner = match game.game.winner() {
+            Some(seat) => game.names[seat].clone(),
+            None => "draw".into(),
+        };
+        assert_eq!(row["winner"], winner);
+        assert_eq!(row["tile_seed"], job.tile_seed.to_string());
+        assert_eq!(
+            row["first_controller_seed"],
+            job.controller_seeds[0].to_string()
+        );
+        assert_eq!(
+            row["second_controller_seed"],
+            job.controller_seeds[1].to_string()
+        );
+    }
+    // tables.json holds the same rows, seeds as strings.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tables.json")).unwrap()).unwrap();
+    assert_eq!(json["games"].as_array().unwrap().len(), jobs.len());
+    assert_eq!(
+        json["games"][3]["tile_seed"].as_str(),
+        Some(jobs[3].tile_seed.to_string().as_str())
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn ratings_reach_the_tables_csv_and_json_from_hand_built_games() {
+    let names: Vec<String> = ["A", "B"].map(String::from).to_vec();
+    // A wins 3 of 4 (both seatings): Bradley–Terry puts A 400·log10(3) ≈ 190.85 above B.
+    let games = vec![
+        fake_game(0, 1, 0, [60, 50]),
+        fake_game(0, 1, 1, [40, 50]),
+        fake_game(1, 0, 0, [50, 60]),
+        fake_game(1, 0, 1, [50, 70]),
+    ];
+    let t = Tables::from_games(&names, 2, &BonusRules::default(), &games);
+    let by_name = |n: &str| t.ratings.rows.iter().find(|r| r.name == n).unwrap();
+    let (a, b) = (by_name("A"), by_name("B"));
+    assert!(!t.ratings.with_prior);
+    assert_eq!((a.rank, b.rank), (1, 2));
+    assert_eq!((a.score, b.score), (3.0, 1.0));
+    assert!((a.rating - b.rating - 400.0 * 3f64.log10()).abs() < 1e-9);
+    assert!((a.rating + b.rating).abs() < 1e-9, "ratings have mean 0");
+    let dir = temp_dir("ratings");
+    evomcts::league::report::write_tables(&t, &dir).unwrap();
+    let rows = read_csv(&dir.join("ratings.csv"));
+    assert_eq!(rows[0]["controller"], "A");
+    assert_eq!(rows[0]["with_prior"], "false");
+    let rating: f64 = rows[0]["rating"].parse().unwrap();
+    assert_eq!(rating, a.rating, "written at full precision");
+    let low: f64 = rows[0]["rating_low"].parse().unwrap();
+    assert!(low < rating && low.is_finite());
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tables.json")).unwrap()).unwrap();
+    assert_eq!(
+        json["ratings"]["rows"][0]["rating"].as_f64(),
+        Some(a.rating)
+    );
+    // A sweep has no finite maximum-likelihood rating: the prior keeps the table finite.
+    let sweep = Tables::from_games(&names, 2, &BonusRules::default(), &games[..1]);
+    assert!(sweep.ratings.with_prior);
+    assert!(sweep
+        .ratings
+        .rows
+        .iter()
+        .all(|r| [r.rating, r.rating_low, r.rating_high]
+            .iter()
+            .all(|x| x.is_finite())));
+    let text = evomcts::league::report::to_text(&sweep);
+    assert!(text.contains("virtual draw"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -22,6 +22,7 @@ mod fuzz_parsers;
 mod game_properties;
 mod game_scoring;
 mod league;
+mod outputs;
 mod presets;
 mod reliability;
 mod replication;

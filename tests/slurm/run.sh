@@ -84,7 +84,7 @@ scontrol show job "$merge" | grep -q "JobState=COMPLETED" || logs "the merge job
 [ -s "$CL/slurm/logs/merge.out" ] || logs "the merge job's log is not where #SBATCH --output says"
 
 "$BIN" league tests/slurm/tiny.ron --out "$W/local" --threads 2 --quiet >/dev/null
-for f in standings.csv matrix.csv statistics.csv win_rates.csv matches.csv; do
+for f in standings.csv ratings.csv statistics.csv win_rates.csv matches.csv games.csv; do
     cmp "$W/local/$f" "$CL/$f" || logs "$f of the cluster run differs from the local run"
 done
 echo "slurm: 3 array tasks + merge job reproduced the local league's tables"
