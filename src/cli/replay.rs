@@ -59,9 +59,8 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     }
     if args.list {
         print!("{}", games_list(&spec, &games).to_text());
-        let scheduled = spec.controllers.len()
-            * (spec.controllers.len() - 1)
-            * spec.games_per_match as usize;
+        let scheduled =
+            spec.controllers.len() * (spec.controllers.len() - 1) * spec.games_per_match as usize;
         if games.len() < scheduled {
             eprintln!(
                 "{} of the {scheduled} scheduled games are recorded",

@@ -23,6 +23,7 @@ mod game_properties;
 mod game_scoring;
 mod league;
 mod presets;
+mod progress;
 mod reliability;
 mod replication;
 mod search_mcts;
