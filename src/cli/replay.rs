@@ -7,7 +7,7 @@ use clap::Args;
 use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
 use evomcts::escape;
 use evomcts::game::render::render_board;
-use evomcts::game::{replay_observed, ReplayStep};
+use evomcts::game::{replay_observed, ReplayStep, Reveal};
 use evomcts::league::report::TextTable;
 use evomcts::league::run::GameProgress;
 use evomcts::league::{load_runs, play_league_game, schedule, LeagueGame, LeagueSpec};
@@ -226,7 +226,14 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
         r.tile_seed
     );
     let state = replay_observed(r, |state, step| match step {
-        ReplayStep::NotPlaced { tile, reveal } => println!("tile {tile} drawn: {reveal:?}"),
+        ReplayStep::NotPlaced { tile, reveal } => {
+            let what = match reveal {
+                Reveal::Discarded => "fits nowhere and leaves the game",
+                Reveal::ReturnedToBottom => "fits nowhere and goes back under the stack",
+                Reveal::Ready => "fits",
+            };
+            println!("tile {tile} drawn: {what}");
+        }
         ReplayStep::Moved {
             turn,
             player,
