@@ -615,3 +615,24 @@ pub fn run_league_observed(
         duplicates,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prior(ron: &str) -> f64 {
+        let spec: ControllerSpec = crate::runfs::ron_options().from_str(ron).unwrap();
+        decision_cost_prior(&spec)
+    }
+
+    #[test]
+    fn priors_rank_controllers_by_their_search_budgets() {
+        let random = prior("Random");
+        let mcts_50 = prior("Mcts(sims: 50)");
+        let mcts_400 = prior("Mcts(sims: 400)");
+        let es = prior("Mcts(sims: 400, es: (mode: Integrated, generations: 10))");
+        let star = prior("Star(depth: 2, lower: -100.0, upper: 100.0, probing: 0)");
+        assert!(random < mcts_50 && mcts_50 < mcts_400 && mcts_400 < es && mcts_400 < star);
+        assert_eq!(mcts_400, 8.0 * mcts_50);
+    }
+}
