@@ -330,6 +330,8 @@ impl GameProgress {
             );
             bar.set_position(done.len() as u64);
             bar.set_message("(time left: after the first game)");
+            // Games of expensive controllers take minutes: keep the clock moving between them.
+            bar.enable_steady_tick(Duration::from_secs(1));
             bar
         } else {
             ProgressBar::hidden()
