@@ -59,8 +59,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     }
     if args.list {
         print!("{}", games_list(&spec, &games).to_text());
-        let scheduled =
-            spec.controllers.len() * (spec.controllers.len() - 1) * spec.games_per_match as usize;
+        let scheduled = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
         if games.len() < scheduled {
             eprintln!(
                 "{} of the {scheduled} scheduled games are recorded",
