@@ -12,6 +12,7 @@ pub mod evolve;
 pub mod formula;
 pub mod game;
 pub mod league;
+pub mod progress;
 pub mod runfs;
 pub mod search;
 pub mod stats;

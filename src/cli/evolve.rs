@@ -12,10 +12,13 @@ pub struct EvolveArgs {
     spec: PathBuf,
     #[command(flatten)]
     run: super::run_args::RunFolderArgs,
-    /// Stop once this generation is written (resume later with --resume).
-    #[arg(long)]
+    /// Stop once generation N is written (generation 0 is the initial population); continue
+    /// later with --resume.
+    #[arg(long, value_name = "N")]
     stop_after: Option<usize>,
-    /// No per-generation progress lines.
+    /// No progress on stderr. Without it, a line per generation (best and mean fitness, the
+    /// champion, the run's ETA) and, at most every 10 s within a generation, the games (or
+    /// bandit runs) evaluated of its total with the generation's and the run's ETA.
     #[arg(long)]
     quiet: bool,
 }

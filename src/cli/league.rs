@@ -15,7 +15,10 @@ pub struct LeagueArgs {
     spec: Option<PathBuf>,
     #[command(flatten)]
     run: super::run_args::RunFolderArgs,
-    /// No progress bar.
+    /// No progress bar and no standings on stderr while the games run. Without it, the top of
+    /// the standings is printed every tenth of the games (at least once a minute). Either way
+    /// the run folder's standings.live.txt holds the standings so far, rewritten every tenth
+    /// of the games and at least every 10 s (`watch cat RUN/standings.live.txt`).
     #[arg(long)]
     quiet: bool,
     /// Play only slice I of K disjoint slices of the games (0 <= I < K), e.g. one task of a
@@ -68,6 +71,11 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         spec.controllers.len() * (spec.controllers.len() - 1),
         spec.games_per_match,
         out.display()
+    );
+    eprintln!(
+        "standings so far: {}",
+        out.join(evomcts::league::run::LIVE_STANDINGS_FILE)
+            .display()
     );
     let start = std::time::Instant::now();
     let outcome = run_league(&spec, &opts)?;

@@ -1,22 +1,33 @@
 //! `evomcts replay`: plays every recorded game of a run again from its seeds and checks that
-//! it reproduces move for move; `--game K` shows one game turn by turn.
+//! it reproduces move for move; `--list` lists the games with their number K; `--game K` shows
+//! one game turn by turn.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
 use evomcts::escape;
 use evomcts::game::render::render_board;
-use evomcts::game::{replay_observed, ReplayStep};
-use evomcts::league::{load_runs, play_league_game, LeagueGame};
+use evomcts::game::{replay_observed, ReplayStep, Reveal};
+use evomcts::league::report::TextTable;
+use evomcts::league::run::GameProgress;
+use evomcts::league::{load_runs, play_league_game, schedule, LeagueGame, LeagueSpec};
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
 
 #[derive(Args)]
 pub struct ReplayArgs {
     /// A run folder (spec.ron and games.jsonl).
     run: PathBuf,
-    /// Show game K (0-based, in schedule order) turn by turn instead of verifying all games.
+    /// List the recorded games in schedule order, one a line: K, the players in seat order,
+    /// the final scores, the winner and the tile seed. Nothing is replayed.
+    #[arg(long, conflicts_with = "game")]
+    list: bool,
+    /// Show game K turn by turn instead of verifying all games. K counts every game of the
+    /// schedule from 0, match by match (as `--list` shows it), whatever order games finished in.
     #[arg(long)]
     game: Option<usize>,
     /// With --game: also draw the board after every turn into this folder (PNG and SVG).
@@ -25,6 +36,20 @@ pub struct ReplayArgs {
     /// Worker threads for verification [default: all cores].
     #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
+    /// No progress bar while verifying.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// A game's number K in the schedule.
+fn number(spec: &LeagueSpec, game: &LeagueGame) -> usize {
+    game.id()
+        .number(spec.controllers.len(), spec.games_per_match)
+}
+
+/// `game K (0 v 1 #3)`: the number people use and the identity records hold.
+fn game_label(spec: &LeagueSpec, game: &LeagueGame) -> String {
+    format!("game {} ({})", number(spec, game), game.id())
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
@@ -32,17 +57,22 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     for warning in merge.warnings() {
         eprintln!("{warning}");
     }
-    if let Some(k) = args.game {
-        let Some(game) = games.get(k) else {
-            bail!(
-                "--game {k}: the run has {} recorded games (0 to {})",
-                games.len(),
-                games.len().saturating_sub(1)
+    if args.list {
+        print!("{}", games_list(&spec, &games).to_text());
+        let scheduled = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
+        if games.len() < scheduled {
+            eprintln!(
+                "{} of the {scheduled} scheduled games are recorded",
+                games.len()
             );
-        };
-        show(game)?;
+        }
+        return Ok(());
+    }
+    if let Some(k) = args.game {
+        let game = find_game(&spec, &games, k, &args.run)?;
+        show(&spec, game)?;
         if let Some(dir) = &args.pictures {
-            draw_every_turn(game, dir)?;
+            draw_every_turn(&spec, game, dir)?;
         }
         return Ok(());
     }
@@ -50,18 +80,34 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let hash = spec.hash();
+    let jobs: Vec<_> = games.iter().map(|g| g.job).collect();
+    let progress = Mutex::new(GameProgress::new(
+        &spec,
+        &jobs,
+        &HashSet::new(),
+        pool.current_num_threads(),
+        !args.quiet,
+    ));
     let problems: Vec<String> = pool.install(|| {
         games
             .par_iter()
             .filter_map(|recorded| {
-                let again = match play_league_game(&spec, &recorded.job, &hash) {
-                    Ok(g) => g,
-                    Err(e) => return Some(format!("game {:?}: {e}", recorded.id())),
-                };
-                divergence(recorded, &again).map(|d| format!("game {:?}: {d}", recorded.id()))
+                let started = Instant::now();
+                let again = play_league_game(&spec, &recorded.job, &hash);
+                if let Ok(mut p) = progress.lock() {
+                    p.finished(recorded.id(), started.elapsed().as_secs_f64());
+                }
+                let label = game_label(&spec, recorded);
+                match again {
+                    Ok(again) => divergence(recorded, &again).map(|d| format!("{label}: {d}")),
+                    Err(e) => Some(format!("{label}: {e}")),
+                }
             })
             .collect()
     });
+    if let Ok(p) = progress.lock() {
+        p.finish();
+    }
     for p in &problems {
         println!("{p}");
     }
@@ -90,24 +136,103 @@ fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
     }
     if a.final_scores != b.final_scores {
         return Some(format!(
-            "final scores {:?} vs {:?}",
-            a.final_scores, b.final_scores
+            "final scores: recorded {} – {}, replayed {} – {}",
+            a.final_scores[0], a.final_scores[1], b.final_scores[0], b.final_scores[1]
         ));
     }
     (recorded != again).then(|| "records differ outside the moves (ES formulas or metrics)".into())
 }
 
-fn show(game: &LeagueGame) -> Result<()> {
+/// The recorded games, one row each in schedule order.
+fn games_list(spec: &LeagueSpec, games: &[LeagueGame]) -> TextTable {
+    let rows = games
+        .iter()
+        .map(|g| {
+            let [a, b] = g.game.final_scores;
+            let winner = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => g.names[0].clone(),
+                std::cmp::Ordering::Less => g.names[1].clone(),
+                std::cmp::Ordering::Equal => "draw".into(),
+            };
+            vec![
+                number(spec, g).to_string(),
+                format!("{} v {}", g.names[0], g.names[1]),
+                g.id().to_string(),
+                format!("{a} – {b}"),
+                winner,
+                g.game.tile_seed.to_string(),
+            ]
+        })
+        .collect();
+    TextTable {
+        title: format!(
+            "Games of `{}` in schedule order (K is the number of `replay --game K`)",
+            spec.name
+        ),
+        headers: [
+            "K",
+            "Player 1 v player 2",
+            "Game",
+            "Score",
+            "Winner",
+            "Tile seed",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// Game `k` of the schedule, or an error saying what K can be.
+fn find_game<'g>(
+    spec: &LeagueSpec,
+    games: &'g [LeagueGame],
+    k: usize,
+    run: &Path,
+) -> Result<&'g LeagueGame> {
+    if let Some(game) = games.iter().find(|g| number(spec, g) == k) {
+        return Ok(game);
+    }
+    let jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
+    let Some(job) = jobs.get(k) else {
+        bail!(
+            "--game {k}: the schedule of {} has {} games, numbered 0 to {} (see `evomcts replay {} --list`)",
+            run.display(),
+            jobs.len(),
+            jobs.len() - 1,
+            run.display()
+        );
+    };
+    bail!(
+        "--game {k}: game {k} ({}: {} v {}) is not recorded in {} yet ({} of {} games are; see `evomcts replay {} --list`)",
+        job.id,
+        escape::terminal(&spec.controllers[job.id.first].name),
+        escape::terminal(&spec.controllers[job.id.second].name),
+        run.display(),
+        games.len(),
+        jobs.len(),
+        run.display()
+    )
+}
+
+fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
     let r = &game.game;
     println!(
-        "game {:?}: {} (player 1) vs {} (player 2), tile seed {}",
-        game.id(),
+        "{}: {} (player 1) vs {} (player 2), tile seed {}",
+        game_label(spec, game),
         escape::terminal(&game.names[0]),
         escape::terminal(&game.names[1]),
         r.tile_seed
     );
     let state = replay_observed(r, |state, step| match step {
-        ReplayStep::NotPlaced { tile, reveal } => println!("tile {tile} drawn: {reveal:?}"),
+        ReplayStep::NotPlaced { tile, reveal } => {
+            let what = match reveal {
+                Reveal::Discarded => "fits nowhere and leaves the game",
+                Reveal::ReturnedToBottom => "fits nowhere and goes back under the stack",
+                Reveal::Ready => "fits",
+            };
+            println!("tile {tile} drawn: {what}");
+        }
         ReplayStep::Moved {
             turn,
             player,
@@ -142,16 +267,25 @@ fn show(game: &LeagueGame) -> Result<()> {
     Ok(())
 }
 
-/// One picture of the board after every turn, and one of the final position.
-fn draw_every_turn(game: &LeagueGame, dir: &Path) -> Result<()> {
+/// One picture of the board after every turn, the last one after end-of-game scoring, each as
+/// PNG and SVG, numbered in sequence from `board_turn00` (the start tile).
+fn draw_every_turn(spec: &LeagueSpec, game: &LeagueGame, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let states = states_by_turn(&game.game)?;
     let last = states.len() - 1;
+    let named = format!(
+        "{}: {} v {}, tile seed {}",
+        game_label(spec, game),
+        game.names[0],
+        game.names[1],
+        game.game.tile_seed
+    );
     for (turn, state) in states.iter().enumerate() {
-        let (title, file) = if turn == last {
-            ("final position".to_string(), "board_final".to_string())
+        let file = format!("board_turn{turn:02}");
+        let title = if turn == last {
+            format!("{named}, after turn {turn}, final position")
         } else {
-            (format!("after turn {turn}"), format!("board_turn{turn:02}"))
+            format!("{named}, after turn {turn}")
         };
         let highlight = (turn > 0 && turn < last).then(|| {
             let t = state.placed_tiles().last().expect("the start tile");
@@ -169,6 +303,11 @@ fn draw_every_turn(game: &LeagueGame, dir: &Path) -> Result<()> {
             &dir.join(format!("{file}.svg")),
         )?;
     }
-    eprintln!("{} pictures written to {}", states.len(), dir.display());
+    eprintln!(
+        "{} pictures (board_turn00 to board_turn{last:02}, {} files as PNG and SVG) written to {}",
+        states.len(),
+        2 * states.len(),
+        dir.display()
+    );
     Ok(())
 }

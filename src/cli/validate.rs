@@ -70,6 +70,7 @@ struct BanditArgs {
     /// Also write the table to this file.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -106,9 +107,13 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             let spec = SweepSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
             eprintln!(
-                "sweep `{}`: C_E in {:?}, {} sequences x 2 seatings each -> {}",
+                "sweep `{}`: C_E in {}, {} sequences x 2 seatings each -> {}",
                 spec.name,
-                spec.c_values,
+                spec.c_values
+                    .iter()
+                    .map(f64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 spec.sequences,
                 opts.out_dir.display()
             );

@@ -197,6 +197,16 @@ pub fn evaluate_all(
     fitness: &FitnessSpec,
     requests: &[Request<'_>],
 ) -> Result<Vec<Vec<f64>>, EvalError> {
+    evaluate_all_observed(fitness, requests, &|| {})
+}
+
+/// `evaluate_all`, calling `on_sample` on the worker thread after each sample, so progress
+/// can be shown within one call; it cannot change a sample.
+pub fn evaluate_all_observed(
+    fitness: &FitnessSpec,
+    requests: &[Request<'_>],
+    on_sample: &(dyn Fn() + Sync),
+) -> Result<Vec<Vec<f64>>, EvalError> {
     let compiled: Vec<CompiledFormula> = requests
         .iter()
         .map(|r| {
@@ -216,7 +226,9 @@ pub fn evaluate_all(
     let values: Vec<f64> = tasks
         .par_iter()
         .map_init(BanditScratch::default, |scratch, &(i, seed)| {
-            sample(fitness, requests[i].formula, &compiled[i], seed, scratch)
+            let value = sample(fitness, requests[i].formula, &compiled[i], seed, scratch);
+            on_sample();
+            value
         })
         .collect::<Result<_, _>>()?;
     let mut out = Vec::with_capacity(requests.len());

@@ -1,107 +1,176 @@
-//! Progress lines of an evolution run, on stderr: within a generation (the race's samples,
-//! candidates still racing, ETAs) and one line per generation. Nothing here affects results.
+//! Progress lines of an evolution run, on stderr: within a generation (games or bandit runs
+//! evaluated of the generation's total, candidates still racing, ETAs) at most every 10
+//! seconds, and one line per generation. Nothing here affects results.
 
 use super::population::Generation;
 use super::racing::RaceProgress;
-use super::spec::EvolveSpec;
+use super::spec::{EvolveSpec, FitnessSpec};
+use crate::progress::duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Progress lines with ETAs. Time per fitness sample is measured over everything this call
-/// has computed; the ETA of the current generation is that times the samples left in its
-/// race plus its elites' samples, the run's adds the nominal samples of each generation
-/// still to come (racing only moves samples between candidates, so the nominal count is
-/// what a generation spends, at most).
+/// Progress lines with ETAs. Every fitness sample is counted as it finishes, on whichever
+/// worker computed it; the time per sample is measured over everything this call computed.
+/// The ETA of the current generation is that times the samples left of its nominal count
+/// (its race's budget, the elites' samples and, in generation 0, the reference's); the run's
+/// adds the nominal samples of each generation still to come. Racing only drops samples, so
+/// the nominal count is what a generation spends at most.
 pub(crate) struct Tracker {
     on: bool,
     started: Instant,
-    generation_started: Instant,
-    last_line: Instant,
-    generation: usize,
     stop_at: usize,
-    /// Samples spent by the generations this call finished.
-    spent_done: u64,
-    /// Nominal samples of a generation g ≥ 1: its race's budget plus the elites'.
+    /// Nominal samples of a generation g ≥ 1 and of generation 0.
     per_generation: u64,
-    elite_samples: u64,
+    initial: u64,
+    /// Candidates raced in a generation g ≥ 1 and in generation 0.
+    racing: usize,
+    initial_racing: usize,
+    /// Games in one sample (both seatings of a tile sequence), or 1 bandit run.
+    per_sample: u64,
+    unit: &'static str,
+    /// Samples finished since this call started.
+    samples: AtomicU64,
+    current: Mutex<Current>,
 }
 
-fn duration(seconds: f64) -> String {
-    let s = seconds.max(0.0).round() as u64;
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
+/// The generation being computed.
+struct Current {
+    generation: usize,
+    started: Instant,
+    /// `Tracker::samples` when it began.
+    samples_before: u64,
+    nominal: u64,
+    candidates: usize,
+    alive: usize,
+    last_line: Instant,
 }
 
 impl Tracker {
+    const EVERY: Duration = Duration::from_secs(10);
+
     pub(crate) fn new(on: bool, stop_at: usize, spec: &EvolveSpec) -> Tracker {
         let now = Instant::now();
         let s = &spec.strategy;
-        let reevaluated = if s.plus && spec.noise.reevaluate_survivors {
+        let n = &spec.noise;
+        let reevaluated = if s.plus && n.reevaluate_survivors {
             s.mu
         } else {
             0
         };
-        let elite_samples = (spec.noise.elites.min(s.mu) * spec.noise.elite_samples) as u64;
+        let elite_samples = (n.elites.min(s.mu) * n.elite_samples) as u64;
+        let (per_sample, unit) = match spec.fitness {
+            FitnessSpec::Carcassonne(_) => (2, "games"),
+            FitnessSpec::Bandit(_) => (1, "bandit runs"),
+        };
         Tracker {
             on,
             started: now,
-            generation_started: now,
-            last_line: now,
-            generation: 0,
             stop_at,
-            spent_done: 0,
-            per_generation: ((s.lambda + reevaluated) * spec.noise.samples) as u64 + elite_samples,
-            elite_samples,
+            per_generation: ((s.lambda + reevaluated) * n.samples) as u64 + elite_samples,
+            initial: ((s.mu + 1) * n.samples + n.elite_samples) as u64 + elite_samples,
+            racing: s.lambda + reevaluated,
+            initial_racing: s.mu,
+            per_sample,
+            unit,
+            samples: AtomicU64::new(0),
+            current: Mutex::new(Current {
+                generation: 0,
+                started: now,
+                samples_before: 0,
+                nominal: 0,
+                candidates: 0,
+                alive: 0,
+                last_line: now,
+            }),
         }
     }
 
-    pub(crate) fn begin(&mut self, generation: usize) {
-        self.generation = generation;
-        self.generation_started = Instant::now();
+    pub(crate) fn begin(&self, generation: usize) {
+        let (nominal, candidates) = if generation == 0 {
+            (self.initial, self.initial_racing)
+        } else {
+            (self.per_generation, self.racing)
+        };
+        if let Ok(mut c) = self.current.lock() {
+            *c = Current {
+                generation,
+                started: Instant::now(),
+                samples_before: self.samples.load(Ordering::Relaxed),
+                nominal,
+                candidates,
+                alive: candidates,
+                last_line: c.last_line,
+            };
+        }
     }
 
-    /// Seconds per sample so far, counting `spent_now` samples of the current generation.
-    fn seconds_per_sample(&self, spent_now: u64) -> Option<f64> {
-        let spent = self.spent_done + spent_now;
+    /// Seconds per sample so far.
+    fn seconds_per_sample(&self) -> Option<f64> {
+        let spent = self.samples.load(Ordering::Relaxed);
         (spent > 0).then(|| self.started.elapsed().as_secs_f64() / spent as f64)
     }
 
-    pub(crate) fn race(&mut self, p: RaceProgress) {
-        if !self.on || self.last_line.elapsed() < Duration::from_secs(10) || p.spent == 0 {
+    /// Counts one finished sample; called from the workers.
+    pub(crate) fn sample_done(&self) {
+        self.samples.fetch_add(1, Ordering::Relaxed);
+        if !self.on {
             return;
         }
-        self.last_line = Instant::now();
-        let rate = self.seconds_per_sample(p.spent).unwrap_or(0.0);
-        let left = p.budget.saturating_sub(p.spent) + self.elite_samples;
-        let generation_eta = rate * left as f64;
-        let later = self.stop_at.saturating_sub(self.generation) as u64 * self.per_generation;
+        // Another worker printing now is reason enough not to wait for it.
+        if let Ok(mut c) = self.current.try_lock() {
+            self.line_if_due(&mut c);
+        }
+    }
+
+    /// A race's candidates still in it, after one of its batches.
+    pub(crate) fn race(&self, p: RaceProgress) {
+        if let Ok(mut c) = self.current.lock() {
+            c.candidates = p.candidates;
+            c.alive = p.alive;
+            if self.on {
+                self.line_if_due(&mut c);
+            }
+        }
+    }
+
+    fn line_if_due(&self, c: &mut Current) {
+        if c.last_line.elapsed() < Self::EVERY {
+            return;
+        }
+        c.last_line = Instant::now();
+        let done = self.samples.load(Ordering::Relaxed) - c.samples_before;
+        let rate = self.seconds_per_sample().unwrap_or(0.0);
+        let generation_eta = rate * c.nominal.saturating_sub(done) as f64;
+        let later = self.stop_at.saturating_sub(c.generation) as u64 * self.per_generation;
+        let racing = if c.alive < c.candidates {
+            format!(", {} of {} candidates still racing", c.alive, c.candidates)
+        } else {
+            format!(", {} candidates", c.candidates)
+        };
         eprintln!(
-            "  gen {:>3}: {}/{} samples, {} of {} still racing, {} in; generation ETA {}, run ETA {}",
-            self.generation,
-            p.spent,
-            p.budget,
-            p.alive,
-            p.candidates,
-            duration(self.generation_started.elapsed().as_secs_f64()),
+            "  gen {:>3}: {}/{} {}{racing}, {} in; generation ETA {}, run ETA {}",
+            c.generation,
+            done * self.per_sample,
+            c.nominal.max(done) * self.per_sample,
+            self.unit,
+            duration(c.started.elapsed().as_secs_f64()),
             duration(generation_eta),
             duration(generation_eta + rate * later as f64),
         );
     }
 
-    pub(crate) fn report(&mut self, spec: &EvolveSpec, generation: &Generation) {
-        self.spent_done += generation.spent;
-        self.last_line = Instant::now();
+    pub(crate) fn report(&self, spec: &EvolveSpec, generation: &Generation) {
+        if let Ok(mut c) = self.current.lock() {
+            c.last_line = Instant::now();
+        }
         if !self.on {
             return;
         }
         let c = &generation.champion;
         let later = self.stop_at.saturating_sub(generation.generation) as u64 * self.per_generation;
         let eta = self
-            .seconds_per_sample(0)
+            .seconds_per_sample()
             .map(|rate| duration(rate * later as f64))
             .unwrap_or_else(|| "?".into());
         eprintln!(

@@ -15,7 +15,7 @@
 //! written generation continues exactly as if never stopped, and sample seeds do not
 //! depend on the thread count.
 
-use super::fitness::{evaluate_all, EvalError, Request};
+use super::fitness::{evaluate_all_observed, EvalError, Request};
 use super::population::{
     champion_ron_path, champion_text_path, generation_path, generations_on_disk, write_atomically,
     Champion, Generation, Member, PopulationError,
@@ -74,7 +74,8 @@ pub struct RunOptions {
     pub resume: bool,
     /// Worker threads; `None` = all cores. Results do not depend on it.
     pub threads: Option<usize>,
-    /// One line per generation on stderr.
+    /// Progress on stderr: one line per generation, and within a generation the games (or
+    /// bandit runs) evaluated of its total with ETAs, at most every 10 seconds.
     pub progress: bool,
     /// Stop once this generation is written (to test interrupted runs).
     pub stop_after: Option<usize>,
@@ -110,6 +111,7 @@ fn evaluate(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     seeds: &[u64],
+    tracker: &Tracker,
 ) -> Result<u64, EvalError> {
     if seeds.is_empty() || members.is_empty() {
         return Ok(0);
@@ -121,7 +123,7 @@ fn evaluate(
             seeds,
         })
         .collect();
-    let samples = evaluate_all(&spec.fitness, &requests)?;
+    let samples = evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())?;
     for (member, values) in members.iter_mut().zip(samples) {
         member.fitness.add(&values);
     }
@@ -134,7 +136,7 @@ fn evaluate_raced(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     seeds: &[u64],
-    tracker: &mut Tracker,
+    tracker: &Tracker,
 ) -> Result<(u64, usize), EvalError> {
     let formulas: Vec<crate::formula::Formula> =
         members.iter().map(|m| m.formula.clone()).collect();
@@ -151,7 +153,7 @@ fn evaluate_raced(
                     seeds: batch,
                 })
                 .collect();
-            evaluate_all(&spec.fitness, &requests)
+            evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())
         },
         |p| tracker.race(p),
     )?;
@@ -196,11 +198,12 @@ fn crown(
     spec: &EvolveSpec,
     parents: &mut [Member],
     generation: usize,
+    tracker: &Tracker,
 ) -> Result<(Member, u64), EvalError> {
     let elites = spec.noise.elites.min(parents.len());
     let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
     let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
-    let spent = evaluate(spec, &mut refs, &extra)?;
+    let spent = evaluate(spec, &mut refs, &extra, tracker)?;
     let champion = parents[..elites]
         .iter()
         .enumerate()
@@ -223,7 +226,7 @@ fn initial(
     spec: &EvolveSpec,
     grammar: &Grammar,
     hash: &str,
-    tracker: &mut Tracker,
+    tracker: &Tracker,
 ) -> Result<Generation, EvalError> {
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
     let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
@@ -247,16 +250,18 @@ fn initial(
         spec,
         &mut [&mut reference],
         &sample_seeds[..spec.noise.samples],
+        tracker,
     )?;
     spent += evaluate(
         spec,
         &mut [&mut reference],
         &seeds(spec.seed, ELITE, 0, spec.noise.elite_samples),
+        tracker,
     )?;
     let offspring = parents.clone();
     let (best, mean) = summary(&offspring);
     rank_sort(&mut parents);
-    let (champion, elite_spent) = crown(spec, &mut parents, 0)?;
+    let (champion, elite_spent) = crown(spec, &mut parents, 0, tracker)?;
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash: hash.to_string(),
@@ -279,7 +284,7 @@ fn step(
     spec: &EvolveSpec,
     grammar: &Grammar,
     prev: &Generation,
-    tracker: &mut Tracker,
+    tracker: &Tracker,
 ) -> Result<Generation, EvalError> {
     let g = prev.generation + 1;
     let mu = spec.strategy.mu;
@@ -323,7 +328,7 @@ fn step(
     rank_sort(&mut pool);
     pool.truncate(mu);
     let mut parents = pool;
-    let (champion, elite_spent) = crown(spec, &mut parents, g)?;
+    let (champion, elite_spent) = crown(spec, &mut parents, g, tracker)?;
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash: prev.spec_hash.clone(),
@@ -470,12 +475,12 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         .stop_after
         .unwrap_or(usize::MAX)
         .min(spec.strategy.generations);
-    let mut tracker = Tracker::new(opts.progress, stop_at, spec);
+    let tracker = Tracker::new(opts.progress, stop_at, spec);
     let mut current = match state.take() {
         Some(generation) => generation,
         None => {
             tracker.begin(0);
-            let generation = pool.install(|| initial(spec, &grammar, &hash, &mut tracker))?;
+            let generation = pool.install(|| initial(spec, &grammar, &hash, &tracker))?;
             write_generation(opts, &generation)?;
             write_champion(opts, &generation)?;
             write_reports(dir, games_per_sample(spec))?;
@@ -486,7 +491,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     };
     while current.generation < stop_at {
         tracker.begin(current.generation + 1);
-        let next = pool.install(|| step(spec, &grammar, &current, &mut tracker))?;
+        let next = pool.install(|| step(spec, &grammar, &current, &tracker))?;
         write_generation(opts, &next)?;
         write_champion(opts, &next)?;
         write_reports(dir, games_per_sample(spec))?;

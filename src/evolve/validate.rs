@@ -437,12 +437,12 @@ pub fn play_pairings(
             let rate = (next - done) as f64 * 2.0 / elapsed.max(1e-9);
             let eta = (tasks.len() - next) as f64 * 2.0 / rate.max(1e-9);
             eprintln!(
-                "{}/{} games, {:.2} games/s, {:.0}s in, ETA {:.0}s",
+                "{}/{} games, {}, {} in, ETA {}",
                 next * 2,
                 tasks.len() * 2,
-                rate,
-                elapsed,
-                eta
+                crate::progress::rate(rate, "games"),
+                crate::progress::duration(elapsed),
+                crate::progress::duration(eta)
             );
         }
     }

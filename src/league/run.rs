@@ -9,21 +9,35 @@
 //! game recorded twice differently is refused. Games are independent and every seed
 //! comes from the schedule, so the set of records does not depend on the thread count or on
 //! where a run was interrupted; lines are written in the order games finish.
+//!
+//! While games are played the folder's `standings.live.txt` holds the standings of the games
+//! recorded so far, rewritten whole (`runfs::write_atomically`) after every tenth of the games
+//! this call plays and at least every 10 seconds, and once more at the end, when it equals the
+//! final standings; `watch cat runs/NAME/standings.live.txt` follows a run. With progress on,
+//! the top of the same standings goes to stderr every tenth of the games (at least once a
+//! minute). The progress bar's time left weighs every remaining game by its match's measured
+//! cost (see `progress::weighted_eta`), since expensive matches are scheduled in no order that
+//! a plain games-per-second rate would see.
 
 use super::load::{merge_games, read_stored_spec, LoadError, Merged};
 use super::records::{
     read_records, record_path, EsDecisionSummary, LeagueGame, RecordError, RecordWriter,
 };
-use super::schedule::{schedule, GameJob};
+use super::report::standings_table;
+use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{EsDetail, LeagueSpec, SpecFileError};
+use super::standings::Tables;
 use crate::game::{play_game, GameError};
+use crate::progress::{weighted_eta, WorkGroup};
 use crate::runfs::{LockError, RunLock};
+use crate::search::ControllerSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LeagueError {
@@ -41,18 +55,15 @@ pub enum LeagueError {
     },
     #[error("{dir} already holds {games} recorded games; pass --resume to continue it (or to show a finished run's tables), or choose another --out")]
     AlreadyStarted { dir: String, games: usize },
-    #[error("{file}: record of game {game:?} has spec hash {found}, expected {expected}")]
+    #[error("{file}: record of game {game} has spec hash {found}, expected {expected}")]
     ForeignRecord {
         file: String,
-        game: super::schedule::GameId,
+        game: GameId,
         found: String,
         expected: String,
     },
-    #[error("{file}: game {game:?} is not part of this run's schedule (or of its --shard)")]
-    OutsideSchedule {
-        file: String,
-        game: super::schedule::GameId,
-    },
+    #[error("{file}: game {game} is not part of this run's schedule (or of its --shard)")]
+    OutsideSchedule { file: String, game: GameId },
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
@@ -61,10 +72,12 @@ pub enum LeagueError {
     Threads(String),
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
-    #[error("game {game:?}: {source}")]
-    Game {
-        game: super::schedule::GameId,
-        source: GameError,
+    #[error("game {game}: {source}")]
+    Game { game: GameId, source: GameError },
+    #[error("{file}: cannot write the live standings: {source}")]
+    LiveStandings {
+        file: String,
+        source: std::io::Error,
     },
 }
 
@@ -73,6 +86,7 @@ pub struct RunOptions {
     pub resume: bool,
     /// Worker threads; `None` = all cores.
     pub threads: Option<usize>,
+    /// A progress bar and the top of the live standings on stderr.
     pub progress: bool,
     /// Play at most this many of the pending games (for tests of interrupted runs).
     pub max_games: Option<usize>,
@@ -119,6 +133,247 @@ impl Shard {
             .filter(|(i, _)| i % self.count == self.index)
             .map(|(_, j)| *j)
             .collect()
+    }
+}
+
+/// The file in a run folder that holds the standings of the games recorded so far.
+pub const LIVE_STANDINGS_FILE: &str = "standings.live.txt";
+
+/// The live standings, as `standings.live.txt` holds them: a line saying how many games they
+/// count, then the standings table as `evomcts table` prints it.
+pub fn live_standings_text(
+    spec: &LeagueSpec,
+    tables: &Tables,
+    recorded: usize,
+    total: usize,
+) -> String {
+    format!(
+        "standings of `{}` after {recorded} of {total} games\n{}",
+        crate::escape::terminal(&spec.name),
+        standings_table(tables).to_text()
+    )
+}
+
+/// The top `rows` rows of the live standings, for stderr.
+fn standings_top(tables: &Tables, recorded: usize, total: usize, rows: usize) -> String {
+    let mut table = standings_table(tables);
+    let hidden = table.rows.len().saturating_sub(rows);
+    table.rows.truncate(rows);
+    table.title = format!("standings after {recorded} of {total} games:");
+    let mut text = format!("\n{}", table.to_text());
+    if hidden > 0 {
+        text.push_str(&format!("({hidden} more in {LIVE_STANDINGS_FILE})\n"));
+    }
+    text
+}
+
+/// One refresh of the live standings, handed to the observer of `run_league_observed`.
+pub struct LiveUpdate<'a> {
+    /// Games recorded in the folder (this call's and earlier ones).
+    pub recorded: usize,
+    /// Games of the schedule (of the shard, with `--shard`).
+    pub total: usize,
+    /// The file just written.
+    pub file: &'a Path,
+    pub tables: &'a Tables,
+}
+
+/// When the live standings are refreshed and printed.
+struct LiveStandings {
+    file: PathBuf,
+    every_games: usize,
+    since_refresh: usize,
+    since_print: usize,
+    last_refresh: Instant,
+    last_print: Instant,
+}
+
+impl LiveStandings {
+    const REFRESH: Duration = Duration::from_secs(10);
+    const PRINT: Duration = Duration::from_secs(60);
+    const PRINTED_ROWS: usize = 8;
+
+    fn new(dir: &Path, to_play: usize) -> LiveStandings {
+        let now = Instant::now();
+        LiveStandings {
+            file: dir.join(LIVE_STANDINGS_FILE),
+            every_games: (to_play / 10).max(1),
+            since_refresh: 0,
+            since_print: 0,
+            last_refresh: now,
+            last_print: now,
+        }
+    }
+
+    /// Counts a finished game (the last of `games`); refreshes when due.
+    fn game_finished(
+        &mut self,
+        spec: &LeagueSpec,
+        games: &[LeagueGame],
+        total: usize,
+        bar: &GameProgress,
+        observer: &mut dyn FnMut(&LiveUpdate<'_>),
+    ) -> Result<(), LeagueError> {
+        self.since_refresh += 1;
+        self.since_print += 1;
+        let due = self.since_refresh >= self.every_games;
+        if !(due || self.last_refresh.elapsed() >= Self::REFRESH) {
+            return Ok(());
+        }
+        let tables = self.write(spec, games, total, observer)?;
+        let final_standings = games.len() == total;
+        if !final_standings
+            && (self.since_print >= self.every_games || self.last_print.elapsed() >= Self::PRINT)
+        {
+            bar.println(&standings_top(
+                &tables,
+                games.len(),
+                total,
+                Self::PRINTED_ROWS,
+            ));
+            self.since_print = 0;
+            self.last_print = Instant::now();
+        }
+        Ok(())
+    }
+
+    fn write(
+        &mut self,
+        spec: &LeagueSpec,
+        games: &[LeagueGame],
+        total: usize,
+        observer: &mut dyn FnMut(&LiveUpdate<'_>),
+    ) -> Result<Tables, LeagueError> {
+        let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games);
+        let text = live_standings_text(spec, &tables, games.len(), total);
+        crate::runfs::write_atomically(&self.file, text.as_bytes()).map_err(|source| {
+            LeagueError::LiveStandings {
+                file: self.file.display().to_string(),
+                source,
+            }
+        })?;
+        self.since_refresh = 0;
+        self.last_refresh = Instant::now();
+        observer(&LiveUpdate {
+            recorded: games.len(),
+            total,
+            file: &self.file,
+            tables: &tables,
+        });
+        Ok(tables)
+    }
+}
+
+/// A rough cost of one decision of `controller` in random playouts, the prior of a match's
+/// cost before one of its games has finished (only ratios between controllers matter, and a
+/// match's measured cost replaces it after its first game). MCTS pays a playout per
+/// simulation and the ES's simulations on top; Star's expectimax multiplies its work by about
+/// 600 (moves × tile types, at a fraction of a playout each) per ply below the root; a random
+/// move costs a small part of one playout.
+pub fn decision_cost_prior(controller: &ControllerSpec) -> f64 {
+    match controller {
+        ControllerSpec::Random => 0.03,
+        ControllerSpec::Mcts(s) => {
+            let es = s.es.as_ref().map_or(0.0, |es| {
+                (es.generations * es.lambda) as f64 * f64::from(es.sims_per_fitness)
+            });
+            f64::from(s.sims) * f64::from(s.rollouts_per_leaf.max(1)) + es
+        }
+        ControllerSpec::Star(s) => 600f64.powi(s.depth.saturating_sub(1).min(4) as i32),
+    }
+}
+
+/// A progress bar over league games (played by `league`, played again by `replay`) whose time
+/// left weighs each remaining game by its match's cost, measured or, before its first game,
+/// estimated by `decision_cost_prior`.
+pub struct GameProgress {
+    bar: ProgressBar,
+    show: bool,
+    entrants: usize,
+    /// One group per ordered pair, indexed `first * entrants + second`.
+    matches: Vec<WorkGroup>,
+    workers: usize,
+    started: Instant,
+    finished_now: usize,
+}
+
+impl GameProgress {
+    /// Progress over `jobs` (all of the run's games in view, `done` among them already
+    /// finished) on `workers` threads; hidden unless `show`.
+    pub fn new(
+        spec: &LeagueSpec,
+        jobs: &[GameJob],
+        done: &HashSet<GameId>,
+        workers: usize,
+        show: bool,
+    ) -> GameProgress {
+        let entrants = spec.controllers.len();
+        let prior: Vec<f64> = spec
+            .controllers
+            .iter()
+            .map(|e| decision_cost_prior(&e.spec))
+            .collect();
+        let mut matches = vec![WorkGroup::default(); entrants * entrants];
+        for (i, m) in matches.iter_mut().enumerate() {
+            m.prior_cost = prior[i / entrants] + prior[i % entrants];
+        }
+        for j in jobs.iter().filter(|j| !done.contains(&j.id)) {
+            matches[j.id.first * entrants + j.id.second].remaining += 1;
+        }
+        let bar = if show {
+            let bar = ProgressBar::new(jobs.len() as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games {msg}",
+                )
+                .expect("valid template"),
+            );
+            bar.set_position(done.len() as u64);
+            bar.set_message("(time left: after the first game)");
+            // Games of expensive controllers take minutes: keep the clock moving between them.
+            bar.enable_steady_tick(Duration::from_secs(1));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        GameProgress {
+            bar,
+            show,
+            entrants,
+            matches,
+            workers: workers.max(1),
+            started: Instant::now(),
+            finished_now: 0,
+        }
+    }
+
+    /// Counts game `id`, which took `seconds` on its worker.
+    pub fn finished(&mut self, id: GameId, seconds: f64) {
+        let m = &mut self.matches[id.first * self.entrants + id.second];
+        m.finished += 1;
+        m.finished_seconds += seconds;
+        m.remaining = m.remaining.saturating_sub(1);
+        self.finished_now += 1;
+        self.bar.inc(1);
+        let games_per_second = self.finished_now as f64 / self.started.elapsed().as_secs_f64();
+        let left = weighted_eta(&self.matches, self.workers)
+            .map_or_else(|| "?".into(), crate::progress::duration);
+        self.bar.set_message(format!(
+            "({}, {left} left)",
+            crate::progress::rate(games_per_second, "games")
+        ));
+    }
+
+    /// Prints `text` on stderr above the bar, when progress is shown (also when stderr is
+    /// not a terminal and the bar itself stays invisible, e.g. in a batch job's log).
+    pub fn println(&self, text: &str) {
+        if self.show {
+            self.bar.suspend(|| eprint!("{text}"));
+        }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
     }
 }
 
@@ -206,6 +461,15 @@ fn names_the_same_files(stored: &LeagueSpec, spec: &LeagueSpec, games: &[LeagueG
 
 /// Runs (or resumes) a league into `opts.out_dir`.
 pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, LeagueError> {
+    run_league_observed(spec, opts, &mut |_| {})
+}
+
+/// `run_league`, calling `observer` after every refresh of the live standings file.
+pub fn run_league_observed(
+    spec: &LeagueSpec,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&LiveUpdate<'_>),
+) -> Result<RunOutcome, LeagueError> {
     crate::runfs::check_threads(opts.threads).map_err(LeagueError::Threads)?;
     // Every controller is built once before the disk is touched, so a spec that cannot be
     // played leaves no run folder behind.
@@ -290,28 +554,22 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
     }
 
     let mut writer = RecordWriter::open(&path, existing.valid_len)?;
-    let bar = if opts.progress {
-        let bar = ProgressBar::new(jobs.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games ({per_sec}, {eta} left) {msg}",
-            )
-            .expect("valid template"),
-        );
-        bar.set_position(done.len() as u64);
-        bar.reset_eta();
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
         .expect("a thread pool");
+    let mut progress = GameProgress::new(
+        spec,
+        &jobs,
+        &done,
+        pool.current_num_threads(),
+        opts.progress,
+    );
+    let mut live = LiveStandings::new(dir, pending.len());
+    let already_recorded = recorded.len();
+    let mut games = recorded;
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<LeagueGame, LeagueError>>();
-    let mut fresh = Vec::with_capacity(pending.len());
+    let (tx, rx) = mpsc::channel::<(Result<LeagueGame, LeagueError>, f64)>();
     let mut first_error = None;
     std::thread::scope(|scope| {
         let (pending, stop) = (&pending, &stop);
@@ -320,32 +578,34 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
             pool.install(|| {
                 pending.par_iter().for_each_with(tx, |tx, job| {
                     if !stop.load(Ordering::Relaxed) {
-                        let _ = tx.send(play_league_game(spec, job, hash));
+                        let started = Instant::now();
+                        let game = play_league_game(spec, job, hash);
+                        let _ = tx.send((game, started.elapsed().as_secs_f64()));
                     }
                 })
             })
         });
-        for result in rx {
-            match result.and_then(|g| writer.append(&g).map(|_| g).map_err(Into::into)) {
-                Ok(game) => {
-                    bar.inc(1);
-                    fresh.push(game);
-                }
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                }
+        for (result, seconds) in rx {
+            let finished = result
+                .and_then(|g| writer.append(&g).map(|_| g).map_err(Into::into))
+                .and_then(|game| {
+                    progress.finished(game.id(), seconds);
+                    games.push(game);
+                    live.game_finished(spec, &games, jobs.len(), &progress, observer)
+                });
+            if let Err(e) = finished {
+                stop.store(true, Ordering::Relaxed);
+                first_error.get_or_insert(e);
             }
         }
     });
-    bar.finish_and_clear();
+    progress.finish();
     if let Some(e) = first_error {
         return Err(e);
     }
-    let played_now = fresh.len();
-    let already_recorded = recorded.len();
-    let mut games = recorded;
-    games.extend(fresh);
+    // The last refresh: the live file equals the final standings of what is recorded.
+    live.write(spec, &games, jobs.len(), observer)?;
+    let played_now = games.len() - already_recorded;
     let order: std::collections::HashMap<_, _> =
         jobs.iter().enumerate().map(|(i, j)| (j.id, i)).collect();
     games.sort_by_key(|g| order.get(&g.id()).copied().unwrap_or(usize::MAX));
@@ -356,4 +616,25 @@ pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, Le
         dropped_torn_line: existing.torn_tail,
         duplicates,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prior(ron: &str) -> f64 {
+        let spec: ControllerSpec = crate::runfs::ron_options().from_str(ron).unwrap();
+        decision_cost_prior(&spec)
+    }
+
+    #[test]
+    fn priors_rank_controllers_by_their_search_budgets() {
+        let random = prior("Random");
+        let mcts_50 = prior("Mcts(sims: 50)");
+        let mcts_400 = prior("Mcts(sims: 400)");
+        let es = prior("Mcts(sims: 400, es: (mode: Integrated, generations: 10))");
+        let star = prior("Star(depth: 2, lower: -100.0, upper: 100.0, probing: 0)");
+        assert!(random < mcts_50 && mcts_50 < mcts_400 && mcts_400 < es && mcts_400 < star);
+        assert_eq!(mcts_400, 8.0 * mcts_50);
+    }
 }

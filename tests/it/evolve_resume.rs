@@ -1,5 +1,5 @@
-//! Evolution runs on disk: a resumed run equals one never stopped (byte for byte), the
-//! thread count does not change results, a corrupt generation file is reported with its
+//! Evolution runs on disk: a resumed run equals one never stopped (byte for byte), neither
+//! the thread count nor progress reporting changes results, a corrupt generation file is reported with its
 //! location and left alone, and spec errors name their place.
 
 use evomcts::evolve::{run_evolution, EvolveError, EvolveSpec, RunOptions};
@@ -90,9 +90,14 @@ fn resumed_run_equals_uninterrupted_and_threads_do_not_matter() {
     assert_eq!(second.generations_run, 2);
     assert_same_files(&whole, &split);
 
-    // Uninterrupted with two threads: identical to one thread.
+    // Uninterrupted with two threads, with progress counted on the workers and printed:
+    // identical to one thread without progress.
     let two = scratch_dir("two");
-    run_evolution(&spec, &options(&two, 2, false, None)).unwrap();
+    let with_progress = RunOptions {
+        progress: true,
+        ..options(&two, 2, false, None)
+    };
+    run_evolution(&spec, &with_progress).unwrap();
     assert_same_files(&whole, &two);
 
     // Resuming a finished run does nothing and changes nothing.

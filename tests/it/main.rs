@@ -24,6 +24,7 @@ mod game_scoring;
 mod league;
 mod outputs;
 mod presets;
+mod progress;
 mod reliability;
 mod replication;
 mod search_mcts;
