@@ -10,7 +10,7 @@ use evomcts::game::render::render_board;
 use evomcts::game::{replay_observed, ReplayStep, Reveal};
 use evomcts::league::report::TextTable;
 use evomcts::league::run::GameProgress;
-use evomcts::league::{load_runs, play_league_game, schedule, LeagueGame, LeagueSpec};
+use evomcts::league::{load_runs, play_league_game, schedule, GameRow, LeagueGame, LeagueSpec};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
@@ -143,24 +143,19 @@ fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
     (recorded != again).then(|| "records differ outside the moves (ES formulas or metrics)".into())
 }
 
-/// The recorded games, one row each in schedule order.
+/// The recorded games, one row each in schedule order: the rows of `games.csv`.
 fn games_list(spec: &LeagueSpec, games: &[LeagueGame]) -> TextTable {
     let rows = games
         .iter()
         .map(|g| {
-            let [a, b] = g.game.final_scores;
-            let winner = match a.cmp(&b) {
-                std::cmp::Ordering::Greater => g.names[0].clone(),
-                std::cmp::Ordering::Less => g.names[1].clone(),
-                std::cmp::Ordering::Equal => "draw".into(),
-            };
+            let row = GameRow::new(g, spec.controllers.len(), spec.games_per_match);
             vec![
-                number(spec, g).to_string(),
-                format!("{} v {}", g.names[0], g.names[1]),
+                row.k.to_string(),
+                format!("{} v {}", row.first, row.second),
                 g.id().to_string(),
-                format!("{a} – {b}"),
-                winner,
-                g.game.tile_seed.to_string(),
+                format!("{} – {}", row.score_first, row.score_second),
+                row.winner,
+                row.tile_seed.to_string(),
             ]
         })
         .collect();

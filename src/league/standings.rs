@@ -210,7 +210,7 @@ pub struct GameRow {
 }
 
 impl GameRow {
-    fn new(g: &LeagueGame, entrants: usize, games_per_match: u32) -> GameRow {
+    pub fn new(g: &LeagueGame, entrants: usize, games_per_match: u32) -> GameRow {
         let id = g.id();
         let [score_first, score_second] = g.game.final_scores;
         GameRow {
