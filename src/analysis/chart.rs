@@ -5,11 +5,11 @@
 //! once on the SVG backend, so the two files always show the same picture.
 
 use super::font;
-use super::PlotError;
+use super::{PlotError, WrittenFigure};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -17,6 +17,8 @@ pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>
 pub trait Figure {
     /// Width and height in pixels.
     fn size(&self) -> (u32, u32);
+    /// The title a list of figures shows for it.
+    fn title(&self) -> String;
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
 }
 
@@ -61,12 +63,39 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
     Ok(())
 }
 
-/// Draws `figure` into `dir/STEM.png` and `dir/STEM.svg` and returns both paths.
-pub fn save_in(figure: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], PlotError> {
+/// Draws `figure` into `dir/STEM.png` and `dir/STEM.svg`.
+pub fn save_in(figure: &impl Figure, dir: &Path, stem: &str) -> Result<WrittenFigure, PlotError> {
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
     save(figure, &png, &svg)?;
-    Ok([png, svg])
+    Ok(WrittenFigure {
+        title: figure.title(),
+        svg,
+        png,
+    })
+}
+
+/// The width in pixels of `text` in the embedded font at `size`, as the PNG draws it; layouts
+/// size their margins with it so that no label is cut at the edge. Falls back to a generous
+/// estimate if the font cannot be measured.
+pub fn text_width(text: &str, size: f64) -> i32 {
+    let estimate = (text.chars().count() as f64 * size * 0.62).ceil() as i32;
+    if font::register().is_err() {
+        return estimate;
+    }
+    match (font::FAMILY, size).into_font().box_size(text) {
+        Ok((w, _)) => w as i32,
+        Err(_) => estimate,
+    }
+}
+
+/// The widest of `texts` at `size`, in pixels.
+pub fn widest(texts: impl IntoIterator<Item = impl AsRef<str>>, size: f64) -> i32 {
+    texts
+        .into_iter()
+        .map(|t| text_width(t.as_ref(), size))
+        .max()
+        .unwrap_or(0)
 }
 
 /// Ten distinguishable colours (the "tab10" set), one per controller.
@@ -290,6 +319,15 @@ mod tests {
         assert_eq!(slug("MCTS C=0.5"), "mcts_c_0_5");
         assert_eq!(slug("ES-MCTS"), "es_mcts");
         assert_eq!(slug("//"), "controller");
+    }
+
+    #[test]
+    fn text_widths_grow_with_the_text_and_the_size() {
+        let short = text_width("MCTS", 15.0);
+        let long = text_width("MCTS with a much longer name", 15.0);
+        assert!(short > 20 && long > 3 * short, "{short} {long}");
+        assert!(text_width("MCTS", 30.0) > short * 3 / 2);
+        assert_eq!(widest(["MCTS", "MCTS with a much longer name"], 15.0), long);
     }
 
     #[test]

@@ -9,13 +9,13 @@
 //! decisions whose ES ran that many generations. The CSVs carry the count behind every mean.
 
 use super::chart::{self, DrawResult, Figure};
-use super::PlotError;
+use super::{PlotError, Written};
 use crate::formula::Formula;
 use crate::league::report::TextTable;
 use crate::league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Mean virtual score per turn of the two controllers of one pairing, over both seatings.
 #[derive(Clone, Debug, PartialEq)]
@@ -239,6 +239,13 @@ pub struct ScoreFigure<'a> {
 }
 
 impl Figure for ScoreFigure<'_> {
+    fn title(&self) -> String {
+        format!(
+            "Mean score per turn: {} vs {}",
+            self.curves.names[0], self.curves.names[1]
+        )
+    }
+
     fn size(&self) -> (u32, u32) {
         (1100, 700)
     }
@@ -250,7 +257,7 @@ impl Figure for ScoreFigure<'_> {
         let mut ch = ChartBuilder::on(root)
             .caption(
                 format!(
-                    "Mean virtual score per turn: {} vs {} ({} games; final {:.1} – {:.1})",
+                    "Mean score per turn: {} vs {} ({} games; final {:.1} – {:.1})",
                     c.names[0], c.names[1], c.games, c.final_mean[0], c.final_mean[1]
                 ),
                 chart::text(20.0),
@@ -262,7 +269,7 @@ impl Figure for ScoreFigure<'_> {
         ch.configure_mesh()
             .x_desc("turn (both players' moves)")
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("mean virtual score")
+            .y_desc("mean score (virtual while a game runs, then final)")
             .label_style(chart::text(14.0))
             .axis_desc_style(chart::text(15.0))
             .draw()?;
@@ -289,6 +296,10 @@ pub struct FitnessFigure<'a> {
 }
 
 impl Figure for FitnessFigure<'_> {
+    fn title(&self) -> String {
+        "ES fitness per generation, averaged over decisions".to_string()
+    }
+
     fn size(&self) -> (u32, u32) {
         (1100, 700)
     }
@@ -413,6 +424,10 @@ impl ShapeFigure<'_> {
 }
 
 impl Figure for ShapeFigure<'_> {
+    fn title(&self) -> String {
+        "Size and depth of the formulas the ES chose".to_string()
+    }
+
     fn size(&self) -> (u32, u32) {
         (1400, 620)
     }
@@ -466,18 +481,13 @@ pub fn shape_table(stats: &[ShapeStats]) -> TextTable {
     }
 }
 
+/// `es_fitness.csv`: one row per controller and generation, full precision.
 pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
     TextTable {
         title: "ES fitness per generation, averaged over decisions".into(),
-        headers: [
-            "Controller",
-            "Generation",
-            "Decisions",
-            "Mean best",
-            "Mean mean",
-        ]
-        .map(String::from)
-        .to_vec(),
+        headers: ["controller", "generation", "decisions", "mean_best", "mean_mean"]
+            .map(String::from)
+            .to_vec(),
         rows: curves
             .iter()
             .flat_map(|c| {
@@ -486,8 +496,8 @@ pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
                         c.controller.clone(),
                         (g + 1).to_string(),
                         c.reached[g].to_string(),
-                        format!("{:.4}", c.best[g]),
-                        format!("{:.4}", c.mean[g]),
+                        c.best[g].to_string(),
+                        c.mean[g].to_string(),
                     ]
                 })
             })
@@ -495,15 +505,17 @@ pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
     }
 }
 
+/// `scores_per_turn.csv`: one row per pairing, controller and turn; `games_running` counts
+/// the games not yet over after the turn, `mean_score` averages all the pairing's games.
 pub fn score_table(curves: &[PairingCurves]) -> TextTable {
     TextTable {
-        title: "Mean virtual score after each turn, per pairing".into(),
+        title: "Mean score after each turn, per pairing".into(),
         headers: [
-            "Pairing",
-            "Controller",
-            "Turn",
-            "Games running",
-            "Mean score",
+            "pairing",
+            "controller",
+            "turn",
+            "games_running",
+            "mean_score",
         ]
         .map(String::from)
         .to_vec(),
@@ -519,13 +531,31 @@ pub fn score_table(curves: &[PairingCurves]) -> TextTable {
                             c.names[side].clone(),
                             (t + 1).to_string(),
                             c.reached[t].to_string(),
-                            format!("{:.3}", c.mean[side][t]),
+                            c.mean[side][t].to_string(),
                         ]
                     })
                 })
             })
             .collect(),
     }
+}
+
+/// `formula_shapes.csv`: the shape table with snake_case headers.
+pub fn shape_csv(stats: &[ShapeStats]) -> TextTable {
+    let mut table = shape_table(stats);
+    table.headers = [
+        "controller",
+        "formulas",
+        "mean_size",
+        "mean_depth",
+        "mean_canonical_size",
+        "mean_canonical_depth",
+        "max_size",
+        "max_depth",
+    ]
+    .map(String::from)
+    .to_vec();
+    table
 }
 
 /// Everything `plot games` produces.
@@ -585,27 +615,32 @@ impl GameCurves {
 
     /// Writes `scores_<a>_vs_<b>`, `es_fitness` and `formula_shapes` figures (PNG and SVG;
     /// the last two only when some controller used the ES) and their CSVs into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-        let mut out = vec![super::write_text(
-            dir,
-            "scores_per_turn.csv",
-            &score_table(&self.scores).to_csv(),
-        )?];
+    pub fn write(&self, dir: &Path) -> Result<Written, PlotError> {
+        let mut out = Written {
+            tables: vec![super::write_text(
+                dir,
+                "scores_per_turn.csv",
+                &score_table(&self.scores).to_csv(),
+            )?],
+            figures: Vec::new(),
+            text: self.to_text(),
+        };
         for c in &self.scores {
             let stem = format!(
                 "scores_{}_vs_{}",
                 chart::slug(&c.names[0]),
                 chart::slug(&c.names[1])
             );
-            out.extend(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);
+            out.figures
+                .push(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);
         }
         if !self.fitness.is_empty() {
-            out.push(super::write_text(
+            out.tables.push(super::write_text(
                 dir,
                 "es_fitness.csv",
                 &fitness_table(&self.fitness).to_csv(),
             )?);
-            out.extend(chart::save_in(
+            out.figures.push(chart::save_in(
                 &FitnessFigure {
                     curves: &self.fitness,
                 },
@@ -614,12 +649,12 @@ impl GameCurves {
             )?);
         }
         if !self.shapes.is_empty() {
-            out.push(super::write_text(
+            out.tables.push(super::write_text(
                 dir,
                 "formula_shapes.csv",
-                &shape_table(&self.shapes).to_csv(),
+                &shape_csv(&self.shapes).to_csv(),
             )?);
-            out.extend(chart::save_in(
+            out.figures.push(chart::save_in(
                 &ShapeFigure {
                     stats: &self.shapes,
                 },

@@ -11,7 +11,7 @@
 //! all (a constant, possibly of `C`). UCT's own count is listed beside it.
 
 use super::chart::{self, DrawResult, Figure};
-use super::PlotError;
+use super::{PlotError, Written};
 use crate::formula::typeset::{latex, pretty};
 use crate::formula::{Formula, Terminal};
 use crate::league::report::TextTable;
@@ -21,7 +21,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One distinct formula (by canonical form) and how often it was chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -225,6 +225,8 @@ pub struct TopRow {
     pub rank: usize,
     pub count: usize,
     pub share: f64,
+    /// The controller's chosen formulas, of which `count` are this one.
+    pub total: usize,
     pub canonical: String,
     pub pretty: String,
     pub latex: String,
@@ -242,6 +244,7 @@ pub fn top_rows(results: &[ControllerFormulas], k: usize) -> Result<Vec<TopRow>,
                 rank: i + 1,
                 count: c.count,
                 share: c.count as f64 / r.total.max(1) as f64,
+                total: r.total,
                 canonical: c.canonical.clone(),
                 pretty: pretty(&f),
                 latex: latex(&f),
@@ -275,34 +278,113 @@ pub fn summary_table(results: &[ControllerFormulas]) -> TextTable {
     }
 }
 
-/// The top-k table; `full` adds the canonical text, LaTeX, size and depth columns (for CSV).
-pub fn top_table(rows: &[TopRow], k: usize, full: bool) -> TextTable {
-    let mut headers = vec!["Controller", "Rank", "Count", "Share", "Formula"];
-    if full {
-        headers.extend(["Canonical", "LaTeX", "Size", "Depth"]);
-    }
+/// The top-k table for the terminal.
+pub fn top_table(rows: &[TopRow], k: usize) -> TextTable {
     TextTable {
         title: format!("The {k} most frequent formulas of each ES controller"),
-        headers: headers.into_iter().map(String::from).collect(),
+        headers: ["Controller", "Rank", "Count", "Share", "Formula"]
+            .map(String::from)
+            .to_vec(),
         rows: rows
             .iter()
             .map(|r| {
-                let mut row = vec![
+                vec![
                     r.controller.clone(),
                     r.rank.to_string(),
                     r.count.to_string(),
                     format!("{:.1}%", 100.0 * r.share),
                     r.pretty.clone(),
-                ];
-                if full {
-                    row.extend([
-                        r.canonical.clone(),
-                        r.latex.clone(),
-                        r.size.to_string(),
-                        r.depth.to_string(),
-                    ]);
-                }
-                row
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The columns of `formulas.csv`, one row per listed formula: `share` is a fraction of the
+/// controller's chosen formulas (0 to 1, full precision); `canonical` is the text the parser
+/// reads back; `pretty` and `latex` are for people.
+pub const CSV_HEADERS: [&str; 10] = [
+    "controller",
+    "rank",
+    "count",
+    "share",
+    "pretty",
+    "canonical",
+    "latex",
+    "size",
+    "depth",
+    "total",
+];
+
+/// `formulas.csv`: snake_case headers, plain numbers (no "%").
+pub fn csv_table(rows: &[TopRow]) -> TextTable {
+    TextTable {
+        title: String::new(),
+        headers: CSV_HEADERS.map(String::from).to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.controller.clone(),
+                    r.rank.to_string(),
+                    r.count.to_string(),
+                    r.share.to_string(),
+                    r.pretty.clone(),
+                    r.canonical.clone(),
+                    r.latex.clone(),
+                    r.size.to_string(),
+                    r.depth.to_string(),
+                    r.total.to_string(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// `formulas_summary.csv`.
+pub fn summary_csv(results: &[ControllerFormulas]) -> TextTable {
+    let mut table = summary_table(results);
+    table.headers = ["controller", "decisions", "total", "unique", "es_not_run"]
+        .map(String::from)
+        .to_vec();
+    table
+}
+
+/// `formulas_drift.csv`: counts of chosen formulas, and the drifted share as a fraction with
+/// its 95% Wilson interval in two columns.
+pub fn drift_csv(drifts: &[Drift]) -> TextTable {
+    TextTable {
+        title: String::new(),
+        headers: [
+            "controller",
+            "formulas",
+            "drifted",
+            "share",
+            "share_low",
+            "share_high",
+            "ignores_q",
+            "ignores_n",
+            "constant",
+            "uct",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: drifts
+            .iter()
+            .map(|d| {
+                let (share, low, high) = d.share();
+                vec![
+                    d.controller.clone(),
+                    d.total.to_string(),
+                    d.drifted.to_string(),
+                    share.to_string(),
+                    low.to_string(),
+                    high.to_string(),
+                    d.ignores_q.to_string(),
+                    d.ignores_n.to_string(),
+                    d.constant.to_string(),
+                    d.uct.to_string(),
+                ]
             })
             .collect(),
     }
@@ -384,6 +466,10 @@ impl FormulaChart {
 }
 
 impl Figure for FormulaChart {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
         let bars: u32 = self
             .bars
@@ -498,7 +584,7 @@ impl FormulaReport {
     pub fn to_text(&self) -> String {
         // The terminal table right-aligns all but its first columns; padding the formulas to
         // one width keeps them left-aligned and readable.
-        let mut top = top_table(&self.rows, self.k, false);
+        let mut top = top_table(&self.rows, self.k);
         let width = top
             .rows
             .iter()
@@ -522,42 +608,43 @@ impl FormulaReport {
         )
     }
 
-    /// Writes `formulas.csv` (top k, every form), `formulas_summary.csv`, `formulas.md` and a
-    /// chart `formulas_<controller>.{png,svg}` per controller into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-        let mut written = vec![
-            super::write_text(
-                dir,
-                "formulas.csv",
-                &top_table(&self.rows, self.k, true).to_csv(),
-            )?,
-            super::write_text(
-                dir,
-                "formulas_summary.csv",
-                &summary_table(&self.results).to_csv(),
-            )?,
-            super::write_text(
-                dir,
-                "formulas.md",
-                &markdown(&self.results, &self.rows, self.k),
-            )?,
-        ];
+    /// Writes `formulas.csv` (top k, every form), `formulas_summary.csv`, `formulas.md`,
+    /// `formulas_drift.csv`, a chart `formulas_<controller>.{png,svg}` and a drift chart
+    /// `drift_<controller>.{png,svg}` per controller into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<Written, PlotError> {
+        let mut written = Written {
+            tables: vec![
+                super::write_text(dir, "formulas.csv", &csv_table(&self.rows).to_csv())?,
+                super::write_text(
+                    dir,
+                    "formulas_summary.csv",
+                    &summary_csv(&self.results).to_csv(),
+                )?,
+                super::write_text(
+                    dir,
+                    "formulas.md",
+                    &markdown(&self.results, &self.rows, self.k),
+                )?,
+            ],
+            figures: Vec::new(),
+            text: self.to_text(),
+        };
         for r in &self.results {
             let fig = FormulaChart::new(r, &self.rows);
-            written.extend(chart::save_in(
+            written.figures.push(chart::save_in(
                 &fig,
                 dir,
                 &format!("formulas_{}", chart::slug(&r.controller)),
             )?);
         }
         let drifts = self.drifts()?;
-        written.push(super::write_text(
+        written.tables.push(super::write_text(
             dir,
             "formulas_drift.csv",
-            &drift_table(&drifts).to_csv(),
+            &drift_csv(&drifts).to_csv(),
         )?);
         for d in &drifts {
-            written.extend(chart::save_in(
+            written.figures.push(chart::save_in(
                 &drift_chart(d),
                 dir,
                 &format!("drift_{}", chart::slug(&d.controller)),

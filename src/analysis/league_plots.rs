@@ -5,12 +5,12 @@
 //! figure never disagrees with its table.
 
 use super::chart::{self, DrawResult, Figure, RowAxes};
-use super::PlotError;
+use super::{PlotError, WrittenFigure};
 use crate::league::Tables;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The match matrix: row = controller playing first, column = second; each cell shows the
 /// first player's wins of the match and is coloured by its share of the games (draws half).
@@ -35,6 +35,10 @@ fn share_colour(share: f64) -> RGBColor {
 }
 
 impl Figure for MatrixHeatmap<'_> {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
         let n = self.tables.names.len() as i32;
         (
@@ -167,6 +171,10 @@ impl StandingsChart<'_> {
 }
 
 impl Figure for StandingsChart<'_> {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
         (1000, (self.axes().bottom() + 70) as u32)
     }
@@ -260,6 +268,10 @@ impl WinRateChart<'_> {
 }
 
 impl Figure for WinRateChart<'_> {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
         (1000, (self.axes().bottom() + 70) as u32)
     }
@@ -325,9 +337,9 @@ pub fn write_league_figures(
     tables: &Tables,
     league_name: &str,
     dir: &Path,
-) -> Result<Vec<PathBuf>, PlotError> {
+) -> Result<Vec<WrittenFigure>, PlotError> {
     let mut out = Vec::new();
-    out.extend(chart::save_in(
+    out.push(chart::save_in(
         &MatrixHeatmap {
             tables,
             title: format!("League {league_name}: match matrix"),
@@ -335,7 +347,7 @@ pub fn write_league_figures(
         dir,
         "league_matrix",
     )?);
-    out.extend(chart::save_in(
+    out.push(chart::save_in(
         &StandingsChart {
             tables,
             title: format!("League {league_name}: standings"),
@@ -343,7 +355,7 @@ pub fn write_league_figures(
         dir,
         "league_standings",
     )?);
-    out.extend(chart::save_in(
+    out.push(chart::save_in(
         &WinRateChart {
             tables,
             title: format!("League {league_name}: game win rates"),

@@ -1,9 +1,9 @@
 //! `evomcts replay`: plays every recorded game of a run again from its seeds and checks that
 //! it reproduces move for move; `--game K` shows one game turn by turn.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
+use evomcts::analysis::board::{draw_game_boards, BoardTurns};
 use evomcts::escape;
 use evomcts::game::render::render_board;
 use evomcts::game::{replay_observed, ReplayStep};
@@ -42,7 +42,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         };
         show(game)?;
         if let Some(dir) = &args.pictures {
-            draw_every_turn(game, dir)?;
+            draw_every_turn(game, k, dir)?;
         }
         return Ok(());
     }
@@ -142,33 +142,14 @@ fn show(game: &LeagueGame) -> Result<()> {
     Ok(())
 }
 
-/// One picture of the board after every turn, and one of the final position.
-fn draw_every_turn(game: &LeagueGame, dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let states = states_by_turn(&game.game)?;
-    let last = states.len() - 1;
-    for (turn, state) in states.iter().enumerate() {
-        let (title, file) = if turn == last {
-            ("final position".to_string(), "board_final".to_string())
-        } else {
-            (format!("after turn {turn}"), format!("board_turn{turn:02}"))
-        };
-        let highlight = (turn > 0 && turn < last).then(|| {
-            let t = state.placed_tiles().last().expect("the start tile");
-            (t.x, t.y)
-        });
-        let labels = BoardLabels {
-            title,
-            names: game.names.clone(),
-            highlight,
-        };
-        draw_board_labelled(
-            state,
-            &labels,
-            &dir.join(format!("{file}.png")),
-            &dir.join(format!("{file}.svg")),
-        )?;
-    }
-    eprintln!("{} pictures written to {}", states.len(), dir.display());
+/// One picture of the board after every turn, the final board numbered like the others.
+fn draw_every_turn(game: &LeagueGame, k: usize, dir: &Path) -> Result<()> {
+    let figures = draw_game_boards(game, k, BoardTurns::Every, dir)?;
+    eprintln!(
+        "{} pictures ({} files, PNG and SVG) written to {}",
+        figures.len(),
+        2 * figures.len(),
+        dir.display()
+    );
     Ok(())
 }
