@@ -224,6 +224,8 @@ fn distance_to_path(path: &[P], p: P) -> f64 {
     }
 }
 
+/// How far a lying farmer's outline reaches from its anchor, as a share of the tile.
+const LYING_REACH: f64 = 0.1;
 /// Half the drawn width of a road (its dark edge included), as a share of the tile.
 const ROAD_HALF_WIDTH: f64 = 0.075;
 /// The monastery's drawing (body and roof) lies within this box.
@@ -263,6 +265,40 @@ impl Obstacles {
             o.boxes.push(CROSSING_BOX);
         }
         o
+    }
+
+    /// How far `p` is from the nearest obstacle (negative inside one).
+    fn clearance(&self, p: P) -> f64 {
+        let edge_distance = |poly: &[P]| {
+            let mut closed = poly.to_vec();
+            closed.push(poly[0]);
+            distance_to_path(&closed, p)
+        };
+        let cities = self.cities.iter().map(|c| {
+            let d = edge_distance(c);
+            if inside(c, p) {
+                -d
+            } else {
+                d
+            }
+        });
+        let roads = self
+            .roads
+            .iter()
+            .map(|r| distance_to_path(r, p) - ROAD_HALF_WIDTH);
+        let boxes = self.boxes.iter().map(|(a, b)| {
+            let dx = (a.0 - p.0).max(p.0 - b.0);
+            let dy = (a.1 - p.1).max(p.1 - b.1);
+            if dx <= 0.0 && dy <= 0.0 {
+                dx.max(dy)
+            } else {
+                (dx.max(0.0).powi(2) + dy.max(0.0).powi(2)).sqrt()
+            }
+        });
+        cities
+            .chain(roads)
+            .chain(boxes)
+            .fold(f64::INFINITY, f64::min)
     }
 
     fn blocks(&self, p: P) -> bool {
@@ -322,22 +358,18 @@ fn field_anchor(obstacles: &Obstacles, halves: u8) -> P {
             }
         }
     }
-    let blocked: Vec<P> = (0..N * N).filter(|&i| !free[i]).map(point).collect();
     let mean = average(&seeds);
     let clearance = |p: P| {
         let border = p.0.min(1.0 - p.0).min(p.1).min(1.0 - p.1);
-        blocked
-            .iter()
-            .map(|b| distance(*b, p))
-            .fold(border, f64::min)
+        obstacles.clearance(p).min(border)
     };
     (0..N * N)
         .filter(|&i| region[i])
         .map(|i| {
             let p = point(i);
-            // Clearance in whole grid steps, so that among equally clear cells the one nearest
-            // the field's halves wins.
-            ((clearance(p) * N as f64).floor() as i64, -distance(p, mean), p)
+            // Clearance in steps of 0.02 tile, so that among about equally clear points the
+            // one nearest the field's halves wins.
+            ((clearance(p) / 0.02).floor() as i64, -distance(p, mean), p)
         })
         .max_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
         .map(|(_, _, p)| p)
@@ -503,12 +535,7 @@ fn draw_tile<DB: DrawingBackend>(
             .segments
             .get(seg as usize)
             .is_some_and(|s| s.kind == FeatureKind::Field);
-        draw_meeple(
-            root,
-            to_px(at),
-            PLAYER_COLOURS[player as usize % 2],
-            lying,
-        )?;
+        draw_meeple(root, to_px(at), PLAYER_COLOURS[player as usize % 2], lying)?;
     }
     // The tile's letter last, on a small plate, so no meeple or pennant hides it.
     let corner = (origin.0 + 2, origin.1 + TILE - 15);
@@ -588,7 +615,7 @@ fn draw_meeple<DB: DrawingBackend>(
         (-1.0, -0.35),
         (-0.35, -0.6),
     ];
-    let r = TILE as f64 * 0.12;
+    let r = TILE as f64 * if lying { LYING_REACH } else { 0.12 };
     let pts: Vec<(i32, i32)> = SHAPE
         .iter()
         .map(|&(x, y)| if lying { (y, -x) } else { (x, y) })
@@ -612,7 +639,10 @@ impl Figure for BoardFigure<'_> {
         // Wide enough for the title and the score lines (names can be long).
         let text = (chart::text_width(&self.labels.title, 22.0) + 40).max(
             chart::widest(
-                self.labels.names.iter().map(|n| format!("{n}: 000 points (virtual 000), 7 meeples in supply")),
+                self.labels
+                    .names
+                    .iter()
+                    .map(|n| format!("{n}: 000 points (virtual 000), 7 meeples in supply")),
                 16.0,
             ) + 70,
         );
@@ -797,8 +827,8 @@ pub fn draw_game_boards(
     turns: BoardTurns,
     dir: &Path,
 ) -> Result<Vec<WrittenFigure>, PlotError> {
-    let states = states_by_turn(&game.game)
-        .map_err(|e| PlotError::Data(format!("game {k}: {e}")))?;
+    let states =
+        states_by_turn(&game.game).map_err(|e| PlotError::Data(format!("game {k}: {e}")))?;
     let last = states.len() - 1;
     let wanted: Vec<usize> = match turns {
         BoardTurns::Every => (0..=last).collect(),
@@ -872,8 +902,7 @@ mod tests {
 
     #[test]
     fn farmers_lie_inside_their_field_clear_of_cities_roads_and_monasteries() {
-        // The lying meeple's outline reaches this far from its anchor (a share of the tile).
-        let reach = 0.12 * 0.8;
+        let reach = LYING_REACH;
         for kind in TileKind::ALL {
             for rotation in 0..4 {
                 let rot = &tables().rotated[kind.index()][rotation];
@@ -886,7 +915,13 @@ mod tests {
                     let p = anchors[i];
                     let name = format!("{} rotation {rotation} field {i} at {p:?}", kind.letter());
                     assert!(p.0 > 0.0 && p.0 < 1.0 && p.1 > 0.0 && p.1 < 1.0, "{name}");
-                    for (dx, dy) in [(0.0, 0.0), (-reach, 0.0), (reach, 0.0), (0.0, -reach * 0.6), (0.0, reach * 0.6)] {
+                    for (dx, dy) in [
+                        (0.0, 0.0),
+                        (-reach, 0.0),
+                        (reach, 0.0),
+                        (0.0, -reach * 0.6),
+                        (0.0, reach * 0.6),
+                    ] {
                         assert!(
                             !obstacles.blocks((p.0 + dx, p.1 + dy)),
                             "{name}: the farmer touches a city, road or monastery"

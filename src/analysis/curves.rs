@@ -485,9 +485,15 @@ pub fn shape_table(stats: &[ShapeStats]) -> TextTable {
 pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
     TextTable {
         title: "ES fitness per generation, averaged over decisions".into(),
-        headers: ["controller", "generation", "decisions", "mean_best", "mean_mean"]
-            .map(String::from)
-            .to_vec(),
+        headers: [
+            "controller",
+            "generation",
+            "decisions",
+            "mean_best",
+            "mean_mean",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows: curves
             .iter()
             .flat_map(|c| {

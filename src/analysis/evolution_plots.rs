@@ -56,9 +56,11 @@ pub struct GenerationPoint {
 }
 
 /// The members whose estimates made a generation's `best` and `mean`: everything born that
-/// generation, and the survivors too when the spec re-evaluates them.
-fn candidates<'a>(spec: &EvolveSpec, g: &'a Generation) -> Vec<&'a Member> {
-    let reevaluated = g.generation > 0 && spec.strategy.plus && spec.noise.reevaluate_survivors;
+/// generation, and the survivors too when the spec re-evaluates them (without a spec, the
+/// newborn alone).
+fn candidates<'a>(spec: Option<&EvolveSpec>, g: &'a Generation) -> Vec<&'a Member> {
+    let reevaluated =
+        g.generation > 0 && spec.is_some_and(|s| s.strategy.plus && s.noise.reevaluate_survivors);
     let mut out: Vec<&Member> = g.offspring.iter().collect();
     if reevaluated {
         out.extend(&g.parents);
@@ -71,7 +73,7 @@ fn mean_size(members: &[Member]) -> f64 {
 }
 
 /// The figures' data, one point per generation.
-pub fn generation_points(spec: &EvolveSpec, gens: &[Generation]) -> Vec<GenerationPoint> {
+pub fn generation_points(spec: Option<&EvolveSpec>, gens: &[Generation]) -> Vec<GenerationPoint> {
     gens.iter()
         .map(|g| {
             let candidates = candidates(spec, g);
@@ -110,10 +112,11 @@ pub fn generation_points(spec: &EvolveSpec, gens: &[Generation]) -> Vec<Generati
         .collect()
 }
 
-fn fitness_name(spec: &EvolveSpec) -> &'static str {
-    match spec.fitness {
-        FitnessSpec::Bandit(_) => "fitness (bandit reward)",
-        FitnessSpec::Carcassonne(_) => "fitness (against the baseline)",
+fn fitness_name(spec: Option<&EvolveSpec>) -> &'static str {
+    match spec.map(|s| &s.fitness) {
+        Some(FitnessSpec::Bandit(_)) => "fitness (bandit reward)",
+        Some(FitnessSpec::Carcassonne(_)) => "fitness (against the baseline)",
+        None => "fitness",
     }
 }
 
@@ -191,7 +194,12 @@ impl Figure for EvolutionFitnessFigure<'_> {
             ("champion", chart::colour(0), |p| p.champion, 0.0),
             ("best candidate", chart::colour(1), |p| p.best, -0.12),
             ("mean of the candidates", chart::colour(2), |p| p.mean, 0.12),
-            ("seed formula", RGBColor(120, 120, 120), |p| p.reference, 0.0),
+            (
+                "seed formula",
+                RGBColor(120, 120, 120),
+                |p| p.reference,
+                0.0,
+            ),
         ];
         for (name, colour, value, shift) in series {
             if name == "champion" {
@@ -204,7 +212,10 @@ impl Figure for EvolutionFitnessFigure<'_> {
                         .rev()
                         .map(|p| (p.generation as f64, value(p).low)),
                 );
-                ch.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.18).filled())))?;
+                ch.draw_series(std::iter::once(Polygon::new(
+                    band,
+                    colour.mix(0.18).filled(),
+                )))?;
             } else {
                 // Whiskers with caps: the interval of each generation's estimate.
                 let whiskers = pts.iter().flat_map(|p| {
@@ -249,7 +260,11 @@ impl Figure for EvolutionSizeFigure<'_> {
         let pts = self.points;
         let max = pts
             .iter()
-            .map(|p| (p.champion_size as f64).max(p.population_size).max(p.offspring_size))
+            .map(|p| {
+                (p.champion_size as f64)
+                    .max(p.population_size)
+                    .max(p.offspring_size)
+            })
             .fold(1.0, f64::max);
         let mut ch = ChartBuilder::on(root)
             .caption(self.title(), chart::text(20.0))
@@ -305,10 +320,7 @@ impl Figure for EvolutionEffortFigure<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let pts = self.points;
-        let max = pts
-            .iter()
-            .map(|p| p.samples as f64)
-            .fold(1.0, f64::max);
+        let max = pts.iter().map(|p| p.samples as f64).fold(1.0, f64::max);
         let mut ch = ChartBuilder::on(root)
             .caption(
                 format!("{} (labels: candidates dropped by racing)", self.title()),
@@ -329,7 +341,10 @@ impl Figure for EvolutionEffortFigure<'_> {
         let colour = chart::colour(0);
         ch.draw_series(pts.iter().map(|p| {
             let x = p.generation as f64;
-            Rectangle::new([(x - 0.3, 0.0), (x + 0.3, p.samples as f64)], colour.filled())
+            Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, p.samples as f64)],
+                colour.filled(),
+            )
         }))?;
         ch.draw_series(pts.iter().filter(|p| p.dropped > 0).map(|p| {
             Text::new(
@@ -396,15 +411,17 @@ pub struct EvolutionFigures {
 }
 
 impl EvolutionFigures {
-    pub fn new(spec: &EvolveSpec, gens: &[Generation]) -> Result<EvolutionFigures, PlotError> {
-        if gens.is_empty() {
-            return Err(PlotError::Data(format!(
-                "evolution run {}: no generation files (gen-NNN.ron) yet",
-                spec.name
-            )));
-        }
+    pub fn new(
+        spec: Option<&EvolveSpec>,
+        gens: &[Generation],
+    ) -> Result<EvolutionFigures, PlotError> {
+        let Some(first) = gens.first() else {
+            return Err(PlotError::Data(
+                "the evolution run has no generation files (gen-NNN.ron) yet".into(),
+            ));
+        };
         Ok(EvolutionFigures {
-            run: spec.name.clone(),
+            run: first.run.clone(),
             y_label: fitness_name(spec),
             points: generation_points(spec, gens),
         })

@@ -429,11 +429,13 @@ pub struct FormulaChart {
     pub total: usize,
 }
 
-const LABEL_WIDTH: u32 = 620;
 const LINE_HEIGHT: u32 = 19;
 const TOP: u32 = 80;
 const BOTTOM: u32 = 60;
 const WIDTH: u32 = 1400;
+const LABEL_SIZE: f64 = 15.0;
+/// Room right of the longest bar for its count.
+const COUNT_AREA: i32 = 130;
 
 impl FormulaChart {
     pub fn new(r: &ControllerFormulas, rows: &[TopRow]) -> FormulaChart {
@@ -463,6 +465,18 @@ impl FormulaChart {
     fn bar_height(lines: usize) -> u32 {
         lines as u32 * LINE_HEIGHT + 16
     }
+
+    /// Pixel x where the bars start: just right of the widest label line, so the bars take
+    /// the rest of the width whatever the formulas' length.
+    pub fn bars_left(&self) -> i32 {
+        let widest = chart::widest(self.bars.iter().flat_map(|(l, _)| l), LABEL_SIZE);
+        (widest + 40).clamp(160, WIDTH as i32 / 2)
+    }
+
+    /// Pixel x where the longest bar ends.
+    pub fn bars_right(&self) -> i32 {
+        self.size().0 as i32 - COUNT_AREA
+    }
 }
 
 impl Figure for FormulaChart {
@@ -480,20 +494,9 @@ impl Figure for FormulaChart {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        let (w, h) = self.size();
-        let (w, h) = (w as i32, h as i32);
-        root.draw(&Text::new(
-            self.title.clone(),
-            (20, 14),
-            chart::text(24.0).color(&BLACK),
-        ))?;
-        root.draw(&Text::new(
-            self.subtitle.clone(),
-            (20, 46),
-            chart::text(15.0).color(&RGBColor(80, 80, 80)),
-        ))?;
-        let x0 = LABEL_WIDTH as i32;
-        let x1 = w - 110;
+        let h = self.size().1 as i32;
+        chart::titles(root, &self.title, &self.subtitle)?;
+        let (x0, x1) = (self.bars_left(), self.bars_right());
         let max = self.bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
         let step = chart::tick_step(max).max(1.0);
         let axis_max = (max / step).ceil() * step;
@@ -541,14 +544,16 @@ impl Figure for FormulaChart {
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Left, VPos::Center)),
             ))?;
-            let text_top = y + (bh - lines.len() as i32 * LINE_HEIGHT as i32) / 2;
+            // Each line centred on its own slot, the slots centred on the bar.
+            let centre = y + bh / 2;
+            let first = centre - (lines.len() as i32 - 1) * LINE_HEIGHT as i32 / 2;
             for (i, line) in lines.iter().enumerate() {
                 root.draw(&Text::new(
                     line.clone(),
-                    (x0 - 10, text_top + i as i32 * LINE_HEIGHT as i32),
-                    chart::text(15.0)
+                    (x0 - 10, first + i as i32 * LINE_HEIGHT as i32),
+                    chart::text(LABEL_SIZE)
                         .color(&BLACK)
-                        .pos(Pos::new(HPos::Right, VPos::Top)),
+                        .pos(Pos::new(HPos::Right, VPos::Center)),
                 ))?;
             }
             y += bh + 8;
@@ -693,6 +698,25 @@ mod tests {
         let table = drift_table(&[d]);
         assert_eq!(table.rows[0][2], "7");
         assert_eq!(drift_chart(&Drift::new(&r).unwrap()).bars[3].1, 16 - 7);
+    }
+
+    #[test]
+    fn the_formula_chart_gives_short_labels_little_room_and_bars_the_rest() {
+        let chart = FormulaChart {
+            title: "t".into(),
+            subtitle: "s".into(),
+            bars: vec![(vec!["1. Q".into()], 5), (vec!["2. √N".into()], 3)],
+            total: 8,
+        };
+        let (left, right) = (chart.bars_left(), chart.bars_right());
+        assert!(left - 10 - chart::text_width("2. √N", LABEL_SIZE) >= 0);
+        // The bars' axis spans most of the figure.
+        assert!((right - left) as f64 > 0.7 * WIDTH as f64, "{left} {right}");
+        let long = FormulaChart {
+            bars: vec![(vec!["1. ".to_string() + &"Q + ".repeat(14)], 5)],
+            ..chart
+        };
+        assert!(long.bars_left() - 10 >= chart::text_width(&long.bars[0].0[0], LABEL_SIZE));
     }
 
     #[test]

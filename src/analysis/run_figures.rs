@@ -27,8 +27,11 @@ pub enum RunFolder {
     },
     Evolution {
         dir: PathBuf,
-        spec: EvolveSpec,
+        /// `None` when the stored spec no longer reads (it names a file that is gone): the
+        /// figures then come from the generation files alone.
+        spec: Option<EvolveSpec>,
         generations: Vec<Generation>,
+        warnings: Vec<String>,
     },
 }
 
@@ -38,6 +41,13 @@ pub fn is_evolution_run(dir: &Path) -> Result<bool, PlotError> {
 }
 
 impl RunFolder {
+    /// What reading the folders noticed that the user should know.
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            RunFolder::League { warnings, .. } | RunFolder::Evolution { warnings, .. } => warnings,
+        }
+    }
+
     /// Reads the run folders `runs`: league runs of one league, merged, or a single evolution
     /// run. A league run must hold at least one game, an evolution run one generation.
     pub fn read(runs: &[PathBuf]) -> Result<RunFolder, PlotError> {
@@ -51,14 +61,27 @@ impl RunFolder {
                     first.display()
                 )));
             }
+            // The stored spec is read as written, as a resumed run reads it: it already holds
+            // what the files it named held.
             let spec_path = first.join("spec.ron");
-            let spec = EvolveSpec::from_file(&spec_path)
-                .map_err(|e| PlotError::Data(format!("{}: {e}", spec_path.display())))?;
+            let spec = crate::runfs::read_spec_text(&spec_path)
+                .and_then(|text| EvolveSpec::from_ron(&text, &spec_path.display().to_string()));
+            let mut warnings = Vec::new();
+            let spec = match spec {
+                Ok(spec) => Some(spec),
+                Err(e) => {
+                    warnings.push(format!(
+                        "{e}\n(the figures are drawn from the generation files alone)"
+                    ));
+                    None
+                }
+            };
             let generations = read_generations(first)?;
             return Ok(RunFolder::Evolution {
                 dir: first.clone(),
                 spec,
                 generations,
+                warnings,
             });
         }
         if let Some(evolution) = runs[1..]
@@ -147,7 +170,7 @@ pub fn write_figures(run: &RunFolder, out: &Path, top: usize) -> Result<Written,
         RunFolder::League { spec, games, .. } => write_league_run(spec, games, out, top),
         RunFolder::Evolution {
             spec, generations, ..
-        } => EvolutionFigures::new(spec, generations)?.write(out),
+        } => EvolutionFigures::new(spec.as_ref(), generations)?.write(out),
     }
 }
 

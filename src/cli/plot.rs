@@ -270,10 +270,8 @@ pub fn run(args: PlotArgs) -> Result<()> {
                 bail!("--top must be at least 1");
             }
             let folder = RunFolder::read(&common.runs)?;
-            if let RunFolder::League { warnings, .. } = &folder {
-                for w in warnings {
-                    eprintln!("{w}");
-                }
+            for w in folder.warnings() {
+                eprintln!("{w}");
             }
             show(&write_figures(&folder, &common.out(), top)?);
             Ok(())
