@@ -182,10 +182,11 @@ fn segment_anchor(segment: &Segment, sides: u8) -> P {
         }
         FeatureKind::Road => {
             let path = road_path(sides);
-            if sides.count_ones() == 1 {
-                lerp(path[0], CENTRE, 0.55)
-            } else {
-                path[path.len() / 2]
+            match path.len() {
+                _ if sides.count_ones() == 1 => lerp(path[0], CENTRE, 0.55),
+                // A straight road: its middle, not its far end.
+                2 => lerp(path[0], path[1], 0.5),
+                n => path[n / 2],
             }
         }
         FeatureKind::Monastery | FeatureKind::Field => (0.5, 0.56),
@@ -529,8 +530,28 @@ fn draw_tile<DB: DrawingBackend>(
         [origin, (origin.0 + TILE, origin.1 + TILE)],
         FIELD_EDGE,
     ))?;
+    Ok(())
+}
+
+/// Draws a tile's meeple and letter, after every tile's ground, so no neighbour covers them.
+fn draw_marks<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    t: &PlacedTile,
+    origin: (i32, i32),
+) -> DrawResult<DB> {
+    let to_px = |p: P| {
+        (
+            origin.0 + (p.0 * TILE as f64).round() as i32,
+            origin.1 + (p.1 * TILE as f64).round() as i32,
+        )
+    };
+    let def = t.kind.def();
+    let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
     if let Some((seg, player)) = t.meeple {
-        let at = anchors.get(seg as usize).copied().unwrap_or(CENTRE);
+        let at = tile_anchors(t.kind, &rot.port_segment)
+            .get(seg as usize)
+            .copied()
+            .unwrap_or(CENTRE);
         let lying = def
             .segments
             .get(seg as usize)
@@ -694,6 +715,13 @@ impl Figure for BoardFigure<'_> {
             );
             draw_tile(root, t, origin)?;
         }
+        for t in s.placed_tiles() {
+            let origin = (
+                left + (t.x as i32 - x0) * TILE,
+                top + (t.y as i32 - y0) * TILE,
+            );
+            draw_marks(root, t, origin)?;
+        }
         if let Some((hx, hy)) = self.labels.highlight {
             let o = (
                 left + (hx as i32 - x0) * TILE,
@@ -763,7 +791,9 @@ impl Figure for TileGallery {
                     rotation,
                     meeple: None,
                 };
-                draw_tile(root, &t, (left + 30 + rotation as i32 * (TILE + 8), top))?;
+                let origin = (left + 30 + rotation as i32 * (TILE + 8), top);
+                draw_tile(root, &t, origin)?;
+                draw_marks(root, &t, origin)?;
             }
         }
         Ok(())
