@@ -17,7 +17,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
-/// Mean virtual score per turn of the two controllers of one pairing, over both seatings.
+/// Mean score per turn of the two controllers of one pairing, over both seatings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairingCurves {
     /// Entrant indices and names, lower index first.

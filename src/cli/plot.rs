@@ -103,7 +103,7 @@ enum PlotCommand {
     },
     /// The 24 tile types in their four rotations, drawn as boards draw them.
     Tiles {
-        /// Folder for the picture [default: plots, in the current folder].
+        /// Folder for the picture (there is no run folder to put it in).
         #[arg(long, default_value = DEFAULT_OUT)]
         out: PathBuf,
     },
@@ -111,8 +111,13 @@ enum PlotCommand {
     /// figures; for an evolution run (a folder of gen-NNN.ron files) fitness per generation
     /// with 95% intervals, formula sizes and samples spent.
     All {
-        #[command(flatten)]
-        common: Common,
+        /// Run folders of one league (each with spec.ron and games.jsonl; several merge), or
+        /// one evolution run folder (gen-NNN.ron files).
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Folder for the figures and tables [default: RUN/plots, inside the first run folder].
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// How many of the most frequent formulas to list and draw (league runs).
         #[arg(long, default_value_t = 10)]
         top: usize,
@@ -265,15 +270,15 @@ pub fn run(args: PlotArgs) -> Result<()> {
             report_files(&figure_files(&[figure]));
             Ok(())
         }
-        PlotCommand::All { common, top } => {
+        PlotCommand::All { runs, out, top } => {
             if top == 0 {
                 bail!("--top must be at least 1");
             }
-            let folder = RunFolder::read(&common.runs)?;
+            let folder = RunFolder::read(&runs)?;
             for w in folder.warnings() {
                 eprintln!("{w}");
             }
-            show(&write_figures(&folder, &common.out(), top)?);
+            show(&write_figures(&folder, &out_dir(&out, &runs[0]), top)?);
             Ok(())
         }
     }
