@@ -243,7 +243,7 @@ impl<'a> DrawingBackend for TypesetBitmap<'a> {
         let origin = ab_glyph::point(pos.0 as f32 + dx, pos.1 as f32 + baseline);
         let mut pixels = Vec::new();
         for mut glyph in glyphs {
-            glyph.position = glyph.position + origin;
+            glyph.position += origin;
             if let Some(outline) = scaled.outline_glyph(glyph) {
                 let bounds = outline.px_bounds();
                 outline.draw(|gx, gy, coverage| {

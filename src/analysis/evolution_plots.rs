@@ -72,6 +72,9 @@ fn mean_size(members: &[Member]) -> f64 {
     members.iter().map(|m| m.size as f64).sum::<f64>() / members.len().max(1) as f64
 }
 
+/// A line of a figure: its legend, colour and value at each generation.
+type Series<T> = (&'static str, RGBColor, fn(&GenerationPoint) -> T);
+
 /// The figures' data, one point per generation.
 pub fn generation_points(spec: Option<&EvolveSpec>, gens: &[Generation]) -> Vec<GenerationPoint> {
     gens.iter()
@@ -190,18 +193,20 @@ impl Figure for EvolutionFitnessFigure<'_> {
             .label_style(chart::text(14.0))
             .axis_desc_style(chart::text(15.0))
             .draw()?;
-        let series: [(&str, RGBColor, fn(&GenerationPoint) -> Interval, f64); 4] = [
-            ("champion", chart::colour(0), |p| p.champion, 0.0),
-            ("best candidate", chart::colour(1), |p| p.best, -0.12),
-            ("mean of the candidates", chart::colour(2), |p| p.mean, 0.12),
+        // Whiskers side by side, shifted off the generation, so they do not hide each other.
+        let series: [(Series<Interval>, f64); 4] = [
+            (("champion", chart::colour(0), |p| p.champion), 0.0),
+            (("best candidate", chart::colour(1), |p| p.best), -0.12),
             (
-                "seed formula",
-                RGBColor(120, 120, 120),
-                |p| p.reference,
+                ("mean of the candidates", chart::colour(2), |p| p.mean),
+                0.12,
+            ),
+            (
+                ("seed formula", RGBColor(120, 120, 120), |p| p.reference),
                 0.0,
             ),
         ];
-        for (name, colour, value, shift) in series {
+        for ((name, colour, value), shift) in series {
             if name == "champion" {
                 let mut band: Vec<(f64, f64)> = pts
                     .iter()
@@ -280,7 +285,7 @@ impl Figure for EvolutionSizeFigure<'_> {
             .label_style(chart::text(14.0))
             .axis_desc_style(chart::text(15.0))
             .draw()?;
-        let series: [(&str, RGBColor, fn(&GenerationPoint) -> f64); 3] = [
+        let series: [Series<f64>; 3] = [
             ("champion", chart::colour(0), |p| p.champion_size as f64),
             ("survivors (mean)", chart::colour(2), |p| p.population_size),
             ("newborn candidates (mean)", chart::colour(1), |p| {

@@ -29,7 +29,7 @@ pub enum RunFolder {
         dir: PathBuf,
         /// `None` when the stored spec no longer reads (it names a file that is gone): the
         /// figures then come from the generation files alone.
-        spec: Option<EvolveSpec>,
+        spec: Option<Box<EvolveSpec>>,
         generations: Vec<Generation>,
         warnings: Vec<String>,
     },
@@ -68,7 +68,7 @@ impl RunFolder {
                 .and_then(|text| EvolveSpec::from_ron(&text, &spec_path.display().to_string()));
             let mut warnings = Vec::new();
             let spec = match spec {
-                Ok(spec) => Some(spec),
+                Ok(spec) => Some(Box::new(spec)),
                 Err(e) => {
                     warnings.push(format!(
                         "{e}\n(the figures are drawn from the generation files alone)"
@@ -170,7 +170,7 @@ pub fn write_figures(run: &RunFolder, out: &Path, top: usize) -> Result<Written,
         RunFolder::League { spec, games, .. } => write_league_run(spec, games, out, top),
         RunFolder::Evolution {
             spec, generations, ..
-        } => EvolutionFigures::new(spec.as_ref(), generations)?.write(out),
+        } => EvolutionFigures::new(spec.as_deref(), generations)?.write(out),
     }
 }
 
