@@ -303,15 +303,7 @@ impl Obstacles {
     }
 
     fn blocks(&self, p: P) -> bool {
-        self.cities.iter().any(|c| inside(c, p))
-            || self
-                .roads
-                .iter()
-                .any(|r| distance_to_path(r, p) < ROAD_HALF_WIDTH)
-            || self
-                .boxes
-                .iter()
-                .any(|(a, b)| a.0 <= p.0 && p.0 <= b.0 && a.1 <= p.1 && p.1 <= b.1)
+        self.clearance(p) <= 0.0
     }
 }
 
@@ -460,7 +452,6 @@ fn draw_tile<DB: DrawingBackend>(
         [origin, (origin.0 + TILE, origin.1 + TILE)],
         FIELD.filled(),
     ))?;
-    let anchors = tile_anchors(t.kind, &rot.port_segment);
     // Roads first, so cities and monasteries cover their ends.
     let one_sided_roads = def
         .segments
@@ -505,7 +496,9 @@ fn draw_tile<DB: DrawingBackend>(
                 poly.push(poly[0]);
                 root.draw(&PathElement::new(poly, CITY_EDGE.stroke_width(2)))?;
                 if seg.pennants > 0 {
-                    draw_pennant(root, &to_px, city_polygon(sides), anchors[i])?;
+                    // Beside where the city's meeple would stand.
+                    let anchor = segment_anchor(seg, sides);
+                    draw_pennant(root, &to_px, city_polygon(sides), anchor)?;
                 }
             }
             FeatureKind::Monastery => {
