@@ -47,8 +47,10 @@ def summarise(run):
     drift_csv = run / "plots" / "formulas_drift.csv"
     if drift_csv.exists():
         for r in rows(drift_csv):
-            if r["Controller"] == variant:
-                drift = f'{r["Share"]} {r["95% interval"]} (UCT {r["UCT"]})'
+            if r["controller"] == variant:
+                pct = lambda k: 100 * float(r[k])
+                uct = 100 * int(r["uct"]) / max(int(r["formulas"]), 1)
+                drift = f'{pct("share"):.1f}% [{pct("share_low"):.1f}%, {pct("share_high"):.1f}%] (UCT {uct:.1f}%)'
     return (
         f'| {variant} | {run.name} | {n} | {wr["Win rate"]} {wr["95% interval"]} '
         f"| {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}] | {p} ({leader} leads) | {drift} |"

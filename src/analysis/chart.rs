@@ -3,13 +3,21 @@
 //!
 //! A figure draws onto any plotters backend; `save` runs it once on the bitmap backend and
 //! once on the SVG backend, so the two files always show the same picture.
+//!
+//! Text in the PNG is set by `TypesetBitmap`, not by plotters: plotters 0.3.7 draws each glyph
+//! without its left side bearing (uneven gaps between letters) and centres text about a fifth
+//! of its size too high. The SVG keeps plotters' text, which the viewer lays out itself.
 
 use super::font;
-use super::PlotError;
+use super::{PlotError, WrittenFigure};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::{Path, PathBuf};
+use plotters::style::FontTransform;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use std::path::Path;
 
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -17,6 +25,8 @@ pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>
 pub trait Figure {
     /// Width and height in pixels.
     fn size(&self) -> (u32, u32);
+    /// The title a list of figures shows for it.
+    fn title(&self) -> String;
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
 }
 
@@ -45,7 +55,7 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
     create_parent(png)?;
     create_parent(svg)?;
     {
-        let root = BitMapBackend::new(png, figure.size()).into_drawing_area();
+        let root = TypesetBitmap::new(BitMapBackend::new(png, figure.size())).into_drawing_area();
         root.fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
@@ -61,12 +71,211 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
     Ok(())
 }
 
-/// Draws `figure` into `dir/STEM.png` and `dir/STEM.svg` and returns both paths.
-pub fn save_in(figure: &impl Figure, dir: &Path, stem: &str) -> Result<[PathBuf; 2], PlotError> {
+/// Draws `figure` into `dir/STEM.png` and `dir/STEM.svg`.
+pub fn save_in(figure: &impl Figure, dir: &Path, stem: &str) -> Result<WrittenFigure, PlotError> {
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
     save(figure, &png, &svg)?;
-    Ok([png, svg])
+    Ok(WrittenFigure {
+        title: figure.title(),
+        svg,
+        png,
+    })
+}
+
+/// The width in pixels of `text` in the embedded font at `size`, as the PNG draws it; layouts
+/// size their margins with it so that no label is cut at the edge. Falls back to a generous
+/// estimate if the font cannot be measured.
+pub fn text_width(text: &str, size: f64) -> i32 {
+    let estimate = (text.chars().count() as f64 * size * 0.62).ceil() as i32;
+    if font::register().is_err() {
+        return estimate;
+    }
+    match (font::FAMILY, size).into_font().box_size(text) {
+        Ok((w, _)) => w as i32,
+        Err(_) => estimate,
+    }
+}
+
+/// The widest of `texts` at `size`, in pixels.
+pub fn widest(texts: impl IntoIterator<Item = impl AsRef<str>>, size: f64) -> i32 {
+    texts
+        .into_iter()
+        .map(|t| text_width(t.as_ref(), size))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The bitmap backend with its text set glyph by glyph from the embedded font: each glyph at
+/// its pen position plus its side bearing, kerned, anchored by the font's cap height and
+/// descent. Everything else, and rotated text, goes to the bitmap backend as it is.
+pub struct TypesetBitmap<'a> {
+    inner: BitMapBackend<'a>,
+    font: Option<ab_glyph::FontRef<'static>>,
+}
+
+impl<'a> TypesetBitmap<'a> {
+    pub fn new(inner: BitMapBackend<'a>) -> TypesetBitmap<'a> {
+        TypesetBitmap {
+            inner,
+            font: ab_glyph::FontRef::try_from_slice(font::bytes()).ok(),
+        }
+    }
+}
+
+type BackendResult<'a> =
+    Result<(), DrawingErrorKind<<BitMapBackend<'a> as DrawingBackend>::ErrorType>>;
+
+impl<'a> DrawingBackend for TypesetBitmap<'a> {
+    type ErrorType = <BitMapBackend<'a> as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> BackendResult<'a> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> BackendResult<'a> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> BackendResult<'a> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> BackendResult<'a> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> BackendResult<'a> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> BackendResult<'a> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> BackendResult<'a> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> BackendResult<'a> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> BackendResult<'a> {
+        self.inner.blit_bitmap(pos, size, src)
+    }
+
+    fn draw_text<TStyle: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &TStyle,
+        pos: BackendCoord,
+    ) -> BackendResult<'a> {
+        use ab_glyph::{Font, PxScale, ScaleFont};
+        let font = match (&self.font, style.transform()) {
+            (Some(font), FontTransform::None) => font.clone(),
+            _ => return self.inner.draw_text(text, style, pos),
+        };
+        let colour = style.color();
+        if colour.alpha == 0.0 {
+            return Ok(());
+        }
+        let scaled = font.as_scaled(PxScale::from(style.size() as f32));
+        let mut glyphs = Vec::with_capacity(text.len());
+        let mut x = 0f32;
+        let mut previous = None;
+        for c in text.chars() {
+            let id = scaled.glyph_id(c);
+            if let Some(p) = previous {
+                x += scaled.kern(p, id);
+            }
+            glyphs.push(id.with_scale_and_position(scaled.scale(), ab_glyph::point(x, 0.0)));
+            x += scaled.h_advance(id);
+            previous = Some(id);
+        }
+        let cap = scaled
+            .outline_glyph(scaled.scaled_glyph('H'))
+            .map_or(scaled.ascent() * 0.78, |o| -o.px_bounds().min.y);
+        let dx = match style.anchor().h_pos {
+            HPos::Left => 0.0,
+            HPos::Center => -x / 2.0,
+            HPos::Right => -x,
+        };
+        let baseline = match style.anchor().v_pos {
+            VPos::Top => cap,
+            VPos::Center => cap / 2.0,
+            VPos::Bottom => scaled.descent(),
+        };
+        let origin = ab_glyph::point(pos.0 as f32 + dx, pos.1 as f32 + baseline);
+        let mut pixels = Vec::new();
+        for mut glyph in glyphs {
+            glyph.position += origin;
+            if let Some(outline) = scaled.outline_glyph(glyph) {
+                let bounds = outline.px_bounds();
+                outline.draw(|gx, gy, coverage| {
+                    if coverage > 0.0 {
+                        pixels.push((
+                            bounds.min.x as i32 + gx as i32,
+                            bounds.min.y as i32 + gy as i32,
+                            coverage,
+                        ));
+                    }
+                });
+            }
+        }
+        for (px, py, coverage) in pixels {
+            self.inner.draw_pixel(
+                (px, py),
+                BackendColor {
+                    alpha: colour.alpha * coverage.min(1.0) as f64,
+                    rgb: colour.rgb,
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    fn estimate_text_size<TStyle: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &TStyle,
+    ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+        self.inner.estimate_text_size(text, style)
+    }
 }
 
 /// Ten distinguishable colours (the "tab10" set), one per controller.
@@ -290,6 +499,15 @@ mod tests {
         assert_eq!(slug("MCTS C=0.5"), "mcts_c_0_5");
         assert_eq!(slug("ES-MCTS"), "es_mcts");
         assert_eq!(slug("//"), "controller");
+    }
+
+    #[test]
+    fn text_widths_grow_with_the_text_and_the_size() {
+        let short = text_width("MCTS", 15.0);
+        let long = text_width("MCTS with a much longer name", 15.0);
+        assert!(short > 20 && long > 3 * short, "{short} {long}");
+        assert!(text_width("MCTS", 30.0) > short * 3 / 2);
+        assert_eq!(widest(["MCTS", "MCTS with a much longer name"], 15.0), long);
     }
 
     #[test]

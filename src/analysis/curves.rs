@@ -2,29 +2,32 @@
 //! controller of a pairing (as in Ameneyro et al.'s figures), the ES fitness per generation
 //! averaged over decisions, and the sizes and depths of the chosen formulas.
 //!
-//! A curve averages, at each turn (or generation), only the games (decisions) that reached it,
-//! so games shortened by discards do not pull the tail towards zero; the CSVs carry the count
-//! behind every mean.
+//! A score curve averages every game of the pairing at every turn: a game that has ended keeps
+//! its final score for the turns after its end, so the last point of each curve is the mean
+//! final score the title states, and games shortened by discards neither pull the tail
+//! towards zero nor drop out of it. The fitness curve averages, at each generation, the
+//! decisions whose ES ran that many generations. The CSVs carry the count behind every mean.
 
 use super::chart::{self, DrawResult, Figure};
-use super::PlotError;
+use super::{PlotError, Written};
 use crate::formula::Formula;
 use crate::league::report::TextTable;
 use crate::league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Mean virtual score per turn of the two controllers of one pairing, over both seatings.
+/// Mean score per turn of the two controllers of one pairing, over both seatings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairingCurves {
     /// Entrant indices and names, lower index first.
     pub entrants: [usize; 2],
     pub names: [String; 2],
     pub games: usize,
-    /// `mean[side][t]`: mean virtual score of side after turn `t + 1`.
+    /// `mean[side][t]`: mean score of side after turn `t + 1` over every game of the pairing:
+    /// the virtual score while the game runs, its final score from its last turn on.
     pub mean: [Vec<f64>; 2],
-    /// Games that lasted at least `t + 1` turns.
+    /// Games still running after turn `t + 1` (lasted at least `t + 1` turns).
     pub reached: Vec<usize>,
     pub final_mean: [f64; 2],
 }
@@ -35,40 +38,47 @@ pub fn score_curves(names: &[String], games: &[LeagueGame]) -> Vec<PairingCurves
     let mut out = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
-            let mut sums: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-            let mut reached: Vec<usize> = Vec::new();
+            let pairing: Vec<(&LeagueGame, usize)> = games
+                .iter()
+                .filter_map(|g| match (g.job.id.first, g.job.id.second) {
+                    (f, s) if (f, s) == (a, b) => Some((g, 0)),
+                    (f, s) if (f, s) == (b, a) => Some((g, 1)),
+                    _ => None,
+                })
+                .collect();
+            if pairing.is_empty() {
+                continue;
+            }
+            let turns = pairing
+                .iter()
+                .map(|(g, _)| g.game.virtual_scores.len())
+                .max()
+                .unwrap_or(0);
+            let mut sums: [Vec<f64>; 2] = [vec![0.0; turns], vec![0.0; turns]];
+            let mut reached = vec![0; turns];
             let mut finals = [0.0; 2];
-            let mut count = 0;
-            for g in games {
-                let (f, s) = (g.job.id.first, g.job.id.second);
-                let seat_of_a = if (f, s) == (a, b) {
-                    0
-                } else if (f, s) == (b, a) {
-                    1
-                } else {
-                    continue;
-                };
-                count += 1;
-                let seats = [seat_of_a, 1 - seat_of_a];
-                for (t, v) in g.game.virtual_scores.iter().enumerate() {
-                    if reached.len() <= t {
-                        reached.push(0);
-                        sums[0].push(0.0);
-                        sums[1].push(0.0);
-                    }
-                    reached[t] += 1;
+            for (g, seat_of_a) in &pairing {
+                let seats = [*seat_of_a, 1 - seat_of_a];
+                let played = g.game.virtual_scores.len();
+                for t in 0..turns {
+                    // From its last turn on a game counts with its final score, so every turn
+                    // averages the same games and the curve ends at the mean final score.
+                    let score = if t + 1 >= played {
+                        g.game.final_scores
+                    } else {
+                        g.game.virtual_scores[t]
+                    };
+                    reached[t] += usize::from(t < played);
                     for side in 0..2 {
-                        sums[side][t] += v[seats[side]] as f64;
+                        sums[side][t] += score[seats[side]] as f64;
                     }
                 }
                 for side in 0..2 {
                     finals[side] += g.game.final_scores[seats[side]] as f64;
                 }
             }
-            if count == 0 {
-                continue;
-            }
-            let mean = sums.map(|s| s.iter().zip(&reached).map(|(v, r)| v / *r as f64).collect());
+            let count = pairing.len();
+            let mean = sums.map(|s| s.iter().map(|v| v / count as f64).collect());
             out.push(PairingCurves {
                 entrants: [a, b],
                 names: [names[a].clone(), names[b].clone()],
@@ -229,6 +239,13 @@ pub struct ScoreFigure<'a> {
 }
 
 impl Figure for ScoreFigure<'_> {
+    fn title(&self) -> String {
+        format!(
+            "Mean score per turn: {} vs {}",
+            self.curves.names[0], self.curves.names[1]
+        )
+    }
+
     fn size(&self) -> (u32, u32) {
         (1100, 700)
     }
@@ -240,7 +257,7 @@ impl Figure for ScoreFigure<'_> {
         let mut ch = ChartBuilder::on(root)
             .caption(
                 format!(
-                    "Mean virtual score per turn: {} vs {} ({} games; final {:.1} – {:.1})",
+                    "Mean score per turn: {} vs {} ({} games; final {:.1} – {:.1})",
                     c.names[0], c.names[1], c.games, c.final_mean[0], c.final_mean[1]
                 ),
                 chart::text(20.0),
@@ -252,7 +269,7 @@ impl Figure for ScoreFigure<'_> {
         ch.configure_mesh()
             .x_desc("turn (both players' moves)")
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("mean virtual score")
+            .y_desc("mean score (virtual while a game runs, then final)")
             .label_style(chart::text(14.0))
             .axis_desc_style(chart::text(15.0))
             .draw()?;
@@ -279,6 +296,10 @@ pub struct FitnessFigure<'a> {
 }
 
 impl Figure for FitnessFigure<'_> {
+    fn title(&self) -> String {
+        "ES fitness per generation, averaged over decisions".to_string()
+    }
+
     fn size(&self) -> (u32, u32) {
         (1100, 700)
     }
@@ -403,6 +424,10 @@ impl ShapeFigure<'_> {
 }
 
 impl Figure for ShapeFigure<'_> {
+    fn title(&self) -> String {
+        "Size and depth of the formulas the ES chose".to_string()
+    }
+
     fn size(&self) -> (u32, u32) {
         (1400, 620)
     }
@@ -456,15 +481,16 @@ pub fn shape_table(stats: &[ShapeStats]) -> TextTable {
     }
 }
 
+/// `es_fitness.csv`: one row per controller and generation, full precision.
 pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
     TextTable {
         title: "ES fitness per generation, averaged over decisions".into(),
         headers: [
-            "Controller",
-            "Generation",
-            "Decisions",
-            "Mean best",
-            "Mean mean",
+            "controller",
+            "generation",
+            "decisions",
+            "mean_best",
+            "mean_mean",
         ]
         .map(String::from)
         .to_vec(),
@@ -476,8 +502,8 @@ pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
                         c.controller.clone(),
                         (g + 1).to_string(),
                         c.reached[g].to_string(),
-                        format!("{:.4}", c.best[g]),
-                        format!("{:.4}", c.mean[g]),
+                        c.best[g].to_string(),
+                        c.mean[g].to_string(),
                     ]
                 })
             })
@@ -485,15 +511,17 @@ pub fn fitness_table(curves: &[FitnessCurve]) -> TextTable {
     }
 }
 
+/// `scores_per_turn.csv`: one row per pairing, controller and turn; `games_running` counts
+/// the games not yet over after the turn, `mean_score` averages all the pairing's games.
 pub fn score_table(curves: &[PairingCurves]) -> TextTable {
     TextTable {
-        title: "Mean virtual score after each turn, per pairing".into(),
+        title: "Mean score after each turn, per pairing".into(),
         headers: [
-            "Pairing",
-            "Controller",
-            "Turn",
-            "Games",
-            "Mean virtual score",
+            "pairing",
+            "controller",
+            "turn",
+            "games_running",
+            "mean_score",
         ]
         .map(String::from)
         .to_vec(),
@@ -509,13 +537,31 @@ pub fn score_table(curves: &[PairingCurves]) -> TextTable {
                             c.names[side].clone(),
                             (t + 1).to_string(),
                             c.reached[t].to_string(),
-                            format!("{:.3}", c.mean[side][t]),
+                            c.mean[side][t].to_string(),
                         ]
                     })
                 })
             })
             .collect(),
     }
+}
+
+/// `formula_shapes.csv`: the shape table with snake_case headers.
+pub fn shape_csv(stats: &[ShapeStats]) -> TextTable {
+    let mut table = shape_table(stats);
+    table.headers = [
+        "controller",
+        "formulas",
+        "mean_size",
+        "mean_depth",
+        "mean_canonical_size",
+        "mean_canonical_depth",
+        "max_size",
+        "max_depth",
+    ]
+    .map(String::from)
+    .to_vec();
+    table
 }
 
 /// Everything `plot games` produces.
@@ -575,27 +621,32 @@ impl GameCurves {
 
     /// Writes `scores_<a>_vs_<b>`, `es_fitness` and `formula_shapes` figures (PNG and SVG;
     /// the last two only when some controller used the ES) and their CSVs into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-        let mut out = vec![super::write_text(
-            dir,
-            "scores_per_turn.csv",
-            &score_table(&self.scores).to_csv(),
-        )?];
+    pub fn write(&self, dir: &Path) -> Result<Written, PlotError> {
+        let mut out = Written {
+            tables: vec![super::write_text(
+                dir,
+                "scores_per_turn.csv",
+                &score_table(&self.scores).to_csv(),
+            )?],
+            figures: Vec::new(),
+            text: self.to_text(),
+        };
         for c in &self.scores {
             let stem = format!(
                 "scores_{}_vs_{}",
                 chart::slug(&c.names[0]),
                 chart::slug(&c.names[1])
             );
-            out.extend(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);
+            out.figures
+                .push(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);
         }
         if !self.fitness.is_empty() {
-            out.push(super::write_text(
+            out.tables.push(super::write_text(
                 dir,
                 "es_fitness.csv",
                 &fitness_table(&self.fitness).to_csv(),
             )?);
-            out.extend(chart::save_in(
+            out.figures.push(chart::save_in(
                 &FitnessFigure {
                     curves: &self.fitness,
                 },
@@ -604,12 +655,12 @@ impl GameCurves {
             )?);
         }
         if !self.shapes.is_empty() {
-            out.push(super::write_text(
+            out.tables.push(super::write_text(
                 dir,
                 "formula_shapes.csv",
-                &shape_table(&self.shapes).to_csv(),
+                &shape_csv(&self.shapes).to_csv(),
             )?);
-            out.extend(chart::save_in(
+            out.figures.push(chart::save_in(
                 &ShapeFigure {
                     stats: &self.shapes,
                 },
@@ -618,5 +669,70 @@ impl GameCurves {
             )?);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameRecord, Rules};
+    use crate::league::{GameId, GameJob};
+
+    fn game(
+        first: usize,
+        second: usize,
+        virtual_scores: Vec<[i32; 2]>,
+        final_scores: [i32; 2],
+    ) -> LeagueGame {
+        LeagueGame {
+            spec_hash: "hand".into(),
+            job: GameJob {
+                id: GameId {
+                    first,
+                    second,
+                    index: 0,
+                },
+                tile_seed: 1,
+                controller_seeds: [2, 3],
+            },
+            names: ["A".to_string(), "B".to_string()],
+            game: GameRecord {
+                tile_seed: 1,
+                rules: Rules::default(),
+                draws: vec![],
+                moves: vec![],
+                virtual_scores,
+                final_scores,
+                score_by_kind: [[0; 4]; 2],
+                meeples_played: [0; 2],
+                turns_with_meeple_available: [0; 2],
+                turns: [1, 1],
+                discards: 0,
+            },
+            es: [vec![], vec![]],
+        }
+    }
+
+    #[test]
+    fn curves_end_at_the_mean_final_score_when_games_differ_in_length() {
+        let names = ["A", "B"].map(String::from).to_vec();
+        // A long game with A first, a short one with B first whose last virtual score is not
+        // yet its final score (end-of-game scoring adds to it).
+        let games = vec![
+            game(0, 1, vec![[1, 0], [2, 2], [4, 3], [10, 6]], [10, 6]),
+            game(1, 0, vec![[0, 3], [5, 7]], [8, 9]),
+        ];
+        let curves = score_curves(&names, &games);
+        assert_eq!(curves.len(), 1);
+        let c = &curves[0];
+        assert_eq!(c.final_mean, [(10.0 + 9.0) / 2.0, (6.0 + 8.0) / 2.0]);
+        for side in 0..2 {
+            assert_eq!(c.mean[side].len(), 4);
+            assert_eq!(*c.mean[side].last().unwrap(), c.final_mean[side]);
+        }
+        // Turn 1 averages both games; turn 3 keeps the short game at its final score.
+        assert_eq!(c.mean[0][0], (1.0 + 3.0) / 2.0);
+        assert_eq!(c.mean[0][2], (4.0 + 9.0) / 2.0);
+        assert_eq!(c.reached, vec![2, 2, 1, 1]);
     }
 }

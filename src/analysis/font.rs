@@ -12,6 +12,11 @@ use std::sync::OnceLock;
 
 static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
+/// The embedded font file, for the PNG text renderer (`chart`).
+pub(crate) fn bytes() -> &'static [u8] {
+    DEJAVU_SANS
+}
+
 /// The family name figures ask for.
 pub const FAMILY: &str = "sans-serif";
 

@@ -11,7 +11,7 @@
 //! all (a constant, possibly of `C`). UCT's own count is listed beside it.
 
 use super::chart::{self, DrawResult, Figure};
-use super::PlotError;
+use super::{PlotError, Written};
 use crate::formula::typeset::{latex, pretty};
 use crate::formula::{Formula, Terminal};
 use crate::league::report::TextTable;
@@ -21,7 +21,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One distinct formula (by canonical form) and how often it was chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -225,6 +225,8 @@ pub struct TopRow {
     pub rank: usize,
     pub count: usize,
     pub share: f64,
+    /// The controller's chosen formulas, of which `count` are this one.
+    pub total: usize,
     pub canonical: String,
     pub pretty: String,
     pub latex: String,
@@ -242,6 +244,7 @@ pub fn top_rows(results: &[ControllerFormulas], k: usize) -> Result<Vec<TopRow>,
                 rank: i + 1,
                 count: c.count,
                 share: c.count as f64 / r.total.max(1) as f64,
+                total: r.total,
                 canonical: c.canonical.clone(),
                 pretty: pretty(&f),
                 latex: latex(&f),
@@ -275,34 +278,113 @@ pub fn summary_table(results: &[ControllerFormulas]) -> TextTable {
     }
 }
 
-/// The top-k table; `full` adds the canonical text, LaTeX, size and depth columns (for CSV).
-pub fn top_table(rows: &[TopRow], k: usize, full: bool) -> TextTable {
-    let mut headers = vec!["Controller", "Rank", "Count", "Share", "Formula"];
-    if full {
-        headers.extend(["Canonical", "LaTeX", "Size", "Depth"]);
-    }
+/// The top-k table for the terminal.
+pub fn top_table(rows: &[TopRow], k: usize) -> TextTable {
     TextTable {
         title: format!("The {k} most frequent formulas of each ES controller"),
-        headers: headers.into_iter().map(String::from).collect(),
+        headers: ["Controller", "Rank", "Count", "Share", "Formula"]
+            .map(String::from)
+            .to_vec(),
         rows: rows
             .iter()
             .map(|r| {
-                let mut row = vec![
+                vec![
                     r.controller.clone(),
                     r.rank.to_string(),
                     r.count.to_string(),
                     format!("{:.1}%", 100.0 * r.share),
                     r.pretty.clone(),
-                ];
-                if full {
-                    row.extend([
-                        r.canonical.clone(),
-                        r.latex.clone(),
-                        r.size.to_string(),
-                        r.depth.to_string(),
-                    ]);
-                }
-                row
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The columns of `formulas.csv`, one row per listed formula: `share` is a fraction of the
+/// controller's chosen formulas (0 to 1, full precision); `canonical` is the text the parser
+/// reads back; `pretty` and `latex` are for people.
+pub const CSV_HEADERS: [&str; 10] = [
+    "controller",
+    "rank",
+    "count",
+    "share",
+    "pretty",
+    "canonical",
+    "latex",
+    "size",
+    "depth",
+    "total",
+];
+
+/// `formulas.csv`: snake_case headers, plain numbers (no "%").
+pub fn csv_table(rows: &[TopRow]) -> TextTable {
+    TextTable {
+        title: String::new(),
+        headers: CSV_HEADERS.map(String::from).to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.controller.clone(),
+                    r.rank.to_string(),
+                    r.count.to_string(),
+                    r.share.to_string(),
+                    r.pretty.clone(),
+                    r.canonical.clone(),
+                    r.latex.clone(),
+                    r.size.to_string(),
+                    r.depth.to_string(),
+                    r.total.to_string(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// `formulas_summary.csv`.
+pub fn summary_csv(results: &[ControllerFormulas]) -> TextTable {
+    let mut table = summary_table(results);
+    table.headers = ["controller", "decisions", "total", "unique", "es_not_run"]
+        .map(String::from)
+        .to_vec();
+    table
+}
+
+/// `formulas_drift.csv`: counts of chosen formulas, and the drifted share as a fraction with
+/// its 95% Wilson interval in two columns.
+pub fn drift_csv(drifts: &[Drift]) -> TextTable {
+    TextTable {
+        title: String::new(),
+        headers: [
+            "controller",
+            "formulas",
+            "drifted",
+            "share",
+            "share_low",
+            "share_high",
+            "ignores_q",
+            "ignores_n",
+            "constant",
+            "uct",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: drifts
+            .iter()
+            .map(|d| {
+                let (share, low, high) = d.share();
+                vec![
+                    d.controller.clone(),
+                    d.total.to_string(),
+                    d.drifted.to_string(),
+                    share.to_string(),
+                    low.to_string(),
+                    high.to_string(),
+                    d.ignores_q.to_string(),
+                    d.ignores_n.to_string(),
+                    d.constant.to_string(),
+                    d.uct.to_string(),
+                ]
             })
             .collect(),
     }
@@ -347,11 +429,13 @@ pub struct FormulaChart {
     pub total: usize,
 }
 
-const LABEL_WIDTH: u32 = 620;
 const LINE_HEIGHT: u32 = 19;
 const TOP: u32 = 80;
 const BOTTOM: u32 = 60;
 const WIDTH: u32 = 1400;
+const LABEL_SIZE: f64 = 15.0;
+/// Room right of the longest bar for its count.
+const COUNT_AREA: i32 = 130;
 
 impl FormulaChart {
     pub fn new(r: &ControllerFormulas, rows: &[TopRow]) -> FormulaChart {
@@ -381,9 +465,25 @@ impl FormulaChart {
     fn bar_height(lines: usize) -> u32 {
         lines as u32 * LINE_HEIGHT + 16
     }
+
+    /// Pixel x where the bars start: just right of the widest label line, so the bars take
+    /// the rest of the width whatever the formulas' length.
+    pub fn bars_left(&self) -> i32 {
+        let widest = chart::widest(self.bars.iter().flat_map(|(l, _)| l), LABEL_SIZE);
+        (widest + 40).clamp(160, WIDTH as i32 / 2)
+    }
+
+    /// Pixel x where the longest bar ends.
+    pub fn bars_right(&self) -> i32 {
+        self.size().0 as i32 - COUNT_AREA
+    }
 }
 
 impl Figure for FormulaChart {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
         let bars: u32 = self
             .bars
@@ -394,20 +494,9 @@ impl Figure for FormulaChart {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        let (w, h) = self.size();
-        let (w, h) = (w as i32, h as i32);
-        root.draw(&Text::new(
-            self.title.clone(),
-            (20, 14),
-            chart::text(24.0).color(&BLACK),
-        ))?;
-        root.draw(&Text::new(
-            self.subtitle.clone(),
-            (20, 46),
-            chart::text(15.0).color(&RGBColor(80, 80, 80)),
-        ))?;
-        let x0 = LABEL_WIDTH as i32;
-        let x1 = w - 110;
+        let h = self.size().1 as i32;
+        chart::titles(root, &self.title, &self.subtitle)?;
+        let (x0, x1) = (self.bars_left(), self.bars_right());
         let max = self.bars.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
         let step = chart::tick_step(max).max(1.0);
         let axis_max = (max / step).ceil() * step;
@@ -455,14 +544,16 @@ impl Figure for FormulaChart {
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Left, VPos::Center)),
             ))?;
-            let text_top = y + (bh - lines.len() as i32 * LINE_HEIGHT as i32) / 2;
+            // Each line centred on its own slot, the slots centred on the bar.
+            let centre = y + bh / 2;
+            let first = centre - (lines.len() as i32 - 1) * LINE_HEIGHT as i32 / 2;
             for (i, line) in lines.iter().enumerate() {
                 root.draw(&Text::new(
                     line.clone(),
-                    (x0 - 10, text_top + i as i32 * LINE_HEIGHT as i32),
-                    chart::text(15.0)
+                    (x0 - 10, first + i as i32 * LINE_HEIGHT as i32),
+                    chart::text(LABEL_SIZE)
                         .color(&BLACK)
-                        .pos(Pos::new(HPos::Right, VPos::Top)),
+                        .pos(Pos::new(HPos::Right, VPos::Center)),
                 ))?;
             }
             y += bh + 8;
@@ -498,7 +589,7 @@ impl FormulaReport {
     pub fn to_text(&self) -> String {
         // The terminal table right-aligns all but its first columns; padding the formulas to
         // one width keeps them left-aligned and readable.
-        let mut top = top_table(&self.rows, self.k, false);
+        let mut top = top_table(&self.rows, self.k);
         let width = top
             .rows
             .iter()
@@ -522,42 +613,43 @@ impl FormulaReport {
         )
     }
 
-    /// Writes `formulas.csv` (top k, every form), `formulas_summary.csv`, `formulas.md` and a
-    /// chart `formulas_<controller>.{png,svg}` per controller into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-        let mut written = vec![
-            super::write_text(
-                dir,
-                "formulas.csv",
-                &top_table(&self.rows, self.k, true).to_csv(),
-            )?,
-            super::write_text(
-                dir,
-                "formulas_summary.csv",
-                &summary_table(&self.results).to_csv(),
-            )?,
-            super::write_text(
-                dir,
-                "formulas.md",
-                &markdown(&self.results, &self.rows, self.k),
-            )?,
-        ];
+    /// Writes `formulas.csv` (top k, every form), `formulas_summary.csv`, `formulas.md`,
+    /// `formulas_drift.csv`, a chart `formulas_<controller>.{png,svg}` and a drift chart
+    /// `drift_<controller>.{png,svg}` per controller into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<Written, PlotError> {
+        let mut written = Written {
+            tables: vec![
+                super::write_text(dir, "formulas.csv", &csv_table(&self.rows).to_csv())?,
+                super::write_text(
+                    dir,
+                    "formulas_summary.csv",
+                    &summary_csv(&self.results).to_csv(),
+                )?,
+                super::write_text(
+                    dir,
+                    "formulas.md",
+                    &markdown(&self.results, &self.rows, self.k),
+                )?,
+            ],
+            figures: Vec::new(),
+            text: self.to_text(),
+        };
         for r in &self.results {
             let fig = FormulaChart::new(r, &self.rows);
-            written.extend(chart::save_in(
+            written.figures.push(chart::save_in(
                 &fig,
                 dir,
                 &format!("formulas_{}", chart::slug(&r.controller)),
             )?);
         }
         let drifts = self.drifts()?;
-        written.push(super::write_text(
+        written.tables.push(super::write_text(
             dir,
             "formulas_drift.csv",
-            &drift_table(&drifts).to_csv(),
+            &drift_csv(&drifts).to_csv(),
         )?);
         for d in &drifts {
-            written.extend(chart::save_in(
+            written.figures.push(chart::save_in(
                 &drift_chart(d),
                 dir,
                 &format!("drift_{}", chart::slug(&d.controller)),
@@ -606,6 +698,25 @@ mod tests {
         let table = drift_table(&[d]);
         assert_eq!(table.rows[0][2], "7");
         assert_eq!(drift_chart(&Drift::new(&r).unwrap()).bars[3].1, 16 - 7);
+    }
+
+    #[test]
+    fn the_formula_chart_gives_short_labels_little_room_and_bars_the_rest() {
+        let chart = FormulaChart {
+            title: "t".into(),
+            subtitle: "s".into(),
+            bars: vec![(vec!["1. Q".into()], 5), (vec!["2. √N".into()], 3)],
+            total: 8,
+        };
+        let (left, right) = (chart.bars_left(), chart.bars_right());
+        assert!(left - 10 - chart::text_width("2. √N", LABEL_SIZE) >= 0);
+        // The bars' axis spans most of the figure.
+        assert!((right - left) as f64 > 0.7 * WIDTH as f64, "{left} {right}");
+        let long = FormulaChart {
+            bars: vec![(vec!["1. ".to_string() + &"Q + ".repeat(14)], 5)],
+            ..chart
+        };
+        assert!(long.bars_left() - 10 >= chart::text_width(&long.bars[0].0[0], LABEL_SIZE));
     }
 
     #[test]

@@ -5,12 +5,12 @@
 //! figure never disagrees with its table.
 
 use super::chart::{self, DrawResult, Figure, RowAxes};
-use super::PlotError;
+use super::{PlotError, WrittenFigure};
 use crate::league::Tables;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The match matrix: row = controller playing first, column = second; each cell shows the
 /// first player's wins of the match and is coloured by its share of the games (draws half).
@@ -20,7 +20,25 @@ pub struct MatrixHeatmap<'a> {
 }
 
 const CELL: i32 = 120;
-const NAME_AREA: i32 = 190;
+/// The narrowest column of row names; longer names widen it.
+const MIN_NAME_AREA: i32 = 190;
+/// Room right of the matrix for the colour bar and its scale.
+const COLOUR_BAR_AREA: i32 = 150;
+const NAME_SIZE: f64 = 15.0;
+
+impl MatrixHeatmap<'_> {
+    /// Pixel x where the matrix starts: right of the widest row name.
+    pub fn name_area(&self) -> i32 {
+        (chart::widest(&self.tables.names, NAME_SIZE) + 30).max(MIN_NAME_AREA)
+    }
+
+    fn subtitle(&self) -> String {
+        format!(
+            "Games won by the row controller playing first, of {} per match; colour: its share of the match (draws count ½)",
+            self.tables.games_per_match
+        )
+    }
+}
 
 /// White at an even match, blue as the row controller wins more, red as it loses more.
 fn share_colour(share: f64) -> RGBColor {
@@ -35,26 +53,27 @@ fn share_colour(share: f64) -> RGBColor {
 }
 
 impl Figure for MatrixHeatmap<'_> {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
         let n = self.tables.names.len() as i32;
+        let matrix = self.name_area() + n * CELL + COLOUR_BAR_AREA;
+        let subtitle = 20 + chart::text_width(&self.subtitle(), 15.0) + 20;
+        let title = 20 + chart::text_width(&self.title, 24.0) + 20;
         (
-            (NAME_AREA + n * CELL + 60).max(760) as u32,
-            (150 + n * CELL + 80) as u32,
+            matrix.max(subtitle).max(title).max(760) as u32,
+            (150 + n.max(2) * CELL + 80) as u32,
         )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let t = self.tables;
         let n = t.names.len();
-        chart::titles(
-            root,
-            &self.title,
-            &format!(
-                "Games won by the row controller playing first, of {} per match; colour: its share of the match (draws count ½)",
-                t.games_per_match
-            ),
-        )?;
-        let (x0, y0) = (NAME_AREA, 150);
+        chart::titles(root, &self.title, &self.subtitle())?;
+        let (x0, y0) = (self.name_area(), 150);
+        self.colour_bar(root, x0 + n as i32 * CELL + 40, y0)?;
         for (j, name) in t.names.iter().enumerate() {
             let lines = chart::wrap(name, 14);
             let cx = x0 + j as i32 * CELL + CELL / 2;
@@ -88,7 +107,7 @@ impl Figure for MatrixHeatmap<'_> {
             root.draw(&Text::new(
                 t.names[a].clone(),
                 (x0 - 10, y + CELL / 2),
-                chart::text(15.0)
+                chart::text(NAME_SIZE)
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
@@ -134,8 +153,68 @@ impl Figure for MatrixHeatmap<'_> {
     }
 }
 
+impl MatrixHeatmap<'_> {
+    /// The colour scale: the row controller's share of the match from 0 (bottom, red) to 1
+    /// (top, blue), with its ticks, at `(x, top)`.
+    fn colour_bar<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        x: i32,
+        top: i32,
+    ) -> DrawResult<DB> {
+        let height = (self.tables.names.len().max(2) as i32 * CELL).min(360);
+        let width = 22;
+        for i in 0..height {
+            let share = 1.0 - i as f64 / (height - 1) as f64;
+            root.draw(&Rectangle::new(
+                [(x, top + i), (x + width, top + i + 1)],
+                share_colour(share).filled(),
+            ))?;
+        }
+        root.draw(&Rectangle::new(
+            [(x, top), (x + width, top + height)],
+            RGBColor(120, 120, 120),
+        ))?;
+        for (share, label) in [
+            (1.0, "1 (all won)"),
+            (0.75, "0.75"),
+            (0.5, "0.5 (even)"),
+            (0.25, "0.25"),
+            (0.0, "0 (all lost)"),
+        ] {
+            let y = top + ((1.0 - share) * (height - 1) as f64).round() as i32;
+            root.draw(&PathElement::new(
+                vec![(x + width, y), (x + width + 5, y)],
+                BLACK,
+            ))?;
+            root.draw(&Text::new(
+                label.to_string(),
+                (x + width + 8, y),
+                chart::text(12.0)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        root.draw(&Text::new(
+            "share".to_string(),
+            (x, top - 18),
+            chart::text(13.0)
+                .color(&RGBColor(90, 90, 90))
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))
+    }
+}
+
 const ROW: i32 = 46;
-const LEFT: i32 = 200;
+/// The narrowest column of row labels; longer labels widen it.
+const MIN_LEFT: i32 = 200;
+/// Width of the bars' axis.
+const BAR_AREA: i32 = 540;
+
+/// Pixel x where the bars start: right of the widest row label.
+fn left_of(labels: &[String]) -> i32 {
+    (chart::widest(labels, 15.0) + 30).max(MIN_LEFT)
+}
 
 /// Standings as stacked bars: match points, then bonus-win and bonus-loss points.
 pub struct StandingsChart<'a> {
@@ -144,7 +223,22 @@ pub struct StandingsChart<'a> {
 }
 
 impl StandingsChart<'_> {
-    fn axes(&self) -> RowAxes {
+    fn labels(&self) -> Vec<String> {
+        self.tables
+            .standings
+            .iter()
+            .map(|s| format!("{}. {}", s.position, s.name))
+            .collect()
+    }
+
+    fn value_label(s: &crate::league::Standing) -> String {
+        format!(
+            "{} (W{} L{} D{}, PD {:+.1})",
+            s.points, s.wins, s.losses, s.draws, s.point_difference
+        )
+    }
+
+    pub fn axes(&self) -> RowAxes {
         let max = self
             .tables
             .standings
@@ -154,9 +248,10 @@ impl StandingsChart<'_> {
             .unwrap_or(0)
             .max(1) as f64;
         let step = super::chart::tick_step(max).max(1.0);
+        let x0 = left_of(&self.labels());
         RowAxes {
-            x0: LEFT,
-            x1: 1000 - 260,
+            x0,
+            x1: x0 + BAR_AREA,
             top: 110,
             row_height: ROW,
             rows: self.tables.standings.len(),
@@ -167,8 +262,18 @@ impl StandingsChart<'_> {
 }
 
 impl Figure for StandingsChart<'_> {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
-        (1000, (self.axes().bottom() + 70) as u32)
+        let axes = self.axes();
+        let values = chart::widest(self.tables.standings.iter().map(Self::value_label), 14.0);
+        let title = 20 + chart::text_width(&self.title, 24.0) + 20;
+        (
+            (axes.x1 + values + 30).max(title).max(1000) as u32,
+            (axes.bottom() + 70) as u32,
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
@@ -178,12 +283,7 @@ impl Figure for StandingsChart<'_> {
             &self.title,
             "Points per controller: match points, bonus-win points (BWP) and bonus-loss points (BLP)",
         )?;
-        let labels: Vec<String> = self
-            .tables
-            .standings
-            .iter()
-            .map(|s| format!("{}. {}", s.position, s.name))
-            .collect();
+        let labels = self.labels();
         let step = super::chart::tick_step(axes.max).max(1.0);
         axes.draw(
             root,
@@ -212,10 +312,7 @@ impl Figure for StandingsChart<'_> {
                 from = to;
             }
             root.draw(&Text::new(
-                format!(
-                    "{} (W{} L{} D{}, PD {:+.1})",
-                    s.points, s.wins, s.losses, s.draws, s.point_difference
-                ),
+                Self::value_label(s),
                 (axes.px(from) + 6, (a + b) / 2),
                 chart::text(14.0)
                     .color(&BLACK)
@@ -223,7 +320,7 @@ impl Figure for StandingsChart<'_> {
             ))?;
         }
         // Legend under the title.
-        let mut x = LEFT;
+        let mut x = axes.x0;
         for (name, colour) in parts {
             root.draw(&Rectangle::new([(x, 76), (x + 16, 92)], colour.filled()))?;
             root.draw(&Text::new(
@@ -246,10 +343,26 @@ pub struct WinRateChart<'a> {
 }
 
 impl WinRateChart<'_> {
-    fn axes(&self) -> RowAxes {
+    fn labels(&self) -> Vec<String> {
+        self.tables
+            .standings
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
+    fn value_label(s: &crate::league::Standing) -> String {
+        format!(
+            "{:.3} [{:.3}, {:.3}]  {}/{} games",
+            s.win_rate, s.win_rate_low, s.win_rate_high, s.game_wins, s.games
+        )
+    }
+
+    pub fn axes(&self) -> RowAxes {
+        let x0 = left_of(&self.labels());
         RowAxes {
-            x0: LEFT,
-            x1: 1000 - 250,
+            x0,
+            x1: x0 + BAR_AREA,
             top: 90,
             row_height: ROW,
             rows: self.tables.standings.len(),
@@ -260,8 +373,18 @@ impl WinRateChart<'_> {
 }
 
 impl Figure for WinRateChart<'_> {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
     fn size(&self) -> (u32, u32) {
-        (1000, (self.axes().bottom() + 70) as u32)
+        let axes = self.axes();
+        let values = chart::widest(self.tables.standings.iter().map(Self::value_label), 14.0);
+        let title = 20 + chart::text_width(&self.title, 24.0) + 20;
+        (
+            (axes.x1 + 12 + values + 30).max(title).max(1000) as u32,
+            (axes.bottom() + 70) as u32,
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
@@ -271,12 +394,7 @@ impl Figure for WinRateChart<'_> {
             &self.title,
             "Share of games won (draws count ½), with 95% Wilson intervals",
         )?;
-        let labels: Vec<String> = self
-            .tables
-            .standings
-            .iter()
-            .map(|s| s.name.clone())
-            .collect();
+        let labels = self.labels();
         axes.draw(
             root,
             &labels,
@@ -306,10 +424,7 @@ impl Figure for WinRateChart<'_> {
             }
             root.draw(&Circle::new((axes.px(s.win_rate), y), 7, colour.filled()))?;
             root.draw(&Text::new(
-                format!(
-                    "{:.3} [{:.3}, {:.3}]  {}/{} games",
-                    s.win_rate, s.win_rate_low, s.win_rate_high, s.game_wins, s.games
-                ),
+                Self::value_label(s),
                 (axes.x1 + 12, y),
                 chart::text(14.0)
                     .color(&BLACK)
@@ -325,9 +440,9 @@ pub fn write_league_figures(
     tables: &Tables,
     league_name: &str,
     dir: &Path,
-) -> Result<Vec<PathBuf>, PlotError> {
+) -> Result<Vec<WrittenFigure>, PlotError> {
     let mut out = Vec::new();
-    out.extend(chart::save_in(
+    out.push(chart::save_in(
         &MatrixHeatmap {
             tables,
             title: format!("League {league_name}: match matrix"),
@@ -335,7 +450,7 @@ pub fn write_league_figures(
         dir,
         "league_matrix",
     )?);
-    out.extend(chart::save_in(
+    out.push(chart::save_in(
         &StandingsChart {
             tables,
             title: format!("League {league_name}: standings"),
@@ -343,7 +458,7 @@ pub fn write_league_figures(
         dir,
         "league_standings",
     )?);
-    out.extend(chart::save_in(
+    out.push(chart::save_in(
         &WinRateChart {
             tables,
             title: format!("League {league_name}: game win rates"),
@@ -357,6 +472,43 @@ pub fn write_league_figures(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::league::BonusRules;
+
+    #[test]
+    fn long_names_fit_inside_every_league_figure() {
+        let names: Vec<String> = [
+            "MCTS with RAVE, C = 0.7071 and a very long descriptive name",
+            "Random",
+            "ES-p-MCTS (λ = 8, 4 generations, scaled grammar)",
+        ]
+        .map(String::from)
+        .to_vec();
+        let tables = Tables::from_games(&names, 2, &BonusRules::default(), &[]);
+        let longest = &names[0];
+        // Row labels are drawn right-aligned 10 pixels left of the axis.
+        let heat = MatrixHeatmap {
+            tables: &tables,
+            title: "t".into(),
+        };
+        assert!(heat.name_area() - 10 - chart::text_width(longest, 15.0) >= 0);
+        assert!(heat.size().0 as i32 > heat.name_area() + 3 * CELL);
+        let standings = StandingsChart {
+            tables: &tables,
+            title: "t".into(),
+        };
+        let label = format!("1. {longest}");
+        assert!(standings.axes().x0 - 10 - chart::text_width(&label, 15.0) >= 0);
+        let rates = WinRateChart {
+            tables: &tables,
+            title: "t".into(),
+        };
+        assert!(rates.axes().x0 - 10 - chart::text_width(longest, 15.0) >= 0);
+        for s in &tables.standings {
+            let right =
+                rates.axes().x1 + 12 + chart::text_width(&WinRateChart::value_label(s), 14.0);
+            assert!(right < rates.size().0 as i32, "{right}");
+        }
+    }
 
     #[test]
     fn even_matches_are_white_and_one_sided_ones_saturated() {

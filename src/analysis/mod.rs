@@ -1,18 +1,24 @@
 //! Analysis of league runs for people: which formulas the ES chose (`formulas`), how a league
-//! went (`league_plots`), how games unfolded and how the ES behaved (`curves`), and pictures of
-//! boards (`board`). Every figure is written as PNG and SVG with an embedded font (`font`,
-//! `chart`), so plots render on a machine with no system fonts or libraries.
+//! went (`league_plots`), how games unfolded and how the ES behaved (`curves`), pictures of
+//! boards (`board`) and how an evolution run went (`evolution_plots`). `run_figures` draws
+//! every figure of a run folder of either kind (`write_run_figures`). Every figure is written
+//! as PNG and SVG with an embedded font (`font`, `chart`), so plots render on a machine with
+//! no system fonts or libraries.
 //!
-//! Layering: analysis reads league records and uses the game, formula and league layers;
-//! nothing below it uses analysis.
+//! Layering: analysis reads league records and evolution runs and uses the game, formula,
+//! league and evolve layers; nothing below it uses analysis.
 
 pub mod board;
 pub mod chart;
 pub mod curves;
+pub mod evolution_plots;
 pub mod font;
 pub mod formulas;
 pub mod league_plots;
 pub mod replication;
+pub mod run_figures;
+
+pub use run_figures::{write_run_figures, RunFolder, Written, DEFAULT_TOP};
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +35,18 @@ pub enum PlotError {
     Font,
     #[error("{0}")]
     Data(String),
+    #[error(transparent)]
+    League(#[from] crate::league::LoadError),
+    #[error(transparent)]
+    Evolution(#[from] crate::evolve::PopulationError),
+}
+
+/// One figure on disk: its title and its two files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrittenFigure {
+    pub title: String,
+    pub svg: PathBuf,
+    pub png: PathBuf,
 }
 
 /// Writes a text file into `dir` (created if needed) through a temporary name, so a reader

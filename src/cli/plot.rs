@@ -1,4 +1,4 @@
-//! `evomcts plot`: figures and tables from the records of league runs.
+//! `evomcts plot`: figures and tables from the records of league runs and evolution runs.
 //!
 //! ```text
 //! evomcts plot formulas RUN… [--out DIR] [--top K] [--controller NAME]…
@@ -10,17 +10,19 @@
 //! ```
 //!
 //! Several run folders of one league merge (as in `evomcts table`). Every figure is written
-//! as PNG and SVG into DIR (default `plots/`); tables go to the terminal and to CSV/Markdown
-//! next to the figures.
+//! as PNG and SVG into DIR (default `plots/` inside the first run folder); tables go to the
+//! terminal and to CSV/Markdown next to the figures. `plot all` also takes an evolution run.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels, TileGallery};
+use evomcts::analysis::board::{draw_game_boards, BoardTurns, TileGallery};
 use evomcts::analysis::chart;
 use evomcts::analysis::curves::GameCurves;
 use evomcts::analysis::formulas::FormulaReport;
 use evomcts::analysis::league_plots::write_league_figures;
-use evomcts::league::{load_runs, report, LeagueGame, LeagueSpec, Tables};
+use evomcts::analysis::run_figures::{is_evolution_run, write_figures};
+use evomcts::analysis::{RunFolder, Written, WrittenFigure};
+use evomcts::league::{report, LeagueGame, LeagueSpec, Tables};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -29,20 +31,34 @@ pub struct PlotArgs {
     command: PlotCommand,
 }
 
+/// The folder plots go to when `--out` is not given: `plots/` inside the first run folder.
+const DEFAULT_OUT: &str = "plots";
+
 #[derive(Args)]
 struct Common {
     /// Run folders (each with spec.ron and games.jsonl) of the same league.
     #[arg(required = true)]
     runs: Vec<PathBuf>,
-    /// Folder for the figures and tables.
-    #[arg(long, default_value = "plots")]
-    out: PathBuf,
+    /// Folder for the figures and tables [default: RUN/plots, inside the first run folder].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl Common {
+    fn out(&self) -> PathBuf {
+        out_dir(&self.out, &self.runs[0])
+    }
+}
+
+fn out_dir(out: &Option<PathBuf>, run: &Path) -> PathBuf {
+    out.clone().unwrap_or_else(|| run.join(DEFAULT_OUT))
 }
 
 #[derive(Subcommand)]
 enum PlotCommand {
     /// The formulas the ES controllers chose (the paper's Table XI) and a bar chart per
-    /// controller.
+    /// controller. formulas.csv: controller, rank, count, share (a fraction, 0 to 1), pretty,
+    /// canonical, latex, size, depth, total (the controller's chosen formulas).
     Formulas {
         #[command(flatten)]
         common: Common,
@@ -58,8 +74,9 @@ enum PlotCommand {
         #[command(flatten)]
         common: Common,
     },
-    /// Mean virtual score per turn of each pairing, ES fitness per generation, sizes and
-    /// depths of the chosen formulas.
+    /// Mean score per turn of each pairing (a finished game keeps its final score, so each
+    /// curve ends at the mean final score), ES fitness per generation, sizes and depths of the
+    /// chosen formulas.
     Games {
         #[command(flatten)]
         common: Common,
@@ -67,7 +84,7 @@ enum PlotCommand {
         #[arg(long = "controller")]
         controllers: Vec<String>,
     },
-    /// A picture of one game's board.
+    /// A picture of one game's board, named board_game<K>_turn<TT>.{png,svg}.
     Board {
         /// A run folder.
         run: PathBuf,
@@ -80,32 +97,59 @@ enum PlotCommand {
         /// One picture per turn, from the start to the final board.
         #[arg(long)]
         every_turn: bool,
-        #[arg(long, default_value = "plots")]
-        out: PathBuf,
+        /// Folder for the pictures [default: RUN/plots].
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// The 24 tile types in their four rotations, drawn as boards draw them.
     Tiles {
-        #[arg(long, default_value = "plots")]
+        /// Folder for the picture (there is no run folder to put it in).
+        #[arg(long, default_value = DEFAULT_OUT)]
         out: PathBuf,
     },
-    /// Everything but boards: formulas, league and games.
+    /// Every figure of a run but boards: for league runs the formulas, league and games
+    /// figures; for an evolution run (a folder of gen-NNN.ron files) fitness per generation
+    /// with 95% intervals, formula sizes and samples spent.
     All {
-        #[command(flatten)]
-        common: Common,
+        /// Run folders of one league (each with spec.ron and games.jsonl; several merge), or
+        /// one evolution run folder (gen-NNN.ron files).
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Folder for the figures and tables [default: RUN/plots, inside the first run folder].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// How many of the most frequent formulas to list and draw (league runs).
         #[arg(long, default_value_t = 10)]
         top: usize,
     },
 }
 
+/// The league of `runs`; an evolution run is refused with a pointer to `plot all`.
 fn load(runs: &[PathBuf]) -> Result<(LeagueSpec, Vec<LeagueGame>)> {
-    let (spec, games, merge) = load_runs(runs)?;
-    for w in merge.warnings() {
-        eprintln!("{w}");
+    for run in runs {
+        if is_evolution_run(run)? {
+            bail!(
+                "{} is an evolution run (gen-NNN.ron files): draw its figures with `evomcts plot all {}`",
+                run.display(),
+                run.display()
+            );
+        }
     }
-    if games.is_empty() {
-        bail!("the runs hold no recorded games yet");
+    match RunFolder::read(runs)? {
+        RunFolder::League {
+            spec,
+            games,
+            warnings,
+        } => {
+            for w in warnings {
+                eprintln!("{w}");
+            }
+            Ok((spec, games))
+        }
+        RunFolder::Evolution { dir, .. } => {
+            bail!("{} is an evolution run, not a league run", dir.display())
+        }
     }
-    Ok((spec, games))
 }
 
 fn check_names(spec: &LeagueSpec, wanted: &[String]) -> Result<()> {
@@ -121,10 +165,23 @@ fn check_names(spec: &LeagueSpec, wanted: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn written(paths: &[PathBuf]) {
-    for p in paths {
+fn report_files(files: &[&Path]) {
+    for p in files {
         eprintln!("wrote {}", p.display());
     }
+}
+
+/// Prints the tables and names every file written.
+fn show(written: &Written) {
+    print!("{}", written.text);
+    report_files(&written.files());
+}
+
+fn figure_files(figures: &[WrittenFigure]) -> Vec<&Path> {
+    figures
+        .iter()
+        .flat_map(|f| [f.png.as_path(), f.svg.as_path()])
+        .collect()
 }
 
 fn formulas(
@@ -142,66 +199,31 @@ fn formulas(
         eprintln!("no ES decisions recorded for the selected controllers: no formula table");
         return Ok(());
     }
-    print!("{}", report.to_text());
-    written(&report.write(out)?);
+    show(&report.write(out)?);
     Ok(())
 }
 
 fn league(spec: &LeagueSpec, games: &[LeagueGame], out: &Path) -> Result<()> {
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games);
     print!("{}", report::standings_table(&tables).to_text());
-    written(&write_league_figures(&tables, &spec.name, out)?);
+    report_files(&figure_files(&write_league_figures(
+        &tables, &spec.name, out,
+    )?));
     Ok(())
 }
 
-fn curves(spec: &LeagueSpec, games: &[LeagueGame], out: &Path, only: &[String]) -> Result<()> {
-    let curves = GameCurves::new(&spec.names(), games, only)?;
-    print!("{}", curves.to_text());
-    written(&curves.write(out)?);
-    Ok(())
-}
-
-fn board(run: &Path, k: usize, turn: Option<usize>, every: bool, out: &Path) -> Result<()> {
-    let (_, games) = load(&[run.to_path_buf()])?;
-    let Some(game) = games.get(k) else {
+fn board(run: &Path, k: usize, turns: BoardTurns, out: &Path) -> Result<()> {
+    let (spec, games) = load(&[run.to_path_buf()])?;
+    let entrants = spec.names().len();
+    let number = |g: &LeagueGame| g.id().number(entrants, spec.games_per_match);
+    let Some(game) = games.iter().find(|g| number(g) == k) else {
         bail!(
-            "--game {k}: the run has {} recorded games (0 to {})",
-            games.len(),
-            games.len() - 1
+            "--game {k}: the run has no recorded game {k} ({} recorded, numbered in schedule order)",
+            games.len()
         );
     };
-    let states = states_by_turn(&game.game).with_context(|| format!("game {k}"))?;
-    let last = states.len() - 1;
-    let turns: Vec<usize> = match (turn, every) {
-        (_, true) => (0..=last).collect(),
-        (Some(t), _) if t > last => bail!("--turn {t}: game {k} has {last} turns (0 to {last})"),
-        (Some(t), _) => vec![t],
-        (None, _) => vec![last],
-    };
-    for t in turns {
-        let state = &states[t];
-        let mut labels = BoardLabels::default_for(state);
-        labels.names = game.names.clone();
-        labels.title = format!(
-            "Game {k}: {} vs {} — {}",
-            game.names[0],
-            game.names[1],
-            if t == last {
-                format!("final board after {t} turns")
-            } else {
-                format!("after turn {t}")
-            }
-        );
-        let stem = if t == last {
-            format!("board_game{k}_final")
-        } else {
-            format!("board_game{k}_turn{t:02}")
-        };
-        let png = out.join(format!("{stem}.png"));
-        let svg = out.join(format!("{stem}.svg"));
-        draw_board_labelled(state, &labels, &png, &svg)?;
-        written(&[png, svg]);
-    }
+    let figures = draw_game_boards(game, k, turns, out)?;
+    report_files(&figure_files(&figures));
     Ok(())
 }
 
@@ -214,11 +236,11 @@ pub fn run(args: PlotArgs) -> Result<()> {
         } => {
             let (spec, games) = load(&common.runs)?;
             check_names(&spec, &controllers)?;
-            formulas(&spec, &games, &common.out, top, &controllers)
+            formulas(&spec, &games, &common.out(), top, &controllers)
         }
         PlotCommand::League { common } => {
             let (spec, games) = load(&common.runs)?;
-            league(&spec, &games, &common.out)
+            league(&spec, &games, &common.out())
         }
         PlotCommand::Games {
             common,
@@ -226,7 +248,8 @@ pub fn run(args: PlotArgs) -> Result<()> {
         } => {
             let (spec, games) = load(&common.runs)?;
             check_names(&spec, &controllers)?;
-            curves(&spec, &games, &common.out, &controllers)
+            show(&GameCurves::new(&spec.names(), &games, &controllers)?.write(&common.out())?);
+            Ok(())
         }
         PlotCommand::Board {
             run,
@@ -234,18 +257,29 @@ pub fn run(args: PlotArgs) -> Result<()> {
             turn,
             every_turn,
             out,
-        } => board(&run, game, turn, every_turn, &out),
+        } => {
+            let turns = match (turn, every_turn) {
+                (_, true) => BoardTurns::Every,
+                (Some(t), _) => BoardTurns::Turn(t),
+                (None, false) => BoardTurns::Final,
+            };
+            board(&run, game, turns, &out_dir(&out, &run))
+        }
         PlotCommand::Tiles { out } => {
-            written(&chart::save_in(&TileGallery, &out, "tiles")?);
+            let figure = chart::save_in(&TileGallery, &out, "tiles")?;
+            report_files(&figure_files(&[figure]));
             Ok(())
         }
-        PlotCommand::All { common, top } => {
-            let (spec, games) = load(&common.runs)?;
-            formulas(&spec, &games, &common.out, top, &[])?;
-            println!();
-            league(&spec, &games, &common.out)?;
-            println!();
-            curves(&spec, &games, &common.out, &[])
+        PlotCommand::All { runs, out, top } => {
+            if top == 0 {
+                bail!("--top must be at least 1");
+            }
+            let folder = RunFolder::read(&runs)?;
+            for w in folder.warnings() {
+                eprintln!("{w}");
+            }
+            show(&write_figures(&folder, &out_dir(&out, &runs[0]), top)?);
+            Ok(())
         }
     }
 }

@@ -2,9 +2,9 @@
 //! it reproduces move for move; `--list` lists the games with their number K; `--game K` shows
 //! one game turn by turn.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::analysis::board::{draw_board_labelled, states_by_turn, BoardLabels};
+use evomcts::analysis::board::{draw_game_boards, BoardTurns};
 use evomcts::escape;
 use evomcts::game::render::render_board;
 use evomcts::game::{replay_observed, ReplayStep, Reveal};
@@ -72,7 +72,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         let game = find_game(&spec, &games, k, &args.run)?;
         show(&spec, game)?;
         if let Some(dir) = &args.pictures {
-            draw_every_turn(&spec, game, dir)?;
+            draw_every_turn(game, k, dir)?;
         }
         return Ok(());
     }
@@ -262,46 +262,13 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
     Ok(())
 }
 
-/// One picture of the board after every turn, the last one after end-of-game scoring, each as
-/// PNG and SVG, numbered in sequence from `board_turn00` (the start tile).
-fn draw_every_turn(spec: &LeagueSpec, game: &LeagueGame, dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let states = states_by_turn(&game.game)?;
-    let last = states.len() - 1;
-    let named = format!(
-        "{}: {} v {}, tile seed {}",
-        game_label(spec, game),
-        game.names[0],
-        game.names[1],
-        game.game.tile_seed
-    );
-    for (turn, state) in states.iter().enumerate() {
-        let file = format!("board_turn{turn:02}");
-        let title = if turn == last {
-            format!("{named}, after turn {turn}, final position")
-        } else {
-            format!("{named}, after turn {turn}")
-        };
-        let highlight = (turn > 0 && turn < last).then(|| {
-            let t = state.placed_tiles().last().expect("the start tile");
-            (t.x, t.y)
-        });
-        let labels = BoardLabels {
-            title,
-            names: game.names.clone(),
-            highlight,
-        };
-        draw_board_labelled(
-            state,
-            &labels,
-            &dir.join(format!("{file}.png")),
-            &dir.join(format!("{file}.svg")),
-        )?;
-    }
+/// One picture of the board after every turn, the final board numbered like the others.
+fn draw_every_turn(game: &LeagueGame, k: usize, dir: &Path) -> Result<()> {
+    let figures = draw_game_boards(game, k, BoardTurns::Every, dir)?;
     eprintln!(
-        "{} pictures (board_turn00 to board_turn{last:02}, {} files as PNG and SVG) written to {}",
-        states.len(),
-        2 * states.len(),
+        "{} pictures ({} files, PNG and SVG) written to {}",
+        figures.len(),
+        2 * figures.len(),
         dir.display()
     );
     Ok(())

@@ -162,23 +162,31 @@ fn written_tables_and_charts_hold_the_counts() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "Controller,Rank,Count,Share,Formula,Canonical,LaTeX,Size,Depth"
+        "controller,rank,count,share,pretty,canonical,latex,size,depth,total"
     );
     assert_eq!(
         lines.len(),
         1 + 3 + 1,
         "three ES-A formulas and one ES-B formula"
     );
-    assert!(lines[1].starts_with("ES-A,1,4,57.1%,Q,Q,"), "{}", lines[1]);
+    // Shares are fractions at full precision, never percentages.
+    assert!(!csv.contains('%'), "{csv}");
+    let share = |k: f64| (k / 7.0).to_string();
     assert!(
-        lines[3].starts_with("ES-A,3,1,14.3%,√N,sqrt(N),"),
+        lines[1].starts_with(&format!("ES-A,1,4,{},Q,Q,", share(4.0))),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[3].starts_with(&format!("ES-A,3,1,{},√N,sqrt(N),", share(1.0))),
         "{}",
         lines[3]
     );
+    assert!(lines[1].ends_with(",7"), "{}", lines[1]);
     let summary = std::fs::read_to_string(dir.join("formulas_summary.csv")).unwrap();
     assert_eq!(
         summary,
-        "Controller,Decisions,Total,Unique,ES not run\nES-A,8,7,3,1\nES-B,2,2,1,0\n"
+        "controller,decisions,total,unique,es_not_run\nES-A,8,7,3,1\nES-B,2,2,1,0\n"
     );
     let md = std::fs::read_to_string(dir.join("formulas.md")).unwrap();
     assert!(
@@ -195,6 +203,12 @@ fn written_tables_and_charts_hold_the_counts() {
     ] {
         assert!(svg.contains(label), "the chart lacks `{label}`");
     }
+    let drift = std::fs::read_to_string(dir.join("formulas_drift.csv")).unwrap();
+    assert!(
+        drift.starts_with("controller,formulas,drifted,share,share_low,share_high,ignores_q,ignores_n,constant,uct\n"),
+        "{drift}"
+    );
+    assert!(!drift.contains('%') && !drift.contains('['), "{drift}");
     let svg = check_pair(&dir, "formulas_es_b");
     assert!(svg.contains("2 decisions: 2 formulas, 1 unique"));
 }

@@ -4,6 +4,9 @@
 
 use crate::analysis_common::{check_pair, check_png_drawn, check_svg, temp_dir};
 use evomcts::analysis::board::{draw_board, states_by_turn};
+use evomcts::analysis::write_run_figures;
+use evomcts::evolve::report::read_generations;
+use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::league::{load_runs, run_league, LeagueSpec, LoadError, RunOptions, Tables};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,18 +42,26 @@ fn run_dir() -> &'static Path {
     })
 }
 
-fn plot(args: &[&str]) -> String {
+fn evomcts(args: &[&str]) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .arg("plot")
         .args(args)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "evomcts plot {args:?} failed: {}",
+        "evomcts {args:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).unwrap()
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn plot(args: &[&str]) -> String {
+    let mut all = vec!["plot"];
+    all.extend(args);
+    evomcts(&all).0
 }
 
 fn out_dir(name: &str) -> (PathBuf, String) {
@@ -120,7 +131,9 @@ fn plot_games_writes_curves() {
     let run = run_dir().display().to_string();
     plot(&["games", &run, "--out", &out]);
     let scores = check_pair(&dir, "scores_random_vs_es_mcts");
-    assert!(scores.contains("Mean virtual score per turn") && scores.contains("ES-MCTS"));
+    assert!(scores.contains("Mean score per turn") && scores.contains("ES-MCTS"));
+    let csv = std::fs::read_to_string(dir.join("scores_per_turn.csv")).unwrap();
+    assert!(csv.starts_with("pairing,controller,turn,games_running,mean_score\n"));
     let fitness = check_pair(&dir, "es_fitness");
     assert!(fitness.contains("generation") && fitness.contains("ES-MCTS best"));
     let shapes = check_pair(&dir, "formula_shapes");
@@ -137,9 +150,22 @@ fn plot_board_draws_a_turn_and_the_final_board() {
     plot(&["board", &run, "--game", "1", "--turn", "7", "--out", &out]);
     plot(&["board", &run, "--game", "1", "--out", &out]);
     let svg = check_pair(&dir, "board_game1_turn07");
-    assert!(svg.contains("after turn 7"));
-    let final_svg = check_pair(&dir, "board_game1_final");
-    assert!(final_svg.contains("final board"));
+    let (_, games, _) = load_runs(&[run_dir().to_path_buf()]).unwrap();
+    let game = &games[1];
+    // The title names the game, its players and its tile seed.
+    for part in [
+        "Game 1 (1 v 0 #0)".to_string(),
+        format!("{} vs {}", game.names[0], game.names[1]),
+        format!("tile seed {}", game.game.tile_seed),
+        "after turn 7".to_string(),
+    ] {
+        assert!(svg.contains(&part), "the title lacks `{part}`");
+    }
+    // The final board is numbered by its turn like every other board.
+    let last = game.game.moves.len();
+    let final_svg = check_pair(&dir, &format!("board_game1_turn{last:02}"));
+    assert!(final_svg.contains(&format!("final board after {last} turns")));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
     let res = Command::new(env!("CARGO_BIN_EXE_evomcts"))
         .args(["plot", "board", &run, "--game", "5", "--out", &out])
         .output()
@@ -185,7 +211,7 @@ fn the_board_shows_every_tile_and_every_meeple_in_its_colour() {
             );
         }
         let pennants: usize = tiles.iter().map(|t| t.kind.def().pennants() as usize).sum();
-        assert_eq!(count(&text, "fill=\"#243EA0\""), pennants, "turn {turn}");
+        assert_eq!(count(&text, "fill=\"#FAF6EA\""), pennants, "turn {turn}");
     }
 }
 
@@ -233,5 +259,171 @@ fn plot_tiles_draws_every_type_in_every_rotation() {
     let svg = check_pair(&dir, "tiles");
     assert_eq!(count(&svg, "fill=\"#80B254\""), 24 * 4);
     // Pennants: C, F, M, O, Q and S carry one each, in four rotations.
-    assert_eq!(count(&svg, "fill=\"#243EA0\""), 6 * 4);
+    assert_eq!(count(&svg, "fill=\"#FAF6EA\""), 6 * 4);
+}
+
+#[test]
+fn plots_go_into_the_run_folder_unless_told_otherwise() {
+    let run = temp_dir("run-own-plots");
+    for f in ["spec.ron", "games.jsonl"] {
+        std::fs::copy(run_dir().join(f), run.join(f)).unwrap();
+    }
+    let run_text = run.display().to_string();
+    plot(&["league", &run_text]);
+    check_pair(&run.join("plots"), "league_matrix");
+    plot(&["board", &run_text, "--game", "0"]);
+    let boards = std::fs::read_dir(run.join("plots"))
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("board_game0_turn")
+        })
+        .count();
+    assert_eq!(boards, 2, "one PNG and one SVG");
+}
+
+#[test]
+fn replay_pictures_counts_every_file_and_numbers_the_final_board_in_sequence() {
+    let (dir, out) = out_dir("replay-pictures");
+    let run = run_dir().display().to_string();
+    let (_, stderr) = evomcts(&["replay", &run, "--game", "0", "--pictures", &out]);
+    let (_, games, _) = load_runs(&[run_dir().to_path_buf()]).unwrap();
+    let turns = games[0].game.moves.len();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = (0..=turns)
+        .flat_map(|t| ["png", "svg"].map(|ext| format!("board_game0_turn{t:02}.{ext}")))
+        .collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    assert!(
+        stderr.contains(&format!("{} pictures ({} files", turns + 1, names.len())),
+        "{stderr}"
+    );
+}
+
+const EVOLUTION: &str = r#"(
+    name: "tiny-evolution",
+    seed: 5,
+    strategy: (mu: 2, lambda: 4, generations: 2, plus: true),
+    noise: (samples: 6, elites: 1, elite_samples: 6),
+    fitness: Bandit(arms: 4, epsilon: 0.2, horizon: 100, c_e: 0.5),
+)"#;
+
+#[test]
+fn plot_all_draws_an_evolution_run() {
+    let dir = temp_dir("evolution-run");
+    let spec = EvolveSpec::from_ron(EVOLUTION, "tiny.ron").unwrap();
+    run_evolution(
+        &spec,
+        &evomcts::evolve::RunOptions {
+            out_dir: dir.clone(),
+            resume: false,
+            threads: Some(2),
+            progress: false,
+            stop_after: None,
+        },
+    )
+    .unwrap();
+    let run = dir.display().to_string();
+    let (text, _) = evomcts(&["plot", "all", &run]);
+    assert!(
+        text.contains("Evolution tiny-evolution: 3 generations"),
+        "{text}"
+    );
+    let plots = dir.join("plots");
+    let fitness = check_pair(&plots, "evolution_fitness");
+    for label in [
+        "fitness per generation",
+        "champion",
+        "best candidate",
+        "mean of the candidates",
+        "seed formula",
+    ] {
+        assert!(
+            fitness.contains(label),
+            "the fitness figure lacks `{label}`"
+        );
+    }
+    assert!(check_pair(&plots, "evolution_sizes").contains("formula size per generation"));
+    check_pair(&plots, "evolution_samples");
+
+    // The table behind the figures carries each generation's champion with its interval,
+    // as the generation files hold it.
+    let gens = read_generations(&dir).unwrap();
+    let csv = std::fs::read_to_string(plots.join("evolution.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), gens.len());
+    for (row, g) in rows.iter().zip(&gens) {
+        let num = |name: &str| row[column(name)].parse::<f64>().unwrap();
+        assert_eq!(num("generation"), g.generation as f64);
+        assert_eq!(num("champion"), g.champion.fitness.mean);
+        assert_eq!(num("champion_low"), g.champion.fitness.low);
+        assert_eq!(num("champion_high"), g.champion.fitness.high);
+        assert_eq!(num("best"), g.best);
+        assert_eq!(num("mean"), g.mean);
+        assert!(num("mean_low") <= g.mean && g.mean <= num("mean_high"));
+        assert_eq!(num("champion_size"), g.champion.size as f64);
+    }
+
+    // The library entry point draws the same figures for a report.
+    let out = temp_dir("evolution-figures");
+    let figures = write_run_figures(&dir, &out).unwrap();
+    let titles: Vec<&str> = figures.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Evolution tiny-evolution: fitness per generation",
+            "Evolution tiny-evolution: formula size per generation",
+            "Evolution tiny-evolution: fitness samples per generation",
+        ]
+    );
+    for f in &figures {
+        check_png_drawn(&f.png);
+        assert!(f.svg.starts_with(&out) && f.svg.exists());
+    }
+}
+
+#[test]
+fn the_run_figures_of_a_league_name_every_file() {
+    let out = temp_dir("league-figures");
+    let figures = write_run_figures(run_dir(), &out).unwrap();
+    let stems: Vec<String> = figures
+        .iter()
+        .map(|f| f.png.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for stem in [
+        "formulas_es_mcts",
+        "league_matrix",
+        "league_standings",
+        "league_win_rates",
+        "scores_random_vs_es_mcts",
+        "es_fitness",
+    ] {
+        assert!(
+            stems.iter().any(|s| s == stem),
+            "{stem} missing from {stems:?}"
+        );
+    }
+    for f in &figures {
+        assert!(!f.title.is_empty());
+        check_pair(&out, f.png.file_stem().unwrap().to_str().unwrap());
+    }
+    // Other commands refuse an evolution folder with a pointer to `plot all`.
+    let evolution = temp_dir("not-a-league");
+    std::fs::write(evolution.join("gen-000.ron"), "").unwrap();
+    let res = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(["plot", "league", &evolution.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(!res.status.success());
+    assert!(String::from_utf8_lossy(&res.stderr).contains("plot all"));
 }
