@@ -549,6 +549,13 @@ pub fn score_table(curves: &[PairingCurves]) -> TextTable {
 /// `formula_shapes.csv`: the shape table with snake_case headers.
 pub fn shape_csv(stats: &[ShapeStats]) -> TextTable {
     let mut table = shape_table(stats);
+    // The display table rounds the means; the CSV keeps them at full precision.
+    for (row, s) in table.rows.iter_mut().zip(stats) {
+        row[2] = s.mean_size.to_string();
+        row[3] = s.mean_depth.to_string();
+        row[4] = s.mean_canonical_size.to_string();
+        row[5] = s.mean_canonical_depth.to_string();
+    }
     table.headers = [
         "controller",
         "formulas",

@@ -109,6 +109,24 @@ fn check_folder(dir: &Path, doc: &str) -> Vec<String> {
     seen
 }
 
+/// Checks the CSV files of a `plots/` folder against the document (figure names carry
+/// controller names, so only the CSV files are looked up). Returns the CSV files seen.
+fn check_plot_tables(dir: &Path, doc: &str) -> Vec<String> {
+    let tables = temp_dir(&format!(
+        "plot-tables-{}",
+        dir.parent().unwrap().file_name().unwrap().to_string_lossy()
+    ));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "csv") {
+            std::fs::copy(&path, tables.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let seen = check_folder(&tables, doc);
+    std::fs::remove_dir_all(tables).unwrap();
+    seen
+}
+
 /// The CSV convention: snake_case headers, no percentages, no intervals in one cell, booleans
 /// as `true`/`false`.
 fn check_tidy(name: &str, text: &str) {
@@ -149,7 +167,7 @@ fn every_file_and_csv_column_of_a_league_folder_is_documented() {
             controllers: [
                 (name: "Random", spec: Random),
                 (name: "MCTS", spec: Mcts(sims: 10)),
-                (name: "Random 2", spec: Random),
+                (name: "ES", spec: Mcts(sims: 30, es: (mode: Integrated, generations: 2, sims_per_fitness: 2))),
             ],
         )"#,
     )
@@ -166,7 +184,9 @@ fn every_file_and_csv_column_of_a_league_folder_is_documented() {
         "--quiet",
     ]);
     evomcts(&["table", run_arg]);
-    let csv = check_folder(&run, &outputs_doc());
+    evomcts(&["plot", "all", run_arg]);
+    let doc = outputs_doc();
+    let csv = check_folder(&run, &doc);
     assert_eq!(
         csv,
         [
@@ -176,6 +196,17 @@ fn every_file_and_csv_column_of_a_league_folder_is_documented() {
             "standings.csv",
             "statistics.csv",
             "win_rates.csv"
+        ]
+    );
+    assert_eq!(
+        check_plot_tables(&run.join("plots"), &doc),
+        [
+            "es_fitness.csv",
+            "formula_shapes.csv",
+            "formulas.csv",
+            "formulas_drift.csv",
+            "formulas_summary.csv",
+            "scores_per_turn.csv"
         ]
     );
     std::fs::remove_dir_all(dir).unwrap();
@@ -206,8 +237,14 @@ fn every_file_and_csv_column_of_an_evolution_folder_is_documented() {
         "2",
         "--quiet",
     ]);
-    let csv = check_folder(&run, &outputs_doc());
+    evomcts(&["plot", "all", run.to_str().unwrap()]);
+    let doc = outputs_doc();
+    let csv = check_folder(&run, &doc);
     assert_eq!(csv, ["hall_of_fame.csv", "logbook.csv"]);
+    assert_eq!(
+        check_plot_tables(&run.join("plots"), &doc),
+        ["evolution.csv"]
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
