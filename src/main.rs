@@ -109,3 +109,73 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every subcommand's path (e.g. `plot board`) with its command, depth first.
+    fn commands() -> Vec<(String, clap::Command)> {
+        fn walk(prefix: &str, cmd: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
+            for sub in cmd.get_subcommands() {
+                let path = format!("{prefix} {}", sub.get_name()).trim().to_string();
+                out.push((path.clone(), sub.clone()));
+                walk(&path, sub, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk("", &Cli::command(), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_command_and_option_has_a_description() {
+        let mut missing = Vec::new();
+        for (path, cmd) in commands() {
+            if cmd.get_about().is_none() {
+                missing.push(path.clone());
+            }
+            for arg in cmd.get_arguments() {
+                if arg.get_help().is_none() && !matches!(arg.get_id().as_str(), "help" | "version")
+                {
+                    missing.push(format!("{path} {}", arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "without a description: {missing:?}");
+    }
+
+    #[test]
+    fn the_readme_lists_every_command_and_option() {
+        let readme = include_str!("../README.md");
+        let section = readme
+            .split("\n## Commands\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("README.md has a Commands section");
+        let mut missing = Vec::new();
+        for (path, cmd) in commands() {
+            if path == "help" || path.ends_with(" help") {
+                continue;
+            }
+            let leaf = path.rsplit(' ').next().unwrap_or(&path);
+            if !section.contains(leaf) {
+                missing.push(path.clone());
+            }
+            for arg in cmd.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    if !matches!(long, "help" | "version")
+                        && !section.contains(&format!("--{long}"))
+                    {
+                        missing.push(format!("{path} --{long}"));
+                    }
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "not in README's Commands section: {missing:?}"
+        );
+    }
+}
