@@ -26,10 +26,10 @@ const CITY_EDGE: RGBColor = RGBColor(120, 78, 36);
 const ROAD: RGBColor = RGBColor(246, 240, 222);
 const ROAD_EDGE: RGBColor = RGBColor(96, 84, 70);
 const PENNANT: RGBColor = RGBColor(36, 62, 160);
-const BACKGROUND: RGBColor = RGBColor(244, 241, 232);
+pub(crate) const BACKGROUND: RGBColor = RGBColor(244, 241, 232);
 
 /// Tile side in pixels.
-const TILE: i32 = 84;
+pub(crate) const TILE: i32 = 84;
 const MARGIN: i32 = 30;
 const HEADER: i32 = 96;
 const FOOTER: i32 = 40;
@@ -246,7 +246,7 @@ impl BoardFigure<'_> {
 }
 
 /// Draws one tile (with its meeple) with its north-west corner at `origin`.
-fn draw_tile<DB: DrawingBackend>(
+pub(crate) fn draw_tile<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     t: &PlacedTile,
     origin: (i32, i32),

@@ -13,6 +13,7 @@ pub mod font;
 pub mod formulas;
 pub mod league_plots;
 pub mod replication;
+pub mod report;
 
 use std::path::{Path, PathBuf};
 
