@@ -25,6 +25,7 @@ mod league;
 mod presets;
 mod reliability;
 mod replication;
+mod report;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;
