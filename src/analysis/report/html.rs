@@ -35,33 +35,55 @@ fn is_numeric(cell: &str) -> bool {
     !trimmed.is_empty() && trimmed.trim_end_matches('%').parse::<f64>().is_ok()
 }
 
-fn cell(tag: &str, text: &str) -> String {
-    if tag == "td" && is_numeric(text) {
-        format!("<td class=\"num\">{}</td>", html(text))
-    } else {
-        format!("<{tag}>{}</{tag}>", html(text))
+/// A table cell: HTML that is already escaped, right-aligned when it holds a number.
+pub struct Cell {
+    pub html: String,
+    pub numeric: bool,
+}
+
+impl Cell {
+    /// Plain text, escaped.
+    pub fn text(text: &str) -> Cell {
+        Cell {
+            html: html(text),
+            numeric: is_numeric(text),
+        }
     }
 }
 
-/// A table of plain strings, every cell escaped, with its title as the caption.
-pub fn table(t: &TextTable) -> String {
+/// A table of cells with its title as the caption; headers are plain text.
+pub fn table_of_cells(title: &str, headers: &[String], rows: &[Vec<Cell>]) -> String {
     let mut out = format!(
         "<div class=\"table\"><table>\n<caption>{}</caption>\n<thead><tr>",
-        html(&t.title)
+        html(title)
     );
-    for h in &t.headers {
-        out.push_str(&cell("th", h));
+    for h in headers {
+        out.push_str(&format!("<th>{}</th>", html(h)));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for row in &t.rows {
+    for row in rows {
         out.push_str("<tr>");
         for c in row {
-            out.push_str(&cell("td", c));
+            if c.numeric {
+                out.push_str(&format!("<td class=\"num\">{}</td>", c.html));
+            } else {
+                out.push_str(&format!("<td>{}</td>", c.html));
+            }
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table></div>\n");
     out
+}
+
+/// A table of plain strings, every cell escaped.
+pub fn table(t: &TextTable) -> String {
+    let rows: Vec<Vec<Cell>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(|c| Cell::text(c)).collect())
+        .collect();
+    table_of_cells(&t.title, &t.headers, &rows)
 }
 
 /// An SVG document made fit to stand inside an HTML page: the XML declaration and the

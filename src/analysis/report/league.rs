@@ -1,11 +1,11 @@
 //! The report of a league: the index page and one viewer page per game.
 
-use super::html::{self, inline_svg, link, section, table};
+use super::html::{self, inline_svg, link, section, table, table_of_cells, Cell};
 use super::viewer::{game_view, script_json, TileDrawings};
 use super::{league_figures, write_file, ReportError, WrittenReport, STYLESHEET, VIEWER_SCRIPT};
 use crate::analysis::formulas::{summary_table, top_table, FormulaReport};
 use crate::escape;
-use crate::league::report::{all_tables, TextTable};
+use crate::league::report::all_tables;
 use crate::league::{load_runs, LeagueGame, LeagueSpec, MergeReport, Tables};
 use std::path::{Path, PathBuf};
 
@@ -143,40 +143,52 @@ fn heading_of(name: &str) -> String {
 
 /// One row per game, K first; the K cell links to the game's viewer page.
 fn games_table(games: &[LeagueGame], numbers: &[usize]) -> String {
-    let t = TextTable {
-        title: "K is the game's number in schedule order (as in replay --game K); the tile seed is exact text".into(),
-        headers: [
-            "K", "game", "player 1", "player 2", "score 1", "score 2", "winner", "turns",
-            "tile seed",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: Vec::new(),
-    };
-    let mut out = table(&t);
-    // The body is written by hand so the K cell can hold a link.
-    let close = "</tbody></table></div>\n";
-    out.truncate(out.len() - close.len());
-    for (game, &k) in games.iter().zip(numbers) {
-        let r = &game.game;
-        let winner = match r.winner() {
-            Some(seat) => escape::html(&game.names[seat]),
-            None => "draw".into(),
-        };
-        out.push_str(&format!(
-            "<tr><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{winner}</td><td class=\"num\">{}</td><td class=\"seed\">{}</td></tr>\n",
-            link(&format!("games/{}", game_page_name(k)), &k.to_string()),
-            escape::html(&game.id().to_string()),
-            escape::html(&game.names[0]),
-            escape::html(&game.names[1]),
-            r.final_scores[0],
-            r.final_scores[1],
-            r.moves.len(),
-            r.tile_seed
-        ));
-    }
-    out.push_str(close);
-    out
+    let headers = [
+        "K",
+        "game",
+        "player 1",
+        "player 2",
+        "score 1",
+        "score 2",
+        "winner",
+        "turns",
+        "tile seed",
+    ]
+    .map(String::from);
+    let rows: Vec<Vec<Cell>> = games
+        .iter()
+        .zip(numbers)
+        .map(|(game, &k)| {
+            let r = &game.game;
+            let winner = match r.winner() {
+                Some(seat) => game.names[seat].as_str(),
+                None => "draw",
+            };
+            vec![
+                Cell {
+                    html: link(&format!("games/{}", game_page_name(k)), &k.to_string()),
+                    numeric: true,
+                },
+                Cell::text(&game.id().to_string()),
+                Cell::text(&game.names[0]),
+                Cell::text(&game.names[1]),
+                Cell::text(&r.final_scores[0].to_string()),
+                Cell::text(&r.final_scores[1].to_string()),
+                Cell::text(winner),
+                Cell::text(&r.moves.len().to_string()),
+                // Text, not a number: a 64-bit seed must be copied exactly.
+                Cell {
+                    html: format!("<span class=\"seed\">{}</span>", r.tile_seed),
+                    numeric: false,
+                },
+            ]
+        })
+        .collect();
+    table_of_cells(
+        "K is the game's number in schedule order (as in replay --game K)",
+        &headers,
+        &rows,
+    )
 }
 
 /// A game's viewer page: the controls and panels `viewer.js` fills from the inline data.

@@ -26,21 +26,21 @@
     return null;
   }
 
-  function placed(tile, key) {
-    return '<g transform="translate(' + tile.left + "," + tile.top + ')">' +
+  function placed(tile, key, kind) {
+    return '<g class="' + kind + '" transform="translate(' + tile.left + "," + tile.top + ')">' +
       (drawings[key] || "") + "</g>";
   }
 
-  // Tiles with a standing meeple go last, so no neighbour covers a meeple near an edge.
+  // Meeples go over every tile, so no neighbour covers a meeple near an edge.
   function drawBoard(t) {
     var parts = [];
-    var withMeeple = [];
+    var meeples = [];
     for (var i = 0; i <= t && i < game.tiles.length; i++) {
+      parts.push(placed(game.tiles[i], game.tiles[i].drawing, "tile"));
       var meeple = meepleDrawing(i, t);
-      if (meeple) withMeeple.push(placed(game.tiles[i], meeple));
-      else parts.push(placed(game.tiles[i], game.tiles[i].drawing));
+      if (meeple) meeples.push(placed(game.tiles[i], meeple, "meeple"));
     }
-    parts = parts.concat(withMeeple);
+    parts = parts.concat(meeples);
     if (t > 0 && t < game.tiles.length) {
       var laid = game.tiles[t];
       parts.push('<rect class="last-tile" x="' + (laid.left - 1) + '" y="' + (laid.top - 1) +

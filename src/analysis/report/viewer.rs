@@ -39,24 +39,38 @@ impl TileDrawings {
             ),
         };
         if !self.drawings.contains_key(&key) {
-            self.drawings.insert(key.clone(), tile_fragment(tile)?);
+            let drawing = tile_elements(tile)?;
+            // A meeple is drawn last on its tile, so the tile with it is the bare tile's
+            // elements and then the meeple's: keeping only those makes the drawing a small
+            // overlay. Should the tile be drawn otherwise, the whole tile is kept (drawn over
+            // the bare one, it looks the same).
+            let drawing = match tile.meeple {
+                Some(_) => {
+                    let bare = tile_elements(&PlacedTile {
+                        meeple: None,
+                        ..*tile
+                    })?;
+                    drawing
+                        .strip_prefix(&bare)
+                        .map(str::to_string)
+                        .unwrap_or(drawing)
+                }
+                None => drawing,
+            };
+            let placed = format!(
+                "<g transform=\"translate(-{OVERHANG},-{OVERHANG})\">{}</g>",
+                drawing.trim()
+            );
+            self.drawings.insert(key.clone(), placed);
         }
         Ok(key)
-    }
-
-    pub fn len(&self) -> usize {
-        self.drawings.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.drawings.is_empty()
     }
 
     /// The drawings as a script that defines `TILE_DRAWINGS` (a page loads it with
     /// `<script src>`, which works from `file://` where reading a data file would not).
     pub fn to_script(&self) -> String {
         format!(
-            "// Tile drawings (SVG fragments at the origin, {TILE}px a side) by key: tile letter, rotation, and -sSEGMENTpPLAYER for a meeple.\nwindow.TILE_DRAWINGS = {};\n",
+            "// Tile drawings (SVG fragments at the origin, {TILE}px a side) by key: tile letter and rotation for a bare tile; with -sSEGMENTpPLAYER, what a meeple adds to it.\nwindow.TILE_DRAWINGS = {};\n",
             script_json(&self.drawings)
         )
     }
@@ -74,9 +88,9 @@ pub fn script_json(value: &impl Serialize) -> String {
 /// over the tile's edge.
 const OVERHANG: i32 = TILE / 4;
 
-/// One tile drawn by `board::draw_tile` with its north-west corner at the origin, as the SVG
-/// elements without their `<svg>` wrapper.
-fn tile_fragment(tile: &PlacedTile) -> Result<String, PlotError> {
+/// One tile drawn by `board::draw_tile` with its north-west corner at (`OVERHANG`,
+/// `OVERHANG`), as the SVG elements without their `<svg>` wrapper.
+fn tile_elements(tile: &PlacedTile) -> Result<String, PlotError> {
     font::register()?;
     let at_origin = PlacedTile {
         x: 0,
@@ -96,10 +110,7 @@ fn tile_fragment(tile: &PlacedTile) -> Result<String, PlotError> {
         .and_then(|i| svg[i..].find('>').map(|j| i + j + 1));
     let end = svg.rfind("</svg>");
     match (start, end) {
-        (Some(start), Some(end)) if start <= end => Ok(format!(
-            "<g transform=\"translate(-{OVERHANG},-{OVERHANG})\">{}</g>",
-            svg[start..end].trim()
-        )),
+        (Some(start), Some(end)) if start <= end => Ok(svg[start..end].to_string()),
         _ => Err(PlotError::Data(format!(
             "the SVG backend wrote no <svg> element for tile {}",
             tile.kind
@@ -118,7 +129,7 @@ pub struct TileView {
 }
 
 /// A meeple that stood on tile `tile` from the board after turn `from` up to, not including,
-/// the board after turn `until`; `drawing` is the tile with it.
+/// the board after turn `until`; `drawing` is drawn over the bare tile to show it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MeepleSpan {
     pub tile: usize,
