@@ -1,5 +1,5 @@
 //! Names (of controllers, runs, leagues) made safe for the outputs they reach: a terminal,
-//! Markdown tables and CSV files opened in a spreadsheet. (Spec validation refuses control
+//! Markdown tables, CSV files opened in a spreadsheet and HTML pages. (Spec validation refuses control
 //! characters in names, and the SVG backend escapes XML's markup characters, so the figures
 //! stay valid XML.)
 //!
@@ -56,6 +56,24 @@ pub fn csv_number(x: f64) -> String {
     }
 }
 
+/// HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as character references, so
+/// a name can neither open a tag nor leave its attribute; control characters escaped as for the
+/// terminal, so none reaches the page unseen.
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in terminal(text).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +91,6 @@ mod tests {
         assert_eq!(csv_number(f64::NEG_INFINITY), "");
         assert_eq!(csv("a,b"), "\"a,b\"");
         assert_eq!(csv("+x,\"y\""), "\"'+x,\"\"y\"\"\"");
+        assert_eq!(html("<b>&\"x'\n"), "&lt;b&gt;&amp;&quot;x&#39;\\n");
     }
 }

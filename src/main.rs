@@ -40,6 +40,8 @@ enum Command {
     /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
     /// tables beside ours.
     Replicate(cli::replicate::ReplicateArgs),
+    /// HTML pages of a league (tables, figures, a turn-by-turn viewer of every game) or of an evolution run, readable offline.
+    Report(cli::report::ReportArgs),
 }
 
 fn main() {
@@ -57,6 +59,7 @@ fn main() {
         Command::Plot(args) => cli::plot::run(args),
         Command::Validate(args) => cli::validate::run(args),
         Command::Replicate(args) => cli::replicate::run(args),
+        Command::Report(args) => cli::report::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

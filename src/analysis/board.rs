@@ -35,7 +35,7 @@ pub const PENNANT: RGBColor = RGBColor(250, 246, 234);
 const BACKGROUND: RGBColor = RGBColor(244, 241, 232);
 
 /// Tile side in pixels.
-const TILE: i32 = 84;
+pub(crate) const TILE: i32 = 84;
 const MARGIN: i32 = 30;
 const HEADER: i32 = 96;
 const FOOTER: i32 = 40;
@@ -434,7 +434,7 @@ impl BoardFigure<'_> {
 }
 
 /// Draws one tile (with its meeple) with its north-west corner at `origin`.
-fn draw_tile<DB: DrawingBackend>(
+pub(crate) fn draw_tile<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     t: &PlacedTile,
     origin: (i32, i32),

@@ -16,6 +16,7 @@ pub mod font;
 pub mod formulas;
 pub mod league_plots;
 pub mod replication;
+pub mod report;
 pub mod run_figures;
 
 pub use run_figures::{write_run_figures, RunFolder, Written, DEFAULT_TOP};

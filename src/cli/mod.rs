@@ -8,6 +8,7 @@ pub mod play;
 pub mod plot;
 pub mod replay;
 pub mod replicate;
+pub mod report;
 pub mod run_args;
 pub mod slurm;
 pub mod table;

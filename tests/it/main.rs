@@ -27,6 +27,7 @@ mod presets;
 mod progress;
 mod reliability;
 mod replication;
+mod report;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;

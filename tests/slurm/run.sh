@@ -28,7 +28,7 @@ trap teardown EXIT
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq slurm-wlm munge >/dev/null
+    bash tests/apt-install.sh slurm-wlm munge
 fi
 [ -s /etc/munge/munge.key ] || mungekey --create --keyfile=/etc/munge/munge.key
 chown munge:munge /etc/munge/munge.key

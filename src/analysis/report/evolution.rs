@@ -1,0 +1,199 @@
+//! The report of an evolution run: its logbook and hall of fame as the run wrote them, the
+//! fitness of each generation with its intervals, the champion and its lineage.
+
+use super::html::{self, inline_svg, link, section, table};
+use super::{write_file, ReportError, WrittenReport, STYLESHEET};
+use crate::escape;
+use crate::evolve::population::Generation;
+use crate::evolve::report::{
+    hall_of_fame, lineage, lineage_svg, read_generations, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
+};
+use crate::formula::typeset::pretty;
+use crate::league::report::TextTable;
+use std::path::Path;
+
+/// Splits CSV text into rows of fields (quoted fields may hold commas and doubled quotes).
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        let mut quoted = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    field.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => fields.push(std::mem::take(&mut field)),
+                (c, _) => field.push(c),
+            }
+        }
+        fields.push(field);
+        rows.push(fields);
+    }
+    rows
+}
+
+/// A CSV file of the run as a table, or a note when the run has not written it.
+fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
+    let path = dir.join(name);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(format!(
+                "<p class=\"warning\">{} is missing from the run folder.</p>\n",
+                escape::html(name)
+            ))
+        }
+        Err(source) => {
+            return Err(ReportError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+        }
+    };
+    let mut rows = parse_csv(&text).into_iter();
+    let headers = rows.next().unwrap_or_default();
+    Ok(table(&TextTable {
+        title: format!("{title} ({name})"),
+        headers,
+        rows: rows.collect(),
+    }))
+}
+
+fn interval(mean: f64, low: f64, high: f64) -> [String; 3] {
+    [
+        format!("{mean:.3}"),
+        format!("{low:.3}"),
+        format!("{high:.3}"),
+    ]
+}
+
+/// Best and mean fitness of each generation, the champion's and the seed formula's fitness
+/// with their 95% intervals.
+fn fitness_table(gens: &[Generation]) -> TextTable {
+    TextTable {
+        title: "Fitness per generation: best and mean of the candidates evaluated; champion and seed formula with 95% intervals".into(),
+        headers: [
+            "generation",
+            "best",
+            "mean",
+            "champion_mean",
+            "champion_low",
+            "champion_high",
+            "champion_samples",
+            "reference_mean",
+            "reference_low",
+            "reference_high",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: gens
+            .iter()
+            .map(|g| {
+                let (c, r) = (&g.champion.fitness, &g.reference.fitness);
+                let mut row = vec![
+                    g.generation.to_string(),
+                    format!("{:.3}", g.best),
+                    format!("{:.3}", g.mean),
+                ];
+                row.extend(interval(c.mean, c.low, c.high));
+                row.push(c.samples.to_string());
+                row.extend(interval(r.mean, r.low, r.high));
+                row
+            })
+            .collect(),
+    }
+}
+
+/// Reads the generation files of the evolution run in `dir` and writes its report into `out`.
+pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
+    let gens = read_generations(dir)?;
+    let Some(latest) = gens.last() else {
+        return Err(ReportError::Input(format!(
+            "{}: no generation files (gen-NNN.ron) yet",
+            dir.display()
+        )));
+    };
+    let spec = match std::fs::read_to_string(dir.join("spec.ron")) {
+        Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
+        Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
+    };
+    let mut files = Vec::new();
+    let figures = super::run_figures(&[dir.to_path_buf()], &out.join("figures"), &mut files)?;
+    let champion = &latest.champion;
+    let hall = hall_of_fame(&gens, HALL_SIZE);
+    let tree = lineage_svg(&lineage(&gens, &hall));
+    let sections = [
+        ("logbook", "Logbook", csv_table(dir, LOGBOOK, "One row per generation")?),
+        ("figures", "Figures", super::figures_html(&figures)),
+        ("fitness", "Fitness per generation", table(&fitness_table(&gens))),
+        (
+            "hall-of-fame",
+            "Hall of fame",
+            csv_table(
+                dir,
+                HALL_OF_FAME,
+                "The best distinct formulas, ranked by the lower end of their 95% interval",
+            )?,
+        ),
+        (
+            "lineage",
+            "The champion's lineage",
+            format!(
+                "<p class=\"note\">Parent above child; the champion has a red frame, the hall of fame blue ones.</p>\n{}",
+                inline_svg(&tree)
+            ),
+        ),
+        ("spec", "Spec", spec),
+    ];
+    let mut body = format!(
+        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n<nav><ul>\n",
+        escape::html(&latest.run),
+        gens.len(),
+        latest.samples_spent,
+        latest.generation,
+        champion.id,
+        escape::html(&pretty(&champion.formula)),
+        champion.fitness.mean,
+        champion.fitness.low,
+        champion.fitness.high,
+        champion.fitness.samples,
+    );
+    for (id, heading, _) in &sections {
+        body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
+    }
+    body.push_str("</ul></nav>\n</header>\n<main>\n");
+    for (id, heading, content) in &sections {
+        body.push_str(&section(id, heading, content));
+    }
+    body.push_str("</main>\n");
+    let page = html::page(
+        &format!("Evolution run {}", latest.run),
+        "report.css",
+        &body,
+        &[],
+    );
+    write_file(out, "report.css", STYLESHEET, &mut files)?;
+    write_file(out, "index.html", &page, &mut files)?;
+    Ok(WrittenReport {
+        index: out.join("index.html"),
+        game_pages: 0,
+        largest_game_page: 0,
+        files,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_keep_quoted_commas_and_quotes() {
+        let rows = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",3\n");
+        assert_eq!(rows, vec![vec!["a", "b", "c"], vec!["1", "x, \"y\"", "3"]]);
+    }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The browser test of .ci/run: `evomcts report` pages opened in headless Chromium.
+#
+# Run it locally (as root, or with Chromium, chromium-driver and python3-selenium installed):
+#
+#     cargo build --release && bash tests/browser/run.sh target/release/evomcts
+#
+# Installs Debian's chromium, chromium-driver and python3-selenium when one is missing, builds
+# a tiny league (one controller named with HTML markup) and a tiny evolution run with BIN,
+# writes their reports, and drives the pages as a user would (tests/browser/check.py): steps a
+# game viewer to a turn with the arrow keys, the buttons and the slider and compares the
+# scores shown with the game's record, checks that no page logged a JavaScript error, and that
+# screenshots are not blank. Screenshots stay in the printed work folder.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=$(realpath "${1:-target/release/evomcts}")
+PY=/usr/bin/python3
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+"$PY" -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "browser test: installing ${missing[*]} from Debian's packages"
+    bash tests/apt-install.sh "${missing[@]}"
+fi
+
+W=$(mktemp -d /tmp/evomcts-browser-test.XXXXXX)
+echo "browser test: work folder $W"
+
+# Two seats, two games per match: four games, ES decisions recorded for the viewer's formula
+# panel. The first name holds markup that must show as text.
+cat > "$W/league.ron" <<'RON'
+(
+    name: "browser",
+    description: "Tiny league of the browser test",
+    games_per_match: 2,
+    seed: 5,
+    controllers: [
+        (name: "<b>&\"x", spec: Random),
+        (name: "ES-MCTS", spec: Mcts(sims: 20, es: (generations: 2, lambda: 2))),
+    ],
+)
+RON
+cat > "$W/evolve.ron" <<'RON'
+(
+    name: "browser-evolution",
+    seed: 3,
+    strategy: (mu: 2, lambda: 4, generations: 3, plus: true),
+    noise: (samples: 4, elites: 1, elite_samples: 4),
+    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 100, c_e: 0.5),
+)
+RON
+
+"$BIN" league "$W/league.ron" --out "$W/league" --quiet >/dev/null
+"$BIN" report "$W/league" >/dev/null
+"$BIN" evolve "$W/evolve.ron" --out "$W/evolution" --quiet >/dev/null
+"$BIN" report "$W/evolution" >/dev/null
+
+"$PY" tests/browser/check.py --league "$W/league" --evolution "$W/evolution" --shots "$W"
