@@ -532,6 +532,16 @@ fn draw_marks<DB: DrawingBackend>(
     t: &PlacedTile,
     origin: (i32, i32),
 ) -> DrawResult<DB> {
+    draw_tile_meeple(root, t, origin)?;
+    draw_tile_letter(root, t, origin)
+}
+
+/// Draws the meeple standing on a tile, if any (lying down on a field).
+pub(crate) fn draw_tile_meeple<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    t: &PlacedTile,
+    origin: (i32, i32),
+) -> DrawResult<DB> {
     let to_px = |p: P| {
         (
             origin.0 + (p.0 * TILE as f64).round() as i32,
@@ -551,7 +561,16 @@ fn draw_marks<DB: DrawingBackend>(
             .is_some_and(|s| s.kind == FeatureKind::Field);
         draw_meeple(root, to_px(at), PLAYER_COLOURS[player as usize % 2], lying)?;
     }
-    // The tile's letter last, on a small plate, so no meeple or pennant hides it.
+    Ok(())
+}
+
+/// Draws a tile's letter on a small plate in its south-west corner; drawn after meeples and
+/// pennants, so none hides it.
+pub(crate) fn draw_tile_letter<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    t: &PlacedTile,
+    origin: (i32, i32),
+) -> DrawResult<DB> {
     let corner = (origin.0 + 2, origin.1 + TILE - 15);
     root.draw(&Rectangle::new(
         [corner, (corner.0 + 11, corner.1 + 13)],

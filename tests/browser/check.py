@@ -8,6 +8,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import struct
 import sys
 import zlib
@@ -198,6 +199,14 @@ def check_league(driver, run, shots):
     tiles = len(driver.find_elements(By.CSS_SELECTOR, "#board > g.tile"))
     expect(tiles == target + 1, "game %d turn %d: the board shows %d tiles (the start tile and one per turn)"
            % (k, target, tiles))
+    # Every meeple that left a supply stands on the board, and each overlay draws something.
+    meeples = driver.find_elements(By.CSS_SELECTOR, "#board > g.meeple")
+    supply = [int(driver.find_element(By.ID, "supply-%d" % p).text) for p in (0, 1)]
+    shape = re.compile(r"<(polygon|polyline|path|circle|ellipse|rect)\b")
+    drawn = [m for m in meeples if shape.search(m.get_attribute("innerHTML") or "")]
+    expect(len(meeples) == 2 * 7 - sum(supply) and len(drawn) == len(meeples),
+           "game %d turn %d: the board shows %d meeples, each drawn, as many as left the supplies %s"
+           % (k, target, len(meeples), supply))
     # Players alternate turn by turn (a discarded tile is drawn again by the same player).
     mv = record["moves"][target - 1]
     panel = driver.find_element(By.ID, "move").text.replace("\n", " ")

@@ -7,7 +7,8 @@
 #
 # Installs Debian's chromium, chromium-driver and python3-selenium when one is missing, builds
 # a tiny league (one controller named with HTML markup) and a tiny evolution run with BIN,
-# writes their reports, and drives the pages as a user would (tests/browser/check.py): steps a
+# then the README's quick league and the committed populations/carcassonne-demo, writes their
+# reports, and drives the pages as a user would (tests/browser/check.py): steps a
 # game viewer to a turn with the arrow keys, the buttons and the slider and compares the
 # scores shown with the game's record, checks that no page logged a JavaScript error, and that
 # screenshots are not blank. Screenshots stay in the printed work folder.
@@ -58,3 +59,13 @@ RON
 "$BIN" report "$W/evolution" >/dev/null
 
 "$PY" tests/browser/check.py --league "$W/league" --evolution "$W/evolution" --shots "$W"
+
+# The README's main league (runs/quick.ron, built in) and a committed evolution run, as a user
+# would report them; copies keep the repository unchanged.
+"$BIN" league --out "$W/quick" --quiet >/dev/null
+"$BIN" report "$W/quick" >/dev/null
+cp -r populations/carcassonne-demo "$W/carcassonne-demo"
+rm -rf "$W/carcassonne-demo/report" "$W/carcassonne-demo/plots"
+"$BIN" report "$W/carcassonne-demo" >/dev/null
+mkdir -p "$W/quick-shots"
+"$PY" tests/browser/check.py --league "$W/quick" --evolution "$W/carcassonne-demo" --shots "$W/quick-shots"

@@ -8,7 +8,7 @@
 //! its tiles and of the spans of turns in which each meeple stood, and every game of a report
 //! shares one file of fragments (`tiles.js`).
 
-use crate::analysis::board::{draw_tile, states_by_turn, TILE};
+use crate::analysis::board::{draw_tile, draw_tile_letter, draw_tile_meeple, states_by_turn, TILE};
 use crate::analysis::{font, PlotError};
 use crate::formula::typeset::pretty;
 use crate::formula::Formula;
@@ -39,23 +39,11 @@ impl TileDrawings {
             ),
         };
         if !self.drawings.contains_key(&key) {
-            let drawing = tile_elements(tile)?;
-            // A meeple is drawn last on its tile, so the tile with it is the bare tile's
-            // elements and then the meeple's: keeping only those makes the drawing a small
-            // overlay. Should the tile be drawn otherwise, the whole tile is kept (drawn over
-            // the bare one, it looks the same).
+            // A bare tile is its ground and letter; a meeple is a small overlay drawn over
+            // every tile, so no neighbour covers a meeple that overhangs its tile.
             let drawing = match tile.meeple {
-                Some(_) => {
-                    let bare = tile_elements(&PlacedTile {
-                        meeple: None,
-                        ..*tile
-                    })?;
-                    drawing
-                        .strip_prefix(&bare)
-                        .map(str::to_string)
-                        .unwrap_or(drawing)
-                }
-                None => drawing,
+                None => tile_elements(tile, Layer::Tile)?,
+                Some(_) => tile_elements(tile, Layer::Meeple)?,
             };
             let placed = format!(
                 "<g transform=\"translate(-{OVERHANG},-{OVERHANG})\">{}</g>",
@@ -88,9 +76,18 @@ pub fn script_json(value: &impl Serialize) -> String {
 /// over the tile's edge.
 const OVERHANG: i32 = TILE / 4;
 
-/// One tile drawn by `board::draw_tile` with its north-west corner at (`OVERHANG`,
-/// `OVERHANG`), as the SVG elements without their `<svg>` wrapper.
-fn tile_elements(tile: &PlacedTile) -> Result<String, PlotError> {
+/// What one drawing of `TILE_DRAWINGS` shows.
+#[derive(Clone, Copy)]
+enum Layer {
+    /// The tile's ground and its letter, as `plot board` draws them.
+    Tile,
+    /// The meeple on the tile, alone.
+    Meeple,
+}
+
+/// One layer of a tile drawn by `plot board`'s routines with the tile's north-west corner at
+/// (`OVERHANG`, `OVERHANG`), as the SVG elements without their `<svg>` wrapper.
+fn tile_elements(tile: &PlacedTile, layer: Layer) -> Result<String, PlotError> {
     font::register()?;
     let at_origin = PlacedTile {
         x: 0,
@@ -101,9 +98,14 @@ fn tile_elements(tile: &PlacedTile) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (side, side)).into_drawing_area();
-        draw_tile(&root, &at_origin, (OVERHANG, OVERHANG))
-            .and_then(|_| root.present())
-            .map_err(|e| PlotError::Data(format!("cannot draw tile {}: {e}", tile.kind)))?;
+        let origin = (OVERHANG, OVERHANG);
+        match layer {
+            Layer::Tile => draw_tile(&root, &at_origin, origin)
+                .and_then(|_| draw_tile_letter(&root, &at_origin, origin)),
+            Layer::Meeple => draw_tile_meeple(&root, &at_origin, origin),
+        }
+        .and_then(|_| root.present())
+        .map_err(|e| PlotError::Data(format!("cannot draw tile {}: {e}", tile.kind)))?;
     }
     let start = svg
         .find("<svg")
@@ -348,4 +350,43 @@ fn meeple_spans(
         }
     }
     Ok(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tiles::TileKind;
+
+    #[test]
+    fn a_meeple_overlay_draws_the_meeple_and_a_bare_tile_its_letter() {
+        let mut drawings = TileDrawings::default();
+        let bare = PlacedTile {
+            kind: TileKind::from_letter('E').unwrap(),
+            x: 3,
+            y: -2,
+            rotation: 1,
+            meeple: None,
+        };
+        let with_meeple = PlacedTile {
+            meeple: Some((0, 1)),
+            ..bare
+        };
+        let bare_key = drawings.key_of(&bare).unwrap();
+        let meeple_key = drawings.key_of(&with_meeple).unwrap();
+        assert_ne!(bare_key, meeple_key);
+        let bare_svg = &drawings.drawings[&bare_key];
+        let meeple_svg = &drawings.drawings[&meeple_key];
+        assert!(
+            bare_svg.contains("<text") && bare_svg.contains("\nE\n"),
+            "the letter is drawn: {bare_svg}"
+        );
+        assert!(
+            meeple_svg.contains("<polygon") || meeple_svg.contains("<path"),
+            "the overlay draws a shape: {meeple_svg}"
+        );
+        assert!(
+            !meeple_svg.contains("<text"),
+            "the overlay holds the meeple alone"
+        );
+    }
 }
