@@ -3,6 +3,7 @@
 //! Also: merging run folders with `league::load_runs`.
 
 use crate::analysis_common::{check_pair, check_png_drawn, check_svg, temp_dir};
+use crate::support::evomcts_ok as evomcts;
 use evomcts::analysis::board::{draw_board, states_by_turn};
 use evomcts::analysis::write_run_figures;
 use evomcts::evolve::report::read_generations;
@@ -40,22 +41,6 @@ fn run_dir() -> &'static Path {
         assert_eq!(outcome.games.len(), 2);
         dir
     })
-}
-
-fn evomcts(args: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "evomcts {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 fn plot(args: &[&str]) -> String {

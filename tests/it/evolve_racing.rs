@@ -194,9 +194,7 @@ fn options(dir: &std::path::Path, threads: usize, resume: bool, stop: Option<usi
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-race-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::support::scratch("race", name)
 }
 
 #[test]

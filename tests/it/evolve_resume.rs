@@ -19,9 +19,7 @@ fn spec_with_generations(generations: usize) -> EvolveSpec {
 }
 
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-evolve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::support::scratch("evolve", name)
 }
 
 fn options(dir: &Path, threads: usize, resume: bool, stop_after: Option<usize>) -> RunOptions {

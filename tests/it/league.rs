@@ -9,9 +9,7 @@ use evomcts::league::{
 use std::path::{Path, PathBuf};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::support::scratch("test", name)
 }
 
 fn result(games: u32, first_wins: u32, second_wins: u32) -> MatchResult {

@@ -4,25 +4,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-outputs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::support::scratch("outputs", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
 fn evomcts(args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "evomcts {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::support::evomcts_ok(args);
 }
 
 fn outputs_doc() -> String {

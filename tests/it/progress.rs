@@ -2,6 +2,7 @@
 //! runs and ends equal to the final standings; `replay --list` numbers games as `--game K`
 //! does, in schedule order whatever order they finished in; messages name games readably.
 
+use crate::support::evomcts;
 use evomcts::league::report::standings_table;
 use evomcts::league::run::{live_standings_text, run_league_observed, LIVE_STANDINGS_FILE};
 use evomcts::league::{
@@ -9,7 +10,6 @@ use evomcts::league::{
     Tables,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const THREE: &str = r#"(
     name: "three",
@@ -27,9 +27,7 @@ fn three() -> LeagueSpec {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-progress-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    crate::support::scratch("progress", name)
 }
 
 fn opts(dir: &Path, resume: bool, threads: usize, max_games: Option<usize>) -> RunOptions {
@@ -45,13 +43,6 @@ fn opts(dir: &Path, resume: bool, threads: usize, max_games: Option<usize>) -> R
 
 fn tables(spec: &LeagueSpec, games: &[LeagueGame]) -> Tables {
     Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games)
-}
-
-fn evomcts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {

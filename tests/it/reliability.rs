@@ -3,6 +3,7 @@
 //! can inject into, bounded inputs, escaped names, quiet broken pipes. Each test reproduces one of
 //! the numbered defects.
 
+use crate::support::evomcts;
 use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions as EvolveOptions};
 use evomcts::formula::Formula;
 use evomcts::league::{
@@ -14,17 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-rel-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::support::scratch("rel", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn evomcts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 /// `evomcts ARGS`, killed (and the test failed) if it runs longer than `secs` seconds.

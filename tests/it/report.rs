@@ -33,16 +33,7 @@ const EVOLUTION: &str = r#"(
 )"#;
 
 fn evomcts(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "evomcts {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    crate::support::evomcts_ok(args).0
 }
 
 /// A run of the tiny league and its report in `RUN/report`, shared by the tests of this file.

@@ -125,9 +125,7 @@ fn opts(dir: &Path, resume: bool, threads: usize, stop: Option<usize>) -> PlayOp
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("evomcts-validate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    crate::support::scratch("validate", name)
 }
 
 #[test]

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-analysis-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::support::scratch("analysis", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

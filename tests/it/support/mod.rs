@@ -1,11 +1,45 @@
-//! Helpers shared by the game tests, and a slow, obviously-correct model of the rules that the
-//! fast engine is checked against.
+//! Helpers shared by the tests: scratch folders, running the binary, game positions, and a
+//! slow, obviously-correct model of the rules that the fast engine is checked against.
 
 #![allow(dead_code)]
 
 pub mod slow_model;
 
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, TileKind};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A scratch folder `evomcts-<module>-<pid>-<name>` in the system's temporary folder, removed
+/// if it exists and not created. Tests of one run share the process id, so each module passes
+/// its own prefix.
+pub fn scratch(module: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evomcts-{module}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs the binary with `args`, whatever its exit status.
+pub fn evomcts(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs the binary with `args`, fails the test unless it succeeds, and returns its stdout
+/// and stderr.
+pub fn evomcts_ok(args: &[&str]) -> (String, String) {
+    let out = evomcts(args);
+    assert!(
+        out.status.success(),
+        "evomcts {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
 
 /// The index of the `nth` segment of kind `kind` on tile `tile` (segment order is fixed per
 /// tile type).
