@@ -1,6 +1,7 @@
 //! Leagues: bonus rules and standings on hand-built results, paired seating, determinism
 //! across thread counts, and runs that are interrupted, torn and resumed.
 
+use crate::support::{opts, tables};
 use evomcts::game::{GameRecord, Rules};
 use evomcts::league::{
     read_records, record_path, run_league, schedule, BonusRules, GameId, GameJob, LeagueGame,
@@ -145,21 +146,6 @@ fn small_spec(seed: u64) -> LeagueSpec {
         "small.ron",
     )
     .unwrap()
-}
-
-fn opts(dir: &Path, resume: bool, threads: usize, max_games: Option<usize>) -> RunOptions {
-    RunOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        max_games,
-        shard: None,
-    }
-}
-
-fn tables(spec: &LeagueSpec, games: &[LeagueGame]) -> Tables {
-    Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games)
 }
 
 #[test]

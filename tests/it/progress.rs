@@ -2,14 +2,11 @@
 //! runs and ends equal to the final standings; `replay --list` numbers games as `--game K`
 //! does, in schedule order whatever order they finished in; messages name games readably.
 
-use crate::support::evomcts;
+use crate::support::{evomcts, opts, tables};
 use evomcts::league::report::standings_table;
 use evomcts::league::run::{live_standings_text, run_league_observed, LIVE_STANDINGS_FILE};
-use evomcts::league::{
-    load_runs, read_records, record_path, run_league, schedule, LeagueGame, LeagueSpec, RunOptions,
-    Tables,
-};
-use std::path::{Path, PathBuf};
+use evomcts::league::{load_runs, read_records, record_path, run_league, schedule, LeagueSpec};
+use std::path::PathBuf;
 
 const THREE: &str = r#"(
     name: "three",
@@ -28,21 +25,6 @@ fn three() -> LeagueSpec {
 
 fn scratch(name: &str) -> PathBuf {
     crate::support::scratch("progress", name)
-}
-
-fn opts(dir: &Path, resume: bool, threads: usize, max_games: Option<usize>) -> RunOptions {
-    RunOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        max_games,
-        shard: None,
-    }
-}
-
-fn tables(spec: &LeagueSpec, games: &[LeagueGame]) -> Tables {
-    Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games)
 }
 
 fn text(bytes: &[u8]) -> String {

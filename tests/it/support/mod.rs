@@ -6,7 +6,7 @@
 pub mod slow_model;
 
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, TileKind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A scratch folder `evomcts-<module>-<pid>-<name>` in the system's temporary folder, removed
@@ -16,6 +16,31 @@ pub fn scratch(module: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("evomcts-{module}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
+}
+
+/// League run options for a test: no progress bar, `threads` workers, at most `max_games`.
+pub fn opts(
+    dir: &Path,
+    resume: bool,
+    threads: usize,
+    max_games: Option<usize>,
+) -> evomcts::league::RunOptions {
+    evomcts::league::RunOptions {
+        out_dir: dir.to_path_buf(),
+        resume,
+        threads: Some(threads),
+        progress: false,
+        max_games,
+        shard: None,
+    }
+}
+
+/// The tables of a league's recorded games.
+pub fn tables(
+    spec: &evomcts::league::LeagueSpec,
+    games: &[evomcts::league::LeagueGame],
+) -> evomcts::league::Tables {
+    evomcts::league::Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games)
 }
 
 /// Runs the binary with `args`, whatever its exit status.
