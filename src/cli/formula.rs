@@ -21,7 +21,8 @@ enum FormulaCommand {
     /// Print a formula's parsed tree, its printed form and its canonical form.
     ///
     /// Syntax: terminals Q (child's mean reward), N (parent visits), n (child visits),
-    /// C (exploration constant), V, P, K (extras); + - * /; ln (or log), sqrt, min, max;
+    /// C (exploration constant), V, P, K (extras), H (the move's heuristic value), p (its
+    /// prior); + - * /; ln (or log), sqrt, min, max;
     /// numbers; an optional own C_E as a suffix, e.g. `Q + C*sqrt(ln(N)/n) [C=5]`.
     Show {
         /// The formula, e.g. "Q + 2*C*sqrt(2*ln(N)/n)".
@@ -52,6 +53,12 @@ enum FormulaCommand {
         /// K: number of children of the parent.
         #[arg(long, default_value_t = 0.0, value_parser = finite)]
         siblings: f64,
+        /// H: heuristic value of the move that leads to the child, in Q's unit.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
+        heuristic: f64,
+        /// p: the child's prior (softmax of the siblings' H).
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
+        prior: f64,
     },
     /// Validate a grammar file (default: the built-in paper grammar) and print it.
     Grammar {
@@ -100,6 +107,8 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
             variance,
             parent_q,
             siblings,
+            heuristic,
+            prior,
         } => {
             let formula = parse(&expr)?;
             let inputs = SelectionInputs {
@@ -110,6 +119,8 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
                 reward_variance: variance,
                 parent_q,
                 siblings,
+                heuristic,
+                prior,
             };
             let compiled = formula.compile()?;
             println!("{}", compiled.eval(&inputs));

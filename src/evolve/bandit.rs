@@ -73,6 +73,8 @@ pub fn regret(
                     reward_variance: q * (1.0 - q),
                     parent_q,
                     siblings: arms as f64,
+                    // A bandit has no game knowledge.
+                    ..SelectionInputs::default()
                 });
                 if value > chosen_value {
                     chosen = a;

@@ -108,7 +108,7 @@ impl PartialEq for CompiledFormula {
 
 /// The inputs as an array indexed like `Terminal as usize`; `C` already resolved.
 #[inline(always)]
-fn input_array(inputs: &SelectionInputs) -> [f64; 7] {
+fn input_array(inputs: &SelectionInputs) -> [f64; Terminal::ALL.len()] {
     [
         inputs.q,
         inputs.parent_visits,
@@ -117,6 +117,8 @@ fn input_array(inputs: &SelectionInputs) -> [f64; 7] {
         inputs.reward_variance,
         inputs.parent_q,
         inputs.siblings,
+        inputs.heuristic,
+        inputs.prior,
     ]
 }
 
@@ -199,7 +201,10 @@ impl CompiledFormula {
     /// every `+ - * /` result goes through [`ops::finite`], exactly as the tree evaluator
     /// does.
     #[inline(always)]
-    fn run<const SANITISE: bool, const CAPACITY: usize>(&self, inputs: &[f64; 7]) -> (f64, bool) {
+    fn run<const SANITISE: bool, const CAPACITY: usize>(
+        &self,
+        inputs: &[f64; Terminal::ALL.len()],
+    ) -> (f64, bool) {
         let mut stack = [0.0f64; CAPACITY];
         let mut len = 0usize;
         let mut acc = 0.0f64;

@@ -34,6 +34,12 @@ pub struct SelectionInputs {
     pub parent_q: f64,
     /// `K`: number of children of the parent (the child and its siblings).
     pub siblings: f64,
+    /// `H`: the game's heuristic value of the move that leads to the child, in the unit of
+    /// `Q` (0 where the search computes no knowledge).
+    pub heuristic: f64,
+    /// `p`: the child's prior, the softmax of its siblings' `H` (0 where the search computes
+    /// no knowledge).
+    pub prior: f64,
 }
 
 impl SelectionInputs {
@@ -66,11 +72,15 @@ pub enum Terminal {
     ParentQ,
     /// `K`: number of siblings (children of the parent).
     Siblings,
+    /// `H`: heuristic value of the move that leads to the child.
+    Heuristic,
+    /// `p`: prior of the child, the softmax of the siblings' `H`.
+    Prior,
 }
 
 impl Terminal {
     /// All terminals, in the order used for canonical ordering and listings.
-    pub const ALL: [Terminal; 7] = [
+    pub const ALL: [Terminal; 9] = [
         Terminal::Q,
         Terminal::ParentVisits,
         Terminal::ChildVisits,
@@ -78,7 +88,13 @@ impl Terminal {
         Terminal::RewardVariance,
         Terminal::ParentQ,
         Terminal::Siblings,
+        Terminal::Heuristic,
+        Terminal::Prior,
     ];
+
+    /// The terminals that carry game knowledge: a search computes them only for formulas
+    /// that read them.
+    pub const KNOWLEDGE: [Terminal; 2] = [Terminal::Heuristic, Terminal::Prior];
 
     /// The name used in the text form and in grammar files.
     pub fn symbol(self) -> &'static str {
@@ -90,6 +106,8 @@ impl Terminal {
             Terminal::RewardVariance => "V",
             Terminal::ParentQ => "P",
             Terminal::Siblings => "K",
+            Terminal::Heuristic => "H",
+            Terminal::Prior => "p",
         }
     }
 
@@ -108,6 +126,8 @@ impl Terminal {
             Terminal::RewardVariance => "variance of the child's rewards",
             Terminal::ParentQ => "Q(s), the parent's mean reward",
             Terminal::Siblings => "number of children of the parent",
+            Terminal::Heuristic => "heuristic value of the move to the child, in Q's unit",
+            Terminal::Prior => "prior of the child: softmax of the siblings' H",
         }
     }
 
@@ -122,6 +142,8 @@ impl Terminal {
             Terminal::RewardVariance => inputs.reward_variance,
             Terminal::ParentQ => inputs.parent_q,
             Terminal::Siblings => inputs.siblings,
+            Terminal::Heuristic => inputs.heuristic,
+            Terminal::Prior => inputs.prior,
         }
     }
 

@@ -107,6 +107,8 @@ fn latex_term(t: Terminal) -> &'static str {
         Terminal::RewardVariance => r"\sigma^2_j",
         Terminal::ParentQ => r"\bar{Q}",
         Terminal::Siblings => "K",
+        Terminal::Heuristic => "H_j",
+        Terminal::Prior => "p_j",
     }
 }
 

@@ -110,6 +110,8 @@ const _: () = {
     assert!(offset_of!(SelectionInputs, reward_variance) == 8 * Terminal::RewardVariance as usize);
     assert!(offset_of!(SelectionInputs, parent_q) == 8 * Terminal::ParentQ as usize);
     assert!(offset_of!(SelectionInputs, siblings) == 8 * Terminal::Siblings as usize);
+    assert!(offset_of!(SelectionInputs, heuristic) == 8 * Terminal::Heuristic as usize);
+    assert!(offset_of!(SelectionInputs, prior) == 8 * Terminal::Prior as usize);
 };
 
 /// `ln` of an argument the generated code has already raised to at least `LOG_FLOOR`
@@ -193,7 +195,7 @@ fn define(module: &mut JITModule, formula: &Formula) -> Option<NativeFn> {
             emitted: Vec::new(),
             inputs,
             probe_slot,
-            loaded: [None; 7],
+            loaded: [None; Terminal::ALL.len()],
             pending: Vec::new(),
             settled: Vec::new(),
             stored: false,
@@ -213,7 +215,7 @@ fn define(module: &mut JITModule, formula: &Formula) -> Option<NativeFn> {
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
     // SAFETY: the function was just defined with exactly `NativeFn`'s signature in the
-    // platform's default C calling convention (`make_signature`). It reads the seven
+    // platform's default C calling convention (`make_signature`). It reads the nine
     // `f64` fields of the `SelectionInputs` its argument points to (layout checked
     // above), writes only its own stack slot, and calls only the three `extern "C"`
     // functions registered above. It lives until `NativeCode` drops.
@@ -234,7 +236,7 @@ struct Emitter<'f> {
     inputs: Value,
     probe_slot: Value,
     /// Each terminal is loaded once.
-    loaded: [Option<Value>; 7],
+    loaded: [Option<Value>; Terminal::ALL.len()],
     /// Markers (`v - v`: 0 if `v` is finite, NaN otherwise) of the operands of
     /// absorbing operations, since the last store to the probe slot.
     pending: Vec<Value>,

@@ -42,14 +42,15 @@ use serde::Serialize;
 
 pub use record::{EsAcceptanceRecord, EsCandidateRecord, EsDecisionRecord, EsGenerationRecord};
 pub use settings::{
-    EsFitness, EsMode, EsResult, EsSettings, EsStrategy, FinalMove, InitialPopulation,
-    MctsSettings, Reward, Selection, SettingsError,
+    EsFitness, EsMode, EsResult, EsSettings, EsStrategy, FinalMove, FirstPlayUrgency,
+    InitialPopulation, MctsSettings, Reward, Selection, SettingsError, Unvisited, UnvisitedQ,
+    DEFAULT_PRIOR_TEMPERATURE,
 };
 
-use crate::formula::{CompileError, CompiledFormula, Formula, Grammar};
+use crate::formula::{CompileError, CompiledFormula, Formula, Grammar, Terminal};
 use crate::game::{Controller, GameRng, GameState, Move};
 use es::EsStep;
-use search::{Core, Scoring};
+use search::{Core, KnowledgeSettings, Scoring};
 use selection::Policy;
 use tree::{Node, ROOT};
 
@@ -153,7 +154,9 @@ impl MctsController {
         let (base_policy, seed_formula) = resolve_policy(settings)?;
         let es = match &settings.es {
             Some(es_settings) => {
-                let seed_formula = seed_formula.expect("validate: ES needs a formula policy");
+                let seed_formula = seed_formula
+                    .clone()
+                    .expect("validate: ES needs a formula policy");
                 let step = EsStep::new(
                     es_settings,
                     seed_formula,
@@ -163,12 +166,27 @@ impl MctsController {
             }
             None => None,
         };
+        // Knowledge costs a trial move per child, so only policies that can read it pay.
+        let reads_knowledge = Terminal::KNOWLEDGE.into_iter().any(|terminal| {
+            seed_formula
+                .as_ref()
+                .is_some_and(|formula| formula.uses(terminal))
+                || es
+                    .as_ref()
+                    .is_some_and(|es| es.grammar().terminals().contains(&terminal))
+        });
+        let knowledge = reads_knowledge.then(|| KnowledgeSettings {
+            points_per_unit: settings.reward.points_per_unit(),
+            temperature: settings.prior_temperature,
+        });
         let core = Core::new(
             GameRng::seed_from_u64(seed),
             settings.c_e,
             settings.reward,
             settings.rollouts_per_leaf,
             matches!(settings.selection, Selection::Rave { .. }),
+            settings.unvisited,
+            knowledge,
         );
         Ok(MctsController {
             settings: settings.clone(),

@@ -15,9 +15,10 @@ use rand::seq::SliceRandom;
 
 use super::rave::{self, KeySet, Played};
 use super::selection::Policy;
-use super::settings::{EsFitness, EsMode, FinalMove, Reward};
+use super::settings::{EsFitness, EsMode, FinalMove, Reward, Unvisited};
 use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
 use crate::game::{DrawUntil, Drawn, GameRng, GameState, Move, Rules, SampledTiles, Unplaceable};
+use crate::search::star::{evaluate, Evaluation};
 
 /// The placeholder edge of nodes not reached by a move.
 pub(crate) const NO_MOVE: Move = Move {
@@ -39,6 +40,15 @@ pub(crate) struct Scoring {
     pub write_back: bool,
 }
 
+/// How the terminals `H` and `p` are computed, for policies that read them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct KnowledgeSettings {
+    /// Points of score difference per unit of `H` (the reward's unit).
+    pub points_per_unit: f64,
+    /// τ of the softmax that gives `p`.
+    pub temperature: f64,
+}
+
 /// Everything a decision's simulations work on.
 pub(crate) struct Core {
     pub tree: Tree,
@@ -46,7 +56,11 @@ pub(crate) struct Core {
     c_e: f64,
     reward: Reward,
     rollouts: u32,
+    unvisited: Unvisited,
+    knowledge: Option<KnowledgeSettings>,
     root_state: Box<GameState>,
+    /// Where a child's move is tried to compute its `H`.
+    knowledge_state: Box<GameState>,
     sim_state: Box<GameState>,
     rollout_state: Box<GameState>,
     moves: Vec<Move>,
@@ -63,15 +77,26 @@ pub(crate) struct Core {
 }
 
 impl Core {
-    pub(crate) fn new(rng: GameRng, c_e: f64, reward: Reward, rollouts: u32, rave: bool) -> Core {
+    pub(crate) fn new(
+        rng: GameRng,
+        c_e: f64,
+        reward: Reward,
+        rollouts: u32,
+        rave: bool,
+        unvisited: Unvisited,
+        knowledge: Option<KnowledgeSettings>,
+    ) -> Core {
         let blank = Box::new(GameState::new(Rules::default()));
         Core {
-            tree: Tree::new(rave),
+            tree: Tree::new(rave, knowledge.is_some()),
             rng,
             c_e,
             reward,
             rollouts,
+            unvisited,
+            knowledge,
             root_state: blank.clone(),
+            knowledge_state: blank.clone(),
             sim_state: blank.clone(),
             rollout_state: blank,
             moves: Vec::with_capacity(256),
@@ -94,9 +119,35 @@ impl Core {
             drawn.index() as u8,
             NO_MOVE,
         ));
-        let mut moves = std::mem::take(&mut self.moves);
-        allocate_moves(&mut self.tree, ROOT, state, &mut moves, &mut self.rng);
-        self.moves = moves;
+        self.allocate_moves(ROOT, false);
+    }
+
+    /// Gives decision node `decision` one child per legal move of the position in
+    /// `sim_state` (`in_simulation`) or `root_state`, in a random order, with their knowledge
+    /// when the policy reads it.
+    fn allocate_moves(&mut self, decision: NodeId, in_simulation: bool) {
+        let state: &GameState = if in_simulation {
+            &self.sim_state
+        } else {
+            &self.root_state
+        };
+        let first = self.tree.len() as NodeId;
+        allocate_moves(
+            &mut self.tree,
+            decision,
+            state,
+            &mut self.moves,
+            &mut self.rng,
+        );
+        if let Some(knowledge) = self.knowledge {
+            assign_knowledge(
+                &mut self.tree,
+                first,
+                state,
+                &mut self.knowledge_state,
+                knowledge,
+            );
+        }
     }
 
     pub(crate) fn root_state(&self) -> &GameState {
@@ -132,22 +183,22 @@ impl Core {
                         if !backup {
                             break;
                         }
-                        let mut moves = std::mem::take(&mut self.moves);
-                        allocate_moves(
-                            &mut self.tree,
-                            node_id,
-                            &self.sim_state,
-                            &mut moves,
-                            &mut self.rng,
-                        );
-                        self.moves = moves;
+                        self.allocate_moves(node_id, true);
                     }
                     let node = *self.tree.get(node_id);
-                    let expanding = node.expanded < node.child_count;
-                    let child = if expanding {
-                        node.first_child + node.expanded as NodeId
-                    } else {
-                        policy.select(&self.tree, node_id, self.c_e, &mut self.rng)
+                    let (child, expanding) = match self.unvisited {
+                        Unvisited::TriedFirst if node.expanded < node.child_count => {
+                            (node.first_child + node.expanded as NodeId, true)
+                        }
+                        Unvisited::TriedFirst => (
+                            policy.select(&self.tree, node_id, self.c_e, &mut self.rng),
+                            false,
+                        ),
+                        Unvisited::Ranked(urgency) => {
+                            let child =
+                                policy.select_with_urgency(&self.tree, node_id, self.c_e, urgency);
+                            (child, self.tree.get(child).kind == NodeKind::Unexpanded)
+                        }
                     };
                     let mv = self.tree.get(child).mv;
                     if record_played {
@@ -366,6 +417,44 @@ fn is_terminal(state: &GameState) -> bool {
         || (state.rules().unplaceable == Unplaceable::BottomOfStack
             && state.drawn().is_none()
             && !state.any_hidden_placeable())
+}
+
+/// Sets `H` and `p` of the children of a decision node just allocated from `first` on, in
+/// the position `state`: `H` is the change the child's move makes to the mover's virtual
+/// score difference (`GameState::virtual_scores`, own minus opponent's), in the reward's
+/// unit; `p` is the softmax of the siblings' `H` at the settings' temperature.
+fn assign_knowledge(
+    tree: &mut Tree,
+    first: NodeId,
+    state: &GameState,
+    scratch: &mut GameState,
+    knowledge: KnowledgeSettings,
+) {
+    let mover = state.to_move();
+    let before = evaluate(state, mover, Evaluation::ScoreDifference);
+    let children = first..tree.len() as NodeId;
+    let mut highest = f64::NEG_INFINITY;
+    for id in children.clone() {
+        scratch.clone_from(state);
+        scratch
+            .apply(tree.get(id).mv)
+            .expect("allocated moves are legal");
+        let after = evaluate(scratch, mover, Evaluation::ScoreDifference);
+        let heuristic = (after - before) / knowledge.points_per_unit;
+        tree.knowledge_mut(id).heuristic = heuristic;
+        highest = highest.max(heuristic);
+    }
+    // Shifted by the largest H so no exponential overflows; the largest term is 1, so the
+    // sum is at least 1.
+    let mut total = 0.0;
+    for id in children.clone() {
+        let known = tree.knowledge_mut(id);
+        known.prior = ((known.heuristic - highest) / knowledge.temperature).exp();
+        total += known.prior;
+    }
+    for id in children {
+        tree.knowledge_mut(id).prior /= total;
+    }
 }
 
 /// Gives a decision node one child per legal move, in a random order.

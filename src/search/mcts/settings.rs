@@ -29,6 +29,19 @@ pub enum Reward {
     WinLoss,
 }
 
+impl Reward {
+    /// Points per unit of `Q`: the heuristic terminal `H` is a change of score difference
+    /// divided by this, so `H` and `Q` share a unit. `WinLoss` takes 50 points for one unit,
+    /// the scale under which a typical score difference lies in [-1, 1].
+    pub fn points_per_unit(self) -> f64 {
+        match self {
+            Reward::ScoreDiff => 1.0,
+            Reward::ScaledScoreDiff(scale) => scale,
+            Reward::WinLoss => 50.0,
+        }
+    }
+}
+
 /// How the move is picked once the simulations are spent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FinalMove {
@@ -38,6 +51,52 @@ pub enum FinalMove {
     /// The most visited root child; ties go to the higher Q.
     MostVisits,
 }
+
+/// The value an unvisited child's `Q` takes when the formula ranks it (first-play urgency).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum UnvisitedQ {
+    /// The parent's mean reward Q(s), from the same player's view as its children's.
+    #[default]
+    ParentQ,
+    /// A fixed value in the reward's unit.
+    Constant(f64),
+}
+
+/// First-play urgency: the formula also ranks unvisited children, which it sees with
+/// `Q` from `q`, `n` = `n`, and `V` = 0.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FirstPlayUrgency {
+    pub q: UnvisitedQ,
+    /// The visit count an unvisited child shows the formula. 1 by default, so `ln(N)/n`
+    /// and `W*H/(n+1)` terms mean what they mean after one visit; 0 is allowed and goes
+    /// through the protected operators (`x/0` is 1).
+    pub n: f64,
+}
+
+impl Default for FirstPlayUrgency {
+    fn default() -> Self {
+        FirstPlayUrgency {
+            q: UnvisitedQ::ParentQ,
+            n: 1.0,
+        }
+    }
+}
+
+/// How a decision node treats children no simulation has reached yet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum Unvisited {
+    /// Every child is tried once, in a random order, before the policy is consulted (the
+    /// textbook rule and the papers').
+    #[default]
+    TriedFirst,
+    /// The formula ranks unvisited children beside visited ones from the first
+    /// simulation on (first-play urgency).
+    Ranked(FirstPlayUrgency),
+}
+
+/// The temperature of the prior `p` (softmax of the siblings' `H`) unless a spec sets one.
+pub const DEFAULT_PRIOR_TEMPERATURE: f64 = 0.01;
 
 /// The tree policy at decision nodes (chance nodes always sample by the hidden counts).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -209,6 +268,17 @@ pub struct MctsSettings {
     pub selection: Selection,
     /// `Some(..)` makes the controller ES-MCTS or ES-p-MCTS.
     pub es: Option<EsSettings>,
+    /// Whether unvisited children are tried first (default) or ranked by the formula.
+    #[serde(skip_serializing_if = "is_default")]
+    pub unvisited: Unvisited,
+    /// τ of the prior terminal `p = exp(H/τ) / Σ exp(H'/τ)` over the siblings, in the unit
+    /// of `H` (and `Q`).
+    #[serde(skip_serializing_if = "is_default_temperature")]
+    pub prior_temperature: f64,
+}
+
+fn is_default_temperature(value: &f64) -> bool {
+    *value == DEFAULT_PRIOR_TEMPERATURE
 }
 
 impl Default for MctsSettings {
@@ -222,6 +292,8 @@ impl Default for MctsSettings {
             rollouts_per_leaf: 1,
             selection: Selection::Uct,
             es: None,
+            unvisited: Unvisited::TriedFirst,
+            prior_temperature: DEFAULT_PRIOR_TEMPERATURE,
         }
     }
 }
@@ -308,6 +380,45 @@ impl MctsSettings {
                 ));
             }
             _ => {}
+        }
+        if !self.prior_temperature.is_finite() || self.prior_temperature <= 0.0 {
+            return Err(SettingsError::new(
+                "prior_temperature",
+                format!(
+                    "must be a finite number > 0, got {}",
+                    self.prior_temperature
+                ),
+            ));
+        }
+        if let Unvisited::Ranked(urgency) = self.unvisited {
+            if !matches!(
+                self.selection,
+                Selection::Uct | Selection::Formula(_) | Selection::FormulaFile(_)
+            ) {
+                return Err(SettingsError::new(
+                    "unvisited",
+                    "Ranked needs a formula to rank with: use selection Uct, Formula or FormulaFile",
+                ));
+            }
+            if self.es.is_some() {
+                return Err(SettingsError::new(
+                    "unvisited",
+                    "Ranked does not combine with es: the ES starts once every root child was tried",
+                ));
+            }
+            let q_ok = match urgency.q {
+                UnvisitedQ::ParentQ => true,
+                UnvisitedQ::Constant(q) => q.is_finite(),
+            };
+            if !q_ok || !urgency.n.is_finite() || urgency.n < 0.0 {
+                return Err(SettingsError::new(
+                    "unvisited",
+                    format!(
+                        "Ranked needs a finite q and a finite n >= 0, got q {:?} and n {}",
+                        urgency.q, urgency.n
+                    ),
+                ));
+            }
         }
         if let Some(es) = &self.es {
             if !matches!(

@@ -51,9 +51,10 @@ pub(crate) struct Node {
     pub first_child: NodeId,
     /// 0 until the children are allocated.
     pub child_count: u16,
-    /// Decision nodes: children `first_child .. first_child + expanded` have been
-    /// reached. They are allocated in a shuffled order, so expanding in index order
-    /// tries unvisited children in a random order.
+    /// Decision nodes: how many children have been reached. Under the default rule they
+    /// are `first_child .. first_child + expanded`: children are allocated in a shuffled
+    /// order and expanded in index order, so unvisited children are tried in a random
+    /// order. Under first-play urgency the formula reaches them in any order.
     pub expanded: u16,
     /// The move that leads here (children of decision nodes).
     pub mv: Move,
@@ -129,6 +130,14 @@ pub(crate) fn argmax(
     best
 }
 
+/// Game knowledge about the move that leads to a child of a decision node, computed once
+/// when the node's children are allocated (the terminals `H` and `p`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Knowledge {
+    pub heuristic: f64,
+    pub prior: f64,
+}
+
 /// The all-moves-as-first statistics of a node (MCTS-RAVE only).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Amaf {
@@ -143,15 +152,20 @@ pub(crate) struct Tree {
     /// Parallel to `nodes` when `with_amaf`, empty otherwise.
     amaf: Vec<Amaf>,
     with_amaf: bool,
+    /// Parallel to `nodes` when `with_knowledge`, empty otherwise. Written only for nodes
+    /// just pushed, so an overlay needs no journal for it: rollback truncates it.
+    knowledge: Vec<Knowledge>,
+    with_knowledge: bool,
     /// `Some(mark)` while an overlay is open: nodes below `mark` are journaled.
     overlay_mark: Option<NodeId>,
     journal: Vec<(NodeId, Node)>,
 }
 
 impl Tree {
-    pub(crate) fn new(with_amaf: bool) -> Tree {
+    pub(crate) fn new(with_amaf: bool, with_knowledge: bool) -> Tree {
         Tree {
             with_amaf,
+            with_knowledge,
             ..Tree::default()
         }
     }
@@ -161,6 +175,7 @@ impl Tree {
         debug_assert!(self.overlay_mark.is_none(), "reset inside an overlay");
         self.nodes.clear();
         self.amaf.clear();
+        self.knowledge.clear();
         self.push(root);
     }
 
@@ -173,11 +188,17 @@ impl Tree {
         &self.nodes
     }
 
-    /// Bytes one node costs: the node, plus its AMAF entry under RAVE.
+    /// Bytes one node costs: the node, plus its AMAF entry under RAVE and its knowledge
+    /// when the policy reads it.
     pub(crate) fn bytes_per_node(&self) -> usize {
         std::mem::size_of::<Node>()
             + if self.with_amaf {
                 std::mem::size_of::<Amaf>()
+            } else {
+                0
+            }
+            + if self.with_knowledge {
+                std::mem::size_of::<Knowledge>()
             } else {
                 0
             }
@@ -189,6 +210,9 @@ impl Tree {
         self.nodes.push(node);
         if self.with_amaf {
             self.amaf.push(Amaf::default());
+        }
+        if self.with_knowledge {
+            self.knowledge.push(Knowledge::default());
         }
         id
     }
@@ -222,6 +246,26 @@ impl Tree {
         &mut self.amaf[id as usize]
     }
 
+    #[inline]
+    pub(crate) fn knowledge(&self, id: NodeId) -> &Knowledge {
+        &self.knowledge[id as usize]
+    }
+
+    /// Knowledge is set once, when the children are allocated: inside an overlay only
+    /// nodes the overlay added, which rollback drops.
+    #[inline]
+    pub(crate) fn knowledge_mut(&mut self, id: NodeId) -> &mut Knowledge {
+        debug_assert!(
+            self.overlay_mark.map_or(true, |mark| id >= mark),
+            "knowledge of a node older than the overlay"
+        );
+        &mut self.knowledge[id as usize]
+    }
+
+    pub(crate) fn has_knowledge(&self) -> bool {
+        self.with_knowledge
+    }
+
     pub(crate) fn has_amaf(&self) -> bool {
         self.with_amaf
     }
@@ -247,6 +291,9 @@ impl Tree {
         self.nodes.truncate(mark as usize);
         if self.with_amaf {
             self.amaf.truncate(mark as usize);
+        }
+        if self.with_knowledge {
+            self.knowledge.truncate(mark as usize);
         }
     }
 }
@@ -276,7 +323,7 @@ mod tests {
 
     #[test]
     fn rollback_restores_every_touched_node_and_drops_new_ones() {
-        let mut tree = Tree::new(false);
+        let mut tree = Tree::new(false, false);
         tree.reset(leaf(0));
         let a = tree.push(leaf(1));
         tree.get_mut(a).visits = 3;
