@@ -4,9 +4,9 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use evomcts::evolve::sweep::{run_sweep, SweepSpec};
 use evomcts::evolve::validate::{
-    bandit_baselines, bandit_table, run_sweep, run_validation, summary_table, PlayOptions,
-    SweepSpec, ValidateSpec,
+    bandit_baselines, bandit_table, run_validation, summary_table, PlayOptions, ValidateSpec,
 };
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::Formula;
@@ -107,20 +107,16 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             let spec = SweepSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
             eprintln!(
-                "sweep `{}`: C_E in {}, {} sequences x 2 seatings each -> {}",
+                "sweep `{}`: {} grid points, {} sequences x 2 seatings each -> {}",
                 spec.name,
-                spec.c_values
-                    .iter()
-                    .map(f64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                spec.points().len(),
                 spec.sequences,
                 opts.out_dir.display()
             );
             let out = run_sweep(&spec, &opts)?;
             let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();
             print!("{}", summary_table(&table));
-            println!("best C_E: {}", out.best);
+            println!("best: {}", out.best);
         }
         ValidateCommand::Bandit(a) => {
             if a.threads == Some(0) {

@@ -9,8 +9,9 @@
 //! with resume; `racing` spends a generation's games where they decide something;
 //! `report` writes the logbook, hall of fame and lineage; `namespace` keeps the tile
 //! sequences of evolution, of the UCT sweep and of validation apart; `validate` plays a
-//! formula against tuned UCT on unseen sequences, sweeps UCT's constant, and measures the
-//! bandit baselines.
+//! formula against a tuned baseline on unseen sequences and measures the bandit baselines;
+//! `sweep` tunes a baseline's constants (C_E, a formula weight, the prior's temperature, the
+//! final-move rule) on sweep sequences.
 //!
 //! Layering: uses `formula`, `game`, `search`, `runfs` (seeds, spec files, atomic writes, the
 //! run-folder lock) and `stats`; never `league`, and nothing below uses it.
@@ -24,6 +25,7 @@ pub mod racing;
 pub mod report;
 pub mod run;
 pub mod spec;
+pub mod sweep;
 pub mod validate;
 
 pub use fitness::{Estimate, EvalError};

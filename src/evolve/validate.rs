@@ -6,9 +6,9 @@
 //!   the mean score difference per sequence (the mean of its two seatings) with a 95%
 //!   interval, and the Wilcoxon signed-rank p of those per-sequence differences (the pair of
 //!   seatings is the unit of independence).
-//! - `SweepSpec`: UCT at several exploration constants, each against one fixed opponent,
-//!   on sweep sequences (evolution's namespace, never validation's), to choose the constant
-//!   the validation baseline uses without looking at validation games.
+//! - the sweep (`super::sweep`) that tunes a baseline's constants on sweep sequences
+//!   (evolution's namespace, never validation's), so the validation baseline is chosen
+//!   without looking at validation games, plays through [`play_pairings`] too.
 //! - `bandit_baselines`: UCB1 at its best c (chosen on sweep runs), UCB1-Tuned and Thompson
 //!   sampling beside a bandit champion, all on the same fresh runs.
 //!
@@ -18,7 +18,7 @@
 
 use super::bandit::{self, BanditScratch};
 use super::fitness::play_both_seatings;
-use super::namespace::{sweep_tile_seed, validation_tile_seed};
+use super::namespace::validation_tile_seed;
 use super::population::write_atomically;
 use super::spec::BanditSpec;
 use crate::formula::{CompiledFormula, Formula};
@@ -57,28 +57,9 @@ pub struct ValidateSpec {
     pub rules: Rules,
 }
 
-/// UCT's exploration constant chosen by playing each value against one opponent.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SweepSpec {
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
-    /// Master seed of the sweep sequences (evolution's namespace, not validation's).
-    pub seed: u64,
-    pub sequences: usize,
-    /// The MCTS whose `c_e` is swept; its selection must be `Uct`.
-    pub settings: MctsSettings,
-    pub c_values: Vec<f64>,
-    /// The fixed opponent every value plays.
-    pub opponent: ControllerSpec,
-    #[serde(default)]
-    pub rules: Rules,
-}
-
 const MAX_SEQUENCES: usize = 1_000_000;
 
-fn check_name(name: &str) -> Result<(), (String, String)> {
+pub(super) fn check_name(name: &str) -> Result<(), (String, String)> {
     if name.trim().is_empty() || name.contains(|c: char| c == '/' || c == '\\' || c.is_control()) {
         return Err((
             "name".into(),
@@ -88,7 +69,7 @@ fn check_name(name: &str) -> Result<(), (String, String)> {
     Ok(())
 }
 
-fn check_sequences(n: usize) -> Result<(), (String, String)> {
+pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
     if !(2..=MAX_SEQUENCES).contains(&n) {
         return Err((
             "sequences".into(),
@@ -115,17 +96,6 @@ impl SpecFile for ValidateSpec {
     }
 }
 
-impl SpecFile for SweepSpec {
-    fn check(&self) -> Result<(), (String, String)> {
-        self.validate()
-    }
-
-    fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
-        resolve_controller(&mut self.opponent, base)
-            .map_err(|(field, message)| (format!("opponent.{field}"), message))
-    }
-}
-
 impl ValidateSpec {
     pub fn validate(&self) -> Result<(), (String, String)> {
         check_name(&self.name)?;
@@ -144,53 +114,6 @@ impl ValidateSpec {
         (0..self.sequences as u64)
             .map(|j| validation_tile_seed(self.seed, j))
             .collect()
-    }
-}
-
-impl SweepSpec {
-    pub fn validate(&self) -> Result<(), (String, String)> {
-        check_name(&self.name)?;
-        check_sequences(self.sequences)?;
-        if self.settings.selection != Selection::Uct || self.settings.es.is_some() {
-            return Err((
-                "settings.selection".into(),
-                "the sweep tunes plain UCT: leave `selection` and `es` out".into(),
-            ));
-        }
-        self.settings
-            .validate()
-            .map_err(|e| ("settings".to_string(), e.to_string()))?;
-        if self.c_values.is_empty() || self.c_values.len() > 100 {
-            return Err((
-                "c_values".into(),
-                format!("must list 1 to 100 values, got {}", self.c_values.len()),
-            ));
-        }
-        if let Some(c) = self.c_values.iter().find(|c| !c.is_finite() || **c < 0.0) {
-            return Err((
-                "c_values".into(),
-                format!("must be finite numbers >= 0, got {c}"),
-            ));
-        }
-        self.opponent
-            .validate()
-            .map_err(|e| ("opponent".to_string(), e.to_string()))?;
-        Ok(())
-    }
-
-    /// The tile seeds played, all in evolution's namespace.
-    pub fn tile_seeds(&self) -> Vec<u64> {
-        (0..self.sequences as u64)
-            .map(|j| sweep_tile_seed(self.seed, j))
-            .collect()
-    }
-
-    /// The controller for constant `c`.
-    pub fn uct(&self, c: f64) -> ControllerSpec {
-        ControllerSpec::Mcts(MctsSettings {
-            c_e: c,
-            ..self.settings.clone()
-        })
     }
 }
 
@@ -249,7 +172,7 @@ pub enum ValidateError {
     NoThreads,
 }
 
-fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
+pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
     ValidateError::Io {
         file: file.display().to_string(),
         message: e.to_string(),
@@ -607,80 +530,6 @@ pub fn run_validation(
     let path = opts.out_dir.join("summary.md");
     write_atomically(&path, &text).map_err(|e| io_error(&path, e))?;
     Ok(summary)
-}
-
-/// The result of a UCT sweep: a summary per constant and the best constant (highest mean
-/// score difference against the opponent; the smaller constant on ties).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SweepOutcome {
-    pub summaries: Vec<(f64, PairingSummary)>,
-    pub best: f64,
-}
-
-pub fn run_sweep(spec: &SweepSpec, opts: &PlayOptions) -> Result<SweepOutcome, ValidateError> {
-    let pairings: Vec<Pairing> = spec
-        .c_values
-        .iter()
-        .map(|&c| Pairing {
-            label: format!("UCT C_E = {c}"),
-            candidate: spec.uct(c),
-            other: spec.opponent.clone(),
-        })
-        .collect();
-    let rows = play_pairings(
-        &pairings,
-        &spec.tile_seeds(),
-        spec.rules,
-        &spec.to_ron(),
-        opts,
-    )?;
-    let summaries: Vec<(f64, PairingSummary)> = pairings
-        .iter()
-        .enumerate()
-        .map(|(p, pairing)| (spec.c_values[p], summarise(&pairing.label, &rows, p)))
-        .collect();
-    let best = summaries
-        .iter()
-        .max_by(|a, b| {
-            a.1.diff_mean
-                .total_cmp(&b.1.diff_mean)
-                .then(b.0.total_cmp(&a.0))
-        })
-        .map(|(c, _)| *c)
-        .expect("at least one value");
-    let table: Vec<PairingSummary> = summaries.iter().map(|(_, s)| s.clone()).collect();
-    let text = format!(
-        "# UCT sweep `{}`\n\n{}\n\nEach UCT (`{}` with the given C_E) against `{}` on {} tile sequences of the sweep (evolution's namespace, never validation's), master seed {}, both seatings.\n\n{}\nBest C_E (highest mean score difference): **{}**\n",
-        spec.name,
-        spec.description,
-        serde_json::to_string(&spec.settings).unwrap_or_default(),
-        serde_json::to_string(&spec.opponent).unwrap_or_default(),
-        spec.sequences,
-        spec.seed,
-        summary_table(&table),
-        best
-    );
-    let path = opts.out_dir.join("summary.md");
-    write_atomically(&path, &text).map_err(|e| io_error(&path, e))?;
-    let mut csv = String::from(
-        "c_e,sequences,win_rate,win_low,win_high,diff_mean,diff_low,diff_high,wilcoxon_p\n",
-    );
-    for (c, s) in &summaries {
-        csv.push_str(&format!(
-            "{c},{},{},{},{},{},{},{},{}\n",
-            s.sequences,
-            s.win_rate,
-            s.win_low,
-            s.win_high,
-            s.diff_mean,
-            s.diff_low,
-            s.diff_high,
-            s.wilcoxon_p
-        ));
-    }
-    let path = opts.out_dir.join("sweep.csv");
-    write_atomically(&path, &csv).map_err(|e| io_error(&path, e))?;
-    Ok(SweepOutcome { summaries, best })
 }
 
 // ---------------------------------------------------------------------------------------

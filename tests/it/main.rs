@@ -28,6 +28,7 @@ mod progress;
 mod reliability;
 mod replication;
 mod report;
+mod search_knowledge;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;

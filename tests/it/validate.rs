@@ -9,9 +9,9 @@ use evomcts::evolve::namespace::{
 };
 use evomcts::evolve::run::generation_seeds;
 use evomcts::evolve::spec::BanditSpec;
+use evomcts::evolve::sweep::{run_sweep, SweepSpec};
 use evomcts::evolve::validate::{
-    bandit_baselines, run_sweep, run_validation, thompson_regret, PlayOptions, SweepSpec,
-    ValidateSpec,
+    bandit_baselines, run_validation, thompson_regret, PlayOptions, ValidateSpec,
 };
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::{CompiledFormula, Formula};

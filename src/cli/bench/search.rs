@@ -30,7 +30,8 @@ pub struct SearchBenchArgs {
     /// Also time RAVE and Thompson sampling decisions.
     #[arg(long)]
     all_policies: bool,
-    /// Time only this controller (mcts, es-mcts or es-p-mcts), e.g. under a profiler.
+    /// Time only this controller (mcts, es-mcts, es-p-mcts, or mcts-knowledge: UCT that
+    /// also computes the knowledge terminals H and p), e.g. under a profiler.
     #[arg(long)]
     only: Option<String>,
     /// Print one JSON object instead of indented text.
@@ -144,6 +145,13 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         sims: args.sims,
         ..MctsSettings::es_paper(EsMode::Partial)
     };
+    // UCT plus a zero-weight `H` term: the same tree as `mcts` (tested), so the difference
+    // is the cost of computing the knowledge terminals.
+    let mcts_knowledge = MctsSettings {
+        sims: args.sims,
+        selection: Selection::Formula("Q + 2*C*sqrt(2*ln(N)/n) + 0*H".into()),
+        ..MctsSettings::default()
+    };
     let mut report = serde_json::json!({
         "positions": args.positions,
         "turns": "20..50",
@@ -159,10 +167,15 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         ("mcts", "mcts400_decision_ms", mcts),
         ("es-mcts", "es_mcts_decision_ms", es_mcts),
         ("es-p-mcts", "es_p_mcts_decision_ms", es_p_mcts),
+        (
+            "mcts-knowledge",
+            "mcts400_knowledge_decision_ms",
+            mcts_knowledge,
+        ),
     ];
     if let Some(only) = &args.only {
         if !main.iter().any(|(name, _, _)| name == only) {
-            bail!("--only takes mcts, es-mcts or es-p-mcts, not {only}");
+            bail!("--only takes mcts, es-mcts, es-p-mcts or mcts-knowledge, not {only}");
         }
     }
     for (name, key, settings) in main {

@@ -74,6 +74,9 @@ pub struct ChildStats {
     pub visits: u32,
     /// Mean reward from the deciding player's view.
     pub q: f64,
+    /// The knowledge terminals `H` and `p`, when the policy reads them.
+    pub heuristic: Option<f64>,
+    pub prior: Option<f64>,
 }
 
 /// Figures of the last decision.
@@ -88,6 +91,9 @@ pub struct DecisionStats {
     pub es_ran: bool,
     /// MCTS simulations done when the ES started.
     pub es_started_at: Option<u64>,
+    /// Moves tried to compute `H`: one per child of every decision node the search
+    /// allocated, when the policy reads knowledge (0 otherwise).
+    pub knowledge_evaluations: u64,
 }
 
 /// Every node's statistics and links, to compare a tree before and after a step.
@@ -99,6 +105,16 @@ pub struct TreeSnapshot {
 impl TreeSnapshot {
     pub fn node_count(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Children allocated to decision nodes: one per legal move of every decision node a
+    /// simulation reached.
+    pub fn move_children(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| n.kind == tree::NodeKind::Decision)
+            .map(|n| n.child_count as usize)
+            .sum()
     }
 
     /// Sum of all visit counts (a cheap figure for assertions).
@@ -390,10 +406,13 @@ impl MctsController {
             .children()
             .map(|id| {
                 let child = tree.get(id);
+                let known = tree.has_knowledge().then(|| *tree.knowledge(id));
                 ChildStats {
                     mv: child.mv,
                     visits: child.visits,
                     q: child.q(),
+                    heuristic: known.map(|k| k.heuristic),
+                    prior: known.map(|k| k.prior),
                 }
             })
             .collect()
@@ -422,6 +441,7 @@ impl MctsController {
             bytes_per_node: self.core.tree.bytes_per_node(),
             es_ran: self.es_ran,
             es_started_at: self.es_started_at,
+            knowledge_evaluations: self.core.knowledge_evaluations(),
         };
     }
 }

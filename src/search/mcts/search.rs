@@ -61,6 +61,8 @@ pub(crate) struct Core {
     root_state: Box<GameState>,
     /// Where a child's move is tried to compute its `H`.
     knowledge_state: Box<GameState>,
+    /// Moves tried for `H` since `begin`.
+    knowledge_evaluations: u64,
     sim_state: Box<GameState>,
     rollout_state: Box<GameState>,
     moves: Vec<Move>,
@@ -97,6 +99,7 @@ impl Core {
             knowledge,
             root_state: blank.clone(),
             knowledge_state: blank.clone(),
+            knowledge_evaluations: 0,
             sim_state: blank.clone(),
             rollout_state: blank,
             moves: Vec::with_capacity(256),
@@ -113,6 +116,7 @@ impl Core {
     pub(crate) fn begin(&mut self, state: &GameState) {
         let drawn = state.drawn().expect("the caller checked a tile is drawn");
         self.root_state.as_mut().clone_from(state);
+        self.knowledge_evaluations = 0;
         self.tree.reset(Node::new(
             NodeKind::Decision,
             state.to_move() as u8,
@@ -140,6 +144,7 @@ impl Core {
             &mut self.rng,
         );
         if let Some(knowledge) = self.knowledge {
+            self.knowledge_evaluations += self.tree.len() as u64 - first as u64;
             assign_knowledge(
                 &mut self.tree,
                 first,
@@ -148,6 +153,10 @@ impl Core {
                 knowledge,
             );
         }
+    }
+
+    pub(crate) fn knowledge_evaluations(&self) -> u64 {
+        self.knowledge_evaluations
     }
 
     pub(crate) fn root_state(&self) -> &GameState {
