@@ -49,25 +49,41 @@ fn create_parent(path: &Path) -> Result<(), PlotError> {
     }
 }
 
-/// Draws `figure` into `png` and `svg`.
+/// Draws `figure` into `png` and `svg`, each written whole through `runfs::replace_with` (so a
+/// link at either path is replaced, not followed).
 pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotError> {
     font::register()?;
     create_parent(png)?;
     create_parent(svg)?;
-    {
-        let root = TypesetBitmap::new(BitMapBackend::new(png, figure.size())).into_drawing_area();
-        root.fill(&WHITE)
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| PlotError::Io { path, source }
+    };
+    let mut drawn = Ok(());
+    let written = crate::runfs::replace_with(png, |_, tmp| {
+        let root = TypesetBitmap::new(BitMapBackend::new(tmp, figure.size())).into_drawing_area();
+        drawn = root
+            .fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
-            .map_err(|e| draw_error(png, e))?;
-    }
+            .map_err(|e| draw_error(png, e));
+        // Any failure keeps the old file: the temporary one is removed.
+        drawn
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    });
+    drawn?;
+    written.map_err(io(png))?;
+    let mut text = String::new();
     {
-        let root = SVGBackend::new(svg, figure.size()).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, figure.size()).into_drawing_area();
         root.fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
             .map_err(|e| draw_error(svg, e))?;
     }
+    crate::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
     Ok(())
 }
 

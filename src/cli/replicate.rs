@@ -99,11 +99,11 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
             ),
         };
         use std::io::Write;
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join("wall.jsonl"))
-            .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
+        let mut f = evomcts::runfs::open_own(
+            &dir.join("wall.jsonl"),
+            std::fs::OpenOptions::new().create(true).append(true),
+        )
+        .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
         writeln!(f, "{}", serde_json::to_string(&line)?)?;
     }
     eprintln!(
@@ -176,7 +176,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
                 );
                 let d = star_decisions(&first.games, args.star_every, &[50.0, 10.0], &source)
                     .map_err(anyhow::Error::msg)?;
-                std::fs::write(&star_file, serde_json::to_string_pretty(&d)?)
+                evomcts::runfs::write_atomically(&star_file, serde_json::to_string_pretty(&d)?.as_bytes())
                     .with_context(|| format!("writing {}", star_file.display()))?;
                 Some(d)
             }
@@ -208,7 +208,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     if let Some(dir) = args.report.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(&args.report, text)
+    evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;
     eprintln!("report written to {}", args.report.display());
     Ok(())

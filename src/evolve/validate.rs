@@ -387,9 +387,7 @@ pub fn play_pairings(
     let started = Instant::now();
     let stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
     let mut next = done;
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&games_file)
+    let mut file = crate::runfs::open_own(&games_file, std::fs::OpenOptions::new().append(true))
         .map_err(|e| io_error(&games_file, e))?;
     while next < stop {
         let end = (next + CHUNK).min(stop);

@@ -1,0 +1,251 @@
+//! How the tool writes files, one way for every writer: names that become paths are checked to
+//! be one plain component, names that become file names go through one bounded mapping, files
+//! are replaced through fresh temporary files and opened without following links, and a folder
+//! or file that belongs to another run is not written over.
+//!
+//! Architecture invariant: every file the tool writes is written by `write_atomically` or
+//! `replace_with`, or opened by `open_own`; nothing else in the crate creates or truncates a
+//! file. So a symlink or hard link planted in a run folder (at a lock, a temporary or a result
+//! file) can never redirect a write to its target.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Checks that `name` can be one component of a path: not empty, not `.` or `..`, no path
+/// separator, no control character. `what` names the value in the message (e.g. "field
+/// `name`", "the spec file's name").
+pub fn check_plain_name(what: &str, name: &str) -> Result<(), String> {
+    let shown = crate::escape::terminal(name);
+    if name.trim().is_empty() || name == "." || name == ".." {
+        return Err(format!(
+            "{what} becomes a folder name and must be a plain name, not {shown:?}"
+        ));
+    }
+    if name.contains(['/', '\\']) || name.chars().any(char::is_control) {
+        return Err(format!(
+            "{what} becomes a folder name and must hold no `/`, `\\` or control character, got {shown:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// `parent/name`, the default folder of a run named `name`, once `name` is a plain name.
+pub fn default_folder(parent: &str, what: &str, name: &str) -> Result<PathBuf, String> {
+    check_plain_name(what, name)?;
+    Ok(Path::new(parent).join(name))
+}
+
+/// The longest readable part of a [`file_stem`].
+const STEM_SLUG_CHARS: usize = 40;
+
+/// The part of a file name that stands for a name (a controller's, a run's): lowercase ASCII
+/// letters, digits and `_`, at most 40 of them, then `-` and 8 hex digits of a hash of the
+/// exact name unless the name is already such a slug (`uct` stays `uct`, `ES+1` becomes
+/// `es_1-…` and `ES-1` another `es_1-…`). Distinct names get distinct stems (up to a 32-bit
+/// hash collision), every stem is short enough for any file system, and no stem is empty, `.`,
+/// `..` or holds a separator.
+pub fn file_stem(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.chars() {
+        if slug.len() >= STEM_SLUG_CHARS {
+            break;
+        }
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('_') {
+            slug.push('_');
+        }
+    }
+    let slug = slug.trim_matches('_');
+    if !slug.is_empty() && slug == name {
+        return slug.to_string();
+    }
+    let slug = if slug.is_empty() { "name" } else { slug };
+    // The hash marks every stem that is not the name itself, so such a stem cannot equal a
+    // name kept as it is (those hold no `-`).
+    let hash = crate::runfs::fnv1a_hex(name);
+    format!("{slug}-{}", &hash[..8])
+}
+
+/// A fresh temporary file beside `path`, created exclusively (so nothing already at its name, a
+/// planted link included, is opened) under a name no other process or thread uses.
+fn temp_beside(path: &Path) -> std::io::Result<(PathBuf, File)> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = path.with_file_name(format!(".{name}.{}-{n}.tmp", std::process::id()));
+    let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    Ok((tmp, file))
+}
+
+/// Replaces `path` by a file that `fill` writes into a fresh temporary file beside it (given as
+/// the open file and its path, for writers that open the path themselves), synced and renamed
+/// over `path`: a reader sees the old file or the new one, never a part, and a link at `path` is
+/// replaced, not followed. On failure the temporary file is removed.
+pub fn replace_with(
+    path: &Path,
+    fill: impl FnOnce(&mut File, &Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    refuse_folder(path)?;
+    let (tmp, mut file) = temp_beside(path)?;
+    let written = fill(&mut file, &tmp).and_then(|()| {
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    // Make the rename itself durable where the platform allows syncing a directory.
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` whole or not at all (see [`replace_with`]).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    replace_with(path, |file: &mut File, _: &Path| file.write_all(bytes))
+}
+
+fn refuse_folder(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
+            "{} is a folder, not a file evomcts writes",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Opens `path` with `options` (which may create it but must not truncate it) only if it is a
+/// regular file of its own: a symbolic link, or a file with a second hard link, is refused, so a
+/// planted link cannot make the tool write (append, lock, empty) another file.
+pub fn open_own(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
+    let refused = |why: &str| {
+        // The callers name the path.
+        std::io::Error::other(format!(
+            "it {why}, and evomcts writes only files of its own: remove it"
+        ))
+    };
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(refused("is a symbolic link"));
+    }
+    let file = options.open(path)?;
+    // Checked again on the open file: a link put in place between the check and the opening
+    // would have been followed, and is caught here before anything is written.
+    let opened = file.metadata()?;
+    let entry = std::fs::symlink_metadata(path)?;
+    if entry.file_type().is_symlink() || !opened.is_file() {
+        return Err(refused("is not a regular file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if (opened.dev(), opened.ino()) != (entry.dev(), entry.ino()) {
+            return Err(refused("changed while it was opened"));
+        }
+        if opened.nlink() > 1 {
+            return Err(refused("has another hard link"));
+        }
+    }
+    Ok(file)
+}
+
+/// The file every run folder holds, which marks it as one.
+const RUN_MARK: &str = "spec.ron";
+
+/// Whether `dir` is a run folder (a league's or an evolution's: it holds `spec.ron`).
+pub fn is_run_folder(dir: &Path) -> bool {
+    dir.join(RUN_MARK).is_file()
+}
+
+/// Checks that `out`, a folder a command writes its outputs into, is not another run's folder:
+/// it may be one of `own` (the runs the outputs are made from) or a folder that is no run's.
+pub fn check_output_folder(out: &Path, own: &[PathBuf]) -> Result<(), String> {
+    if out.exists() && !out.is_dir() {
+        return Err(format!("{} exists and is not a folder", out.display()));
+    }
+    if !is_run_folder(out) {
+        return Ok(());
+    }
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if own.iter().any(|run| same(out, run)) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} is the folder of another run (it holds {RUN_MARK}); its files are not written over: choose another --out",
+        out.display()
+    ))
+}
+
+/// Checks that `path`, a file a command writes (as `what`, e.g. "a Markdown table"), would not
+/// replace something else: it must not be a folder, must not be inside a run folder (whose files
+/// belong to that run), and an existing file must end in `.EXT`, the kind being written.
+pub fn check_output_file(path: &Path, what: &str, ext: &str) -> Result<(), String> {
+    let shown = path.display();
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if is_run_folder(parent) {
+        return Err(format!(
+            "{shown} is inside the run folder {}, whose files belong to that run: write {what} elsewhere",
+            parent.display()
+        ));
+    }
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Ok(()),
+        Ok(m) if m.is_file() && path.extension().is_some_and(|e| e == ext) => Ok(()),
+        Ok(_) => Err(format!(
+            "{shown} exists and is not a .{ext} file; it is not replaced by {what}: choose a new file or one ending in .{ext}"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_names_are_one_component() {
+        for bad in ["", " ", ".", "..", "a/b", "a\\b", "x\ny"] {
+            assert!(check_plain_name("name", bad).is_err(), "{bad:?}");
+        }
+        for good in ["quick", "...", "a b", "é", ".hidden"] {
+            assert!(check_plain_name("name", good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn file_stems_are_distinct_bounded_and_plain() {
+        assert_eq!(file_stem("uct"), "uct");
+        assert_ne!(file_stem("ES+1"), file_stem("ES-1"));
+        assert!(file_stem("ES+1").starts_with("es_1-"));
+        assert_ne!(file_stem("Ä"), file_stem("Ö"));
+        assert_ne!(file_stem("uct"), file_stem("UCT"));
+        let long = "x".repeat(200);
+        assert!(file_stem(&long).len() <= STEM_SLUG_CHARS + 9);
+        assert_ne!(file_stem(&long), file_stem(&format!("{long}y")));
+        for name in ["", ".", "..", "/", "a/b"] {
+            let stem = file_stem(name);
+            assert!(check_plain_name("stem", &stem).is_ok(), "{name:?} -> {stem}");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Files the tool writes cannot be redirected or collide (issue 23, D6, D10, D17, D18): links
+//! planted in a run folder are refused or replaced, never followed; names that become paths are
+//! one plain component; names that become file names map to distinct, bounded file names; no
+//! command writes over another run's files.
+
+use crate::support::{evomcts, evomcts_ok};
+use std::path::{Path, PathBuf};
+
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = crate::support::scratch("paths", name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A league of two random players, four games: enough to write every table.
+pub const TINY: &str = r#"(
+    name: "tiny",
+    games_per_match: 2,
+    seed: 5,
+    controllers: [
+        (name: "Random", spec: Random),
+        (name: "Random 2", spec: Random),
+    ],
+)"#;
+
+/// A bandit evolution of three short generations.
+pub const TINY_EVOLVE: &str = r#"(
+    name: "tiny-bandit",
+    seed: 7,
+    strategy: (mu: 2, lambda: 4, generations: 2, plus: true),
+    noise: (samples: 8, elites: 1, elite_samples: 8),
+    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 100, c_e: 0.5),
+)"#;
+
+pub fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Writes `text` to `dir/name` and returns the path.
+pub fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+// D6: a link planted at the lock makes `league` and `evolve` refuse without touching its
+// target; one at the old temporary name of the standings, or at a result file, is never
+// followed.
+#[test]
+fn links_planted_in_a_run_folder_are_never_followed() {
+    let dir = scratch("links");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let evolve_spec = file(&dir, "ev.ron", TINY_EVOLVE);
+    let victim = file(&dir, "victim.txt", "precious\n");
+    let victim_text = || std::fs::read_to_string(&victim).unwrap();
+
+    for (command, spec) in [("league", &spec), ("evolve", &evolve_spec)] {
+        let run = dir.join(format!("{command}-lock"));
+        std::fs::create_dir_all(&run).unwrap();
+        std::os::unix::fs::symlink(&victim, run.join(".evomcts.lock")).unwrap();
+        let out = evomcts(&[command, s(spec), "--out", s(&run), "--threads", "1", "--quiet"]);
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", stderr(&out));
+        assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+        assert_eq!(victim_text(), "precious\n", "{command} wrote through the lock link");
+    }
+
+    // A hard link at the lock is refused too: emptying it would empty the other name.
+    let run = dir.join("hard-lock");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::hard_link(&victim, run.join(".evomcts.lock")).unwrap();
+    let out = evomcts(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(victim_text(), "precious\n");
+
+    // Links at temporary names and at result files: the run succeeds, the targets are intact
+    // and the results are files of the run's own.
+    let run = dir.join("tmp-links");
+    std::fs::create_dir_all(&run).unwrap();
+    for name in [".standings.csv.tmp", ".tables.md.tmp", "tables.md", "standings.csv"] {
+        std::os::unix::fs::symlink(&victim, run.join(name)).unwrap();
+    }
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--threads", "1", "--quiet"]);
+    assert_eq!(victim_text(), "precious\n", "a link was followed");
+    for name in ["tables.md", "standings.csv"] {
+        let meta = std::fs::symlink_metadata(run.join(name)).unwrap();
+        assert!(meta.is_file(), "{name} is still a link");
+    }
+
+    // A link at the records is refused, not appended to (its target reads as no records).
+    let run = dir.join("records-link");
+    std::fs::create_dir_all(&run).unwrap();
+    let empty = file(&dir, "empty.jsonl", "");
+    std::os::unix::fs::symlink(&empty, run.join("games.jsonl")).unwrap();
+    let out = evomcts(&["league", s(&spec), "--out", s(&run), "--quiet", "--resume"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&empty).unwrap(), "", "appended through a link");
+    let _ = std::fs::remove_dir_all(dir);
+}
