@@ -317,24 +317,6 @@ pub fn text(size: f64) -> TextStyle<'static> {
     (font::FAMILY, size).into_font().into()
 }
 
-/// A file-name-safe form of a controller name: `MCTS C=0.5` → `mcts_c_0_5`.
-pub fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let trimmed = out.trim_matches('_');
-    if trimmed.is_empty() {
-        "controller".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
 /// Breaks `text` into lines of at most `width` characters, at spaces when it can and after an
 /// operator or closing parenthesis when a single word is too long.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -508,13 +490,6 @@ mod tests {
         let rejoined: String = lines.join("").chars().filter(|c| *c != ' ').collect();
         let original: String = text.chars().filter(|c| *c != ' ').collect();
         assert_eq!(rejoined, original);
-    }
-
-    #[test]
-    fn slugs_are_file_name_safe() {
-        assert_eq!(slug("MCTS C=0.5"), "mcts_c_0_5");
-        assert_eq!(slug("ES-MCTS"), "es_mcts");
-        assert_eq!(slug("//"), "controller");
     }
 
     #[test]

@@ -70,15 +70,20 @@ pub fn file_stem(name: &str) -> String {
 }
 
 /// A fresh temporary file beside `path`, created exclusively (so nothing already at its name, a
-/// planted link included, is opened) under a name no other process or thread uses.
+/// planted link included, is opened) under a name no other process or thread uses. It keeps the
+/// file's extension, which some writers (the PNG encoder) go by.
 fn temp_beside(path: &Path) -> std::io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = path.with_file_name(format!(".{name}.{}-{n}.tmp", std::process::id()));
+    let tmp = path.with_file_name(format!(".{name}.{}-{n}.tmp{ext}", std::process::id()));
     let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
     Ok((tmp, file))
 }

@@ -101,3 +101,47 @@ fn links_planted_in_a_run_folder_are_never_followed() {
     assert_eq!(std::fs::read_to_string(&empty).unwrap(), "", "appended through a link");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// D17: controller names that slug alike (`ES+1`, `ES-1`), that have no ASCII letter, or that
+// are 200 characters long get distinct, short file names: `plot games`, `plot all` and `report`
+// write one figure per pairing.
+#[test]
+fn figures_of_names_that_slug_alike_do_not_overwrite_each_other() {
+    let dir = scratch("stems");
+    let long_a = format!("A{}", "x".repeat(199));
+    let long_b = format!("B{}", "x".repeat(199));
+    let names = ["ES+1", "ES-1", "Ä", "Ö", &long_a, &long_b];
+    let controllers: Vec<String> = names
+        .iter()
+        .map(|n| format!("(name: {n:?}, spec: Random)"))
+        .collect();
+    let spec = file(
+        &dir,
+        "alike.ron",
+        &format!(
+            "(name: \"alike\", games_per_match: 2, seed: 3, controllers: [{}])",
+            controllers.join(", ")
+        ),
+    );
+    let run = dir.join("run");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    let pairings = names.len() * (names.len() - 1) / 2;
+    let count = |folder: &Path, prefix: &str, ext: &str| {
+        std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(prefix) && n.ends_with(ext))
+            .inspect(|n| assert!(n.len() < 255, "{n} is too long"))
+            .count()
+    };
+    let games = dir.join("games-plots");
+    evomcts_ok(&["plot", "games", s(&run), "--out", s(&games)]);
+    assert_eq!(count(&games, "scores_", ".png"), pairings);
+    assert_eq!(count(&games, "scores_", ".svg"), pairings);
+    evomcts_ok(&["plot", "all", s(&run)]);
+    assert_eq!(count(&run.join("plots"), "scores_", ".svg"), pairings);
+    let report = dir.join("report");
+    evomcts_ok(&["report", s(&run), "--out", s(&report)]);
+    assert_eq!(count(&report.join("figures"), "scores_", ".svg"), pairings);
+    let _ = std::fs::remove_dir_all(dir);
+}
