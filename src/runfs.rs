@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 mod files;
 pub use files::{
     check_output_file, check_output_folder, check_plain_name, default_folder, file_stem,
-    is_run_folder, open_own, replace_with, write_atomically,
+    is_run_folder, open_own, replace_with, spec_file_stem, write_atomically,
 };
 
 /// SplitMix64 finaliser: a well-mixed 64-bit value from any 64-bit input.

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::escape;
+use evomcts::{escape, runfs};
 use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Shard, Tables};
 use std::path::PathBuf;
 
@@ -28,25 +28,23 @@ pub struct LeagueArgs {
 }
 
 pub fn run(args: LeagueArgs) -> Result<()> {
-    let (spec, stem) = match &args.spec {
-        Some(path) => {
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "league".into());
-            (LeagueSpec::from_file(path)?, stem)
-        }
+    let (spec, spec_path) = match &args.spec {
+        Some(path) => (LeagueSpec::from_file(path)?, path.clone()),
         None => (
             LeagueSpec::from_ron(BUILT_IN_QUICK, "runs/quick.ron (built in)")?,
-            "quick".to_string(),
+            PathBuf::from("quick.ron"),
         ),
     };
-    let out = args.run.out.unwrap_or_else(|| match args.shard {
-        Some(s) => PathBuf::from("runs")
-            .join(&stem)
-            .join(format!("shard-{}-of-{}", s.index, s.count)),
-        None => PathBuf::from("runs").join(&stem),
-    });
+    let out = match args.run.out {
+        Some(out) => out,
+        None => {
+            let folder = runfs::default_folder("runs", &spec_path).map_err(anyhow::Error::msg)?;
+            match args.shard {
+                Some(s) => folder.join(format!("shard-{}-of-{}", s.index, s.count)),
+                None => folder,
+            }
+        }
+    };
     let mut jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
     if let Some(shard) = args.shard {
         jobs = shard.select(&jobs);

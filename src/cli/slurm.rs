@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::escape;
+use evomcts::{escape, runfs};
 use evomcts::league::slurm::{write_slurm, SlurmOptions};
 use evomcts::league::{schedule, LeagueSpec};
 use std::path::PathBuf;
@@ -39,14 +39,11 @@ pub struct SlurmArgs {
 
 pub fn run(args: SlurmArgs) -> Result<()> {
     let spec = LeagueSpec::from_file(&args.spec)?;
-    let stem = args
-        .spec
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "league".into());
-    let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("runs").join(&stem));
+    let stem = runfs::spec_file_stem(&args.spec);
+    let out = match args.out {
+        Some(out) => out,
+        None => runfs::default_folder("runs", &args.spec).map_err(anyhow::Error::msg)?,
+    };
     let bin = match args.bin {
         Some(b) => b,
         None => std::env::current_exe()?.canonicalize()?,

@@ -79,13 +79,7 @@ pub struct SweepSpec {
 const MAX_SEQUENCES: usize = 1_000_000;
 
 fn check_name(name: &str) -> Result<(), (String, String)> {
-    if name.trim().is_empty() || name.contains(|c: char| c == '/' || c == '\\' || c.is_control()) {
-        return Err((
-            "name".into(),
-            format!("must be a non-empty folder name, got {name:?}"),
-        ));
-    }
-    Ok(())
+    crate::runfs::check_plain_name("the name", name).map_err(|m| ("name".into(), m))
 }
 
 fn check_sequences(n: usize) -> Result<(), (String, String)> {

@@ -31,10 +31,22 @@ pub fn check_plain_name(what: &str, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `parent/name`, the default folder of a run named `name`, once `name` is a plain name.
-pub fn default_folder(parent: &str, what: &str, name: &str) -> Result<PathBuf, String> {
-    check_plain_name(what, name)?;
-    Ok(Path::new(parent).join(name))
+/// The name a spec file gives its run by default: the file's name without `.ron`.
+pub fn spec_file_stem(spec: &Path) -> String {
+    spec.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `parent/NAME`, the default folder of a run whose spec file is `spec`, once its stem is a
+/// plain name (a spec file `...ron` would otherwise name `parent/..`).
+pub fn default_folder(parent: &str, spec: &Path) -> Result<PathBuf, String> {
+    let stem = spec_file_stem(spec);
+    check_plain_name(
+        &format!("the name of the spec file {}", spec.display()),
+        &stem,
+    )?;
+    Ok(Path::new(parent).join(stem))
 }
 
 /// The longest readable part of a [`file_stem`].

@@ -145,3 +145,55 @@ fn figures_of_names_that_slug_alike_do_not_overwrite_each_other() {
     assert_eq!(count(&report.join("figures"), "scores_", ".svg"), pairings);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `evomcts ARGS` run in `dir`, as a user in a scratch folder would.
+pub fn evomcts_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The names in `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+// D10: a name that becomes a path (an evolution's name, a league spec file's name, which
+// `league` and `slurm` use for their default folder) must be one plain component; `..` is
+// refused before anything is written.
+#[test]
+fn names_that_become_paths_are_one_plain_component() {
+    let dir = scratch("plain");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    file(
+        &work,
+        "ev.ron",
+        &TINY_EVOLVE.replace("name: \"tiny-bandit\"", "name: \"..\""),
+    );
+    file(&work, "...ron", TINY);
+    let before = listing(&work);
+    for args in [
+        &["evolve", "ev.ron", "--quiet"][..],
+        &["league", "...ron", "--quiet"],
+        &["slurm", "...ron", "--tasks", "1"],
+    ] {
+        let out = evomcts_in(&work, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let message = stderr(&out);
+        assert!(message.contains("plain name"), "{args:?}: {message}");
+        assert!(message.contains("ev.ron") || message.contains("...ron"), "{message}");
+        assert_eq!(listing(&work), before, "{args:?} wrote something");
+        assert_eq!(listing(&dir), ["work"], "{args:?} wrote beside the folder");
+    }
+    // The same specs with an explicit --out are fine: only the default folder needs the name.
+    evomcts_ok(&["league", s(&work.join("...ron")), "--out", s(&dir.join("ok")), "--quiet"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
