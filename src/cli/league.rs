@@ -2,8 +2,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::{escape, runfs};
 use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Shard, Tables};
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 /// The league the README's main command runs when no spec is given.

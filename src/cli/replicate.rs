@@ -176,8 +176,11 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
                 );
                 let d = star_decisions(&first.games, args.star_every, &[50.0, 10.0], &source)
                     .map_err(anyhow::Error::msg)?;
-                evomcts::runfs::write_atomically(&star_file, serde_json::to_string_pretty(&d)?.as_bytes())
-                    .with_context(|| format!("writing {}", star_file.display()))?;
+                evomcts::runfs::write_atomically(
+                    &star_file,
+                    serde_json::to_string_pretty(&d)?.as_bytes(),
+                )
+                .with_context(|| format!("writing {}", star_file.display()))?;
                 Some(d)
             }
             None => None,

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::{escape, runfs};
 use evomcts::league::slurm::{write_slurm, SlurmOptions};
 use evomcts::league::{schedule, LeagueSpec};
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 #[derive(Args)]

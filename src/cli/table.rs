@@ -5,6 +5,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::league::{load_runs, report, Tables};
+use evomcts::runfs;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -24,6 +25,9 @@ pub fn run(args: TableArgs) -> Result<()> {
         eprintln!("{warning}");
     }
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
+    if let Some(out) = &args.out {
+        runfs::check_output_folder(out, &args.runs).map_err(anyhow::Error::msg)?;
+    }
     let out = args
         .out
         .or_else(|| (args.runs.len() == 1).then(|| args.runs[0].clone()));

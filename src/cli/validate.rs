@@ -10,7 +10,7 @@ use evomcts::evolve::validate::{
 };
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::Formula;
-use evomcts::runfs::SpecFile;
+use evomcts::runfs::{self, SpecFile};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -67,7 +67,8 @@ struct BanditArgs {
         default_value = "0.05,0.1,0.15,0.2,0.3,0.5,0.7,1"
     )]
     c: Vec<f64>,
-    /// Also write the table to this file.
+    /// Also write the table to this file (Markdown): a new file, or an existing .md file that
+    /// is no run's.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads [default: all cores]. Results do not depend on it.
@@ -123,6 +124,10 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             println!("best C_E: {}", out.best);
         }
         ValidateCommand::Bandit(a) => {
+            if let Some(out) = &a.out {
+                runfs::check_output_file(out, "the Markdown table", "md")
+                    .map_err(anyhow::Error::msg)?;
+            }
             if a.threads == Some(0) {
                 anyhow::bail!("--threads must be at least 1");
             }
@@ -167,7 +172,8 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             );
             print!("{table}");
             if let Some(out) = a.out {
-                std::fs::write(&out, &table).with_context(|| out.display().to_string())?;
+                runfs::write_atomically(&out, table.as_bytes())
+                    .with_context(|| out.display().to_string())?;
             }
         }
     }

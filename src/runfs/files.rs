@@ -212,28 +212,31 @@ pub fn check_output_folder(out: &Path, own: &[PathBuf]) -> Result<(), String> {
     ))
 }
 
-/// Checks that `path`, a file a command writes (as `what`, e.g. "a Markdown table"), would not
-/// replace something else: it must not be a folder, must not be inside a run folder (whose files
-/// belong to that run), and an existing file must end in `.EXT`, the kind being written.
+/// Checks that `path`, a file a command writes (as `what`, e.g. "the Markdown table"), would
+/// not replace something else: a new file may go anywhere, but an existing one is replaced only
+/// if it is a file ending in `.EXT` (the kind being written) outside any run folder (whose files
+/// belong to that run).
 pub fn check_output_file(path: &Path, what: &str, ext: &str) -> Result<(), String> {
     let shown = path.display();
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    if !meta.is_file() || path.extension().is_none_or(|e| e != ext) {
+        return Err(format!(
+            "{shown} exists and is not a .{ext} file; it is not replaced by {what}: choose a new file or one ending in .{ext}"
+        ));
+    }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     if is_run_folder(parent) {
         return Err(format!(
-            "{shown} is inside the run folder {}, whose files belong to that run: write {what} elsewhere",
+            "{shown} belongs to the run in {} and is not replaced by {what}: choose a new file",
             parent.display()
         ));
     }
-    match std::fs::symlink_metadata(path) {
-        Err(_) => Ok(()),
-        Ok(m) if m.is_file() && path.extension().is_some_and(|e| e == ext) => Ok(()),
-        Ok(_) => Err(format!(
-            "{shown} exists and is not a .{ext} file; it is not replaced by {what}: choose a new file or one ending in .{ext}"
-        )),
-    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -262,7 +265,10 @@ mod tests {
         assert_ne!(file_stem(&long), file_stem(&format!("{long}y")));
         for name in ["", ".", "..", "/", "a/b"] {
             let stem = file_stem(name);
-            assert!(check_plain_name("stem", &stem).is_ok(), "{name:?} -> {stem}");
+            assert!(
+                check_plain_name("stem", &stem).is_ok(),
+                "{name:?} -> {stem}"
+            );
         }
     }
 }

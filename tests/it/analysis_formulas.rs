@@ -3,11 +3,11 @@
 //! and top-k work, and the written table and chart hold those numbers.
 
 use crate::analysis_common::{check_pair, temp_dir};
-use evomcts::runfs::file_stem;
 use evomcts::analysis::formulas::{count_formulas, FormulaReport};
 use evomcts::formula::Formula;
 use evomcts::game::{GameRecord, Rules};
 use evomcts::league::{EsDecisionSummary, GameId, GameJob, LeagueGame};
+use evomcts::runfs::file_stem;
 
 fn decision(turn: usize, formula: Option<&str>) -> EsDecisionSummary {
     let parsed = formula.map(|f| f.parse::<Formula>().unwrap());

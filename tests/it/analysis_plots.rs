@@ -3,13 +3,13 @@
 //! Also: merging run folders with `league::load_runs`.
 
 use crate::analysis_common::{check_pair, check_png_drawn, check_svg, temp_dir};
-use evomcts::runfs::file_stem;
 use crate::support::evomcts_ok as evomcts;
 use evomcts::analysis::board::{draw_board, states_by_turn};
 use evomcts::analysis::write_run_figures;
 use evomcts::evolve::report::read_generations;
 use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::league::{load_runs, run_league, LeagueSpec, LoadError, RunOptions, Tables};
+use evomcts::runfs::file_stem;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -68,7 +68,9 @@ fn plot_formulas_writes_tables_and_a_chart() {
     let svg = check_pair(&dir, &format!("formulas_{}", file_stem("ES-MCTS")));
     assert!(svg.contains("Formulas chosen by ES-MCTS") && svg.contains("1. "));
     // The random player made no ES decisions, so it has no chart.
-    assert!(!dir.join(format!("formulas_{}.png", file_stem("Random"))).exists());
+    assert!(!dir
+        .join(format!("formulas_{}.png", file_stem("Random")))
+        .exists());
 }
 
 #[test]

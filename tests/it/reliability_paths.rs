@@ -62,10 +62,22 @@ fn links_planted_in_a_run_folder_are_never_followed() {
         let run = dir.join(format!("{command}-lock"));
         std::fs::create_dir_all(&run).unwrap();
         std::os::unix::fs::symlink(&victim, run.join(".evomcts.lock")).unwrap();
-        let out = evomcts(&[command, s(spec), "--out", s(&run), "--threads", "1", "--quiet"]);
+        let out = evomcts(&[
+            command,
+            s(spec),
+            "--out",
+            s(&run),
+            "--threads",
+            "1",
+            "--quiet",
+        ]);
         assert_eq!(out.status.code(), Some(2), "{command}: {}", stderr(&out));
         assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
-        assert_eq!(victim_text(), "precious\n", "{command} wrote through the lock link");
+        assert_eq!(
+            victim_text(),
+            "precious\n",
+            "{command} wrote through the lock link"
+        );
     }
 
     // A hard link at the lock is refused too: emptying it would empty the other name.
@@ -80,10 +92,23 @@ fn links_planted_in_a_run_folder_are_never_followed() {
     // and the results are files of the run's own.
     let run = dir.join("tmp-links");
     std::fs::create_dir_all(&run).unwrap();
-    for name in [".standings.csv.tmp", ".tables.md.tmp", "tables.md", "standings.csv"] {
+    for name in [
+        ".standings.csv.tmp",
+        ".tables.md.tmp",
+        "tables.md",
+        "standings.csv",
+    ] {
         std::os::unix::fs::symlink(&victim, run.join(name)).unwrap();
     }
-    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--threads", "1", "--quiet"]);
+    evomcts_ok(&[
+        "league",
+        s(&spec),
+        "--out",
+        s(&run),
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
     assert_eq!(victim_text(), "precious\n", "a link was followed");
     for name in ["tables.md", "standings.csv"] {
         let meta = std::fs::symlink_metadata(run.join(name)).unwrap();
@@ -98,7 +123,11 @@ fn links_planted_in_a_run_folder_are_never_followed() {
     let out = evomcts(&["league", s(&spec), "--out", s(&run), "--quiet", "--resume"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
-    assert_eq!(std::fs::read_to_string(&empty).unwrap(), "", "appended through a link");
+    assert_eq!(
+        std::fs::read_to_string(&empty).unwrap(),
+        "",
+        "appended through a link"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -189,11 +218,109 @@ fn names_that_become_paths_are_one_plain_component() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let message = stderr(&out);
         assert!(message.contains("plain name"), "{args:?}: {message}");
-        assert!(message.contains("ev.ron") || message.contains("...ron"), "{message}");
+        assert!(
+            message.contains("ev.ron") || message.contains("...ron"),
+            "{message}"
+        );
         assert_eq!(listing(&work), before, "{args:?} wrote something");
         assert_eq!(listing(&dir), ["work"], "{args:?} wrote beside the folder");
     }
     // The same specs with an explicit --out are fine: only the default folder needs the name.
-    evomcts_ok(&["league", s(&work.join("...ron")), "--out", s(&dir.join("ok")), "--quiet"]);
+    evomcts_ok(&[
+        "league",
+        s(&work.join("...ron")),
+        "--out",
+        s(&dir.join("ok")),
+        "--quiet",
+    ]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every file in `dir` (not in sub-folders) with its bytes, sorted by name.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    listing(dir)
+        .into_iter()
+        .filter(|n| dir.join(n).is_file())
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap();
+            (n, bytes)
+        })
+        .collect()
+}
+
+// D18: no command writes over a folder or file that belongs to another run, or over a file of
+// another kind than it writes.
+#[test]
+fn outputs_never_replace_another_runs_files() {
+    let dir = scratch("other");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let other_spec = file(&dir, "other.ron", &TINY.replace("seed: 5", "seed: 6"));
+    let (base, other) = (dir.join("base"), dir.join("other"));
+    evomcts_ok(&["league", s(&spec), "--out", s(&base), "--quiet"]);
+    evomcts_ok(&["league", s(&other_spec), "--out", s(&other), "--quiet"]);
+    let (base_files, other_files) = (snapshot(&base), snapshot(&other));
+
+    for args in [
+        &["table", s(&base), "--out", s(&other)][..],
+        &["plot", "league", s(&base), "--out", s(&other)],
+        &["plot", "all", s(&base), "--out", s(&other)],
+        &["report", s(&base), "--out", s(&other)],
+    ] {
+        let out = evomcts(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("another run"), "{}", stderr(&out));
+        assert!(
+            snapshot(&other) == other_files,
+            "{args:?} changed the other run"
+        );
+        assert_eq!(
+            listing(&other),
+            other_files.iter().map(|f| f.0.clone()).collect::<Vec<_>>()
+        );
+    }
+    // Into its own folder, or a folder that is no run's, is fine.
+    evomcts_ok(&["table", s(&base), "--out", s(&base)]);
+    assert!(snapshot(&base) == base_files, "the same tables");
+    evomcts_ok(&["table", s(&base), "--out", s(&dir.join("merged"))]);
+
+    // `validate bandit --out` writes Markdown: not over records, nor over a run's own table.
+    let evolution = dir.join("ev");
+    let ev_spec = file(&dir, "ev.ron", TINY_EVOLVE);
+    evomcts_ok(&["evolve", s(&ev_spec), "--out", s(&evolution), "--quiet"]);
+    let bandit = |out: &Path| {
+        evomcts(&[
+            "validate",
+            "bandit",
+            s(&evolution),
+            "--runs",
+            "2",
+            "--sweep-runs",
+            "2",
+            "--c",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            s(out),
+        ])
+    };
+    for target in [
+        base.join("games.jsonl"),
+        base.join("tables.md"),
+        base.clone(),
+    ] {
+        let out = bandit(&target);
+        assert_eq!(out.status.code(), Some(2), "{target:?}: {}", stderr(&out));
+        assert!(
+            snapshot(&base) == base_files,
+            "--out {target:?} changed the run"
+        );
+    }
+    let table = dir.join("baselines.md");
+    let out = bandit(&table);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&table)
+        .unwrap()
+        .contains("pseudo-regret"));
     let _ = std::fs::remove_dir_all(dir);
 }
