@@ -14,7 +14,8 @@ pub struct TableArgs {
     #[arg(required = true)]
     runs: Vec<PathBuf>,
     /// Where to write the merged tables (CSV files, tables.md, tables.json; see
-    /// docs/outputs.md) [default: the run folder, when there is one run].
+    /// docs/outputs.md) [default: the run folder, when there is one run]. Another run's folder
+    /// is refused, and so is a folder another evomcts process (a league) is working in.
     #[arg(long)]
     out: Option<PathBuf>,
 }
@@ -34,6 +35,11 @@ pub fn run(args: TableArgs) -> Result<()> {
     // Written before printing: a reader that stops early (`| head`) ends the process at the
     // next print, and the files must not depend on it.
     if let Some(out) = &out {
+        // The lock keeps `table` from writing a folder a league is writing (the league would
+        // then rewrite its tables from fewer records, or find its files renamed away): the
+        // folder's files have one writer at a time.
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let _lock = runfs::RunLock::acquire(out, "table")?;
         report::write_tables(&tables, out)
             .with_context(|| format!("writing tables to {}", out.display()))?;
     }

@@ -26,6 +26,7 @@ mod outputs;
 mod presets;
 mod progress;
 mod reliability;
+mod reliability_concurrency;
 mod reliability_paths;
 mod replication;
 mod report;
