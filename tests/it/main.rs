@@ -27,6 +27,7 @@ mod presets;
 mod progress;
 mod reliability;
 mod reliability_concurrency;
+mod reliability_messages;
 mod reliability_paths;
 mod replication;
 mod report;
