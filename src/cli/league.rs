@@ -68,12 +68,11 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         spec.controllers.len(),
         spec.controllers.len() * (spec.controllers.len() - 1),
         spec.games_per_match,
-        out.display()
+        escape::path(&out)
     );
     eprintln!(
         "standings so far: {}",
-        out.join(evomcts::league::run::LIVE_STANDINGS_FILE)
-            .display()
+        escape::path(&out.join(evomcts::league::run::LIVE_STANDINGS_FILE))
     );
     let start = std::time::Instant::now();
     let outcome = run_league(&spec, &opts)?;
@@ -103,6 +102,6 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     report::write_tables(&tables, &out)
         .with_context(|| format!("writing tables to {}", out.display()))?;
     print!("{}", report::to_text(&tables));
-    eprintln!("tables written to {}", out.display());
+    eprintln!("tables written to {}", escape::path(&out));
     Ok(())
 }

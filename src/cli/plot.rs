@@ -23,7 +23,7 @@ use evomcts::analysis::league_plots::write_league_figures;
 use evomcts::analysis::run_figures::{is_evolution_run, write_figures};
 use evomcts::analysis::{RunFolder, Written, WrittenFigure};
 use evomcts::league::{report, LeagueGame, LeagueSpec, Tables};
-use evomcts::runfs;
+use evomcts::{escape, runfs};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -175,7 +175,7 @@ fn check_names(spec: &LeagueSpec, wanted: &[String]) -> Result<()> {
 
 fn report_files(files: &[&Path]) {
     for p in files {
-        eprintln!("wrote {}", p.display());
+        eprintln!("wrote {}", escape::path(p));
     }
 }
 

@@ -269,7 +269,7 @@ fn draw_every_turn(game: &LeagueGame, k: usize, dir: &Path) -> Result<()> {
         "{} pictures ({} files, PNG and SVG) written to {}",
         figures.len(),
         2 * figures.len(),
-        dir.display()
+        escape::path(dir)
     );
     Ok(())
 }

@@ -7,6 +7,7 @@ use evomcts::analysis::replication::{
     load_preset_runs, render_report, star_decisions, Published, ReportInput, StarDecisions,
     WallLine,
 };
+use evomcts::escape;
 use evomcts::league::{run_league, BonusRules, LeagueSpec, RunOptions};
 use std::path::{Path, PathBuf};
 
@@ -108,7 +109,7 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
     }
     eprintln!(
         "{}: {} games played now, {} already recorded, {seconds:.1} s",
-        dir.display(),
+        escape::path(dir),
         outcome.played_now,
         outcome.already_recorded
     );
@@ -213,6 +214,6 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     }
     evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;
-    eprintln!("report written to {}", args.report.display());
+    eprintln!("report written to {}", escape::path(&args.report));
     Ok(())
 }

@@ -5,7 +5,7 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::analysis::report::{write_report, RunKind};
-use evomcts::runfs;
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -66,7 +66,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
             written.files.len(),
             bytes as f64 / 1024.0
         );
-        println!("{}", written.index.display());
+        println!("{}", escape::path(&written.index));
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::league::{load_runs, report, Tables};
-use evomcts::runfs;
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -45,7 +45,7 @@ pub fn run(args: TableArgs) -> Result<()> {
     }
     print!("{}", report::to_text(&tables));
     if let Some(out) = out {
-        eprintln!("tables written to {}", out.display());
+        eprintln!("tables written to {}", escape::path(&out));
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use evomcts::escape;
 use evomcts::evolve::validate::{
     bandit_baselines, bandit_table, run_sweep, run_validation, summary_table, PlayOptions,
     SweepSpec, ValidateSpec,
@@ -96,27 +97,30 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             let opts = options(&a, &spec.name);
             eprintln!(
                 "validate `{}`: {} unseen sequences x 2 seatings -> {}",
-                spec.name,
+                escape::terminal(&spec.name),
                 spec.sequences,
-                opts.out_dir.display()
+                escape::path(&opts.out_dir)
             );
             let s = run_validation(&spec, &opts)?;
             print!("{}", summary_table(&[s]));
-            println!("written to {}", opts.out_dir.join("summary.md").display());
+            println!(
+                "written to {}",
+                escape::path(&opts.out_dir.join("summary.md"))
+            );
         }
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
             eprintln!(
                 "sweep `{}`: C_E in {}, {} sequences x 2 seatings each -> {}",
-                spec.name,
+                escape::terminal(&spec.name),
                 spec.c_values
                     .iter()
                     .map(f64::to_string)
                     .collect::<Vec<_>>()
                     .join(", "),
                 spec.sequences,
-                opts.out_dir.display()
+                escape::path(&opts.out_dir)
             );
             let out = run_sweep(&spec, &opts)?;
             let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();

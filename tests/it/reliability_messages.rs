@@ -16,6 +16,65 @@ fn assert_no_hidden(what: &str, text: &str) {
     );
 }
 
+// D20: bidirectional and zero-width characters in names, and an ESC or a line break in an
+// --out path or in an edited record's names, are escaped on the terminal and in CSV files.
+#[test]
+fn hidden_characters_are_escaped_on_the_terminal_and_in_csv() {
+    let dir = scratch("hidden");
+    let spec = file(
+        &dir,
+        "hidden.ron",
+        &TINY
+            .replace("\"Random\"", "\"Rand\\u{202e}om\"")
+            .replace("\"Random 2\"", "\"Random\\u{200b} 2\""),
+    );
+    let run = dir.join("run\u{1b}[31m\nx");
+    let out = evomcts(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_no_hidden("league's stdout", &stdout);
+    assert!(stdout.contains("Rand\\u{202e}om"), "{stdout}");
+    let message = stderr(&out);
+    assert_no_hidden("league's stderr", &message);
+    assert!(message.contains("run\\u{1b}[31m\\nx"), "{message}");
+    assert_eq!(
+        message.lines().filter(|l| l.starts_with("x")).count(),
+        0,
+        "a line break in the path reached the terminal: {message}"
+    );
+    for name in listing(&run).iter().filter(|n| n.ends_with(".csv")) {
+        assert_no_hidden(name, &std::fs::read_to_string(run.join(name)).unwrap());
+    }
+    evomcts_ok(&["plot", "games", s(&run)]);
+    for name in listing(&run.join("plots")).iter().filter(|n| n.ends_with(".csv")) {
+        assert_no_hidden(name, &std::fs::read_to_string(run.join("plots").join(name)).unwrap());
+    }
+
+    // An error that quotes the path escapes it too.
+    let missing = dir.join("no\u{1b}]0;title\u{7}such");
+    let out = evomcts(&["table", s(&missing)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_no_hidden("table's error", &stderr(&out));
+
+    // Names edited into the records reach `replay --list` escaped.
+    let records = run.join("games.jsonl");
+    let edited = std::fs::read_to_string(&records)
+        .unwrap()
+        .replace("Rand\u{202e}om", "Rand\\u001b[2J\u{202e}om\\n");
+    assert!(edited.contains("\\u001b[2J"), "the records were not edited");
+    std::fs::write(&records, edited).unwrap();
+    let out = evomcts(&["replay", s(&run), "--list"]);
+    let listed = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_no_hidden("replay --list", &listed);
+    assert_no_hidden("replay --list's stderr", &stderr(&out));
+    // (A reader that refuses names the spec does not know would be fine too; one that lists
+    // them shows them escaped.)
+    if out.status.success() {
+        assert!(listed.contains("Rand\\u{1b}[2J\\u{202e}om\\n"), "{listed}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 // D21: an invalid inline ES grammar is refused when the spec is read, naming the spec file and
 // the field, in a league as in an evolution.
 #[test]
