@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::league::slurm::{write_slurm, SlurmOptions};
+use evomcts::league::slurm::{submit_hint, write_slurm, SlurmOptions};
 use evomcts::league::{schedule, LeagueSpec};
 use evomcts::{escape, runfs};
 use std::path::PathBuf;
@@ -66,7 +66,6 @@ pub fn run(args: SlurmArgs) -> Result<()> {
         "{games} games in {} tasks of {} CPUs each",
         opts.tasks, opts.cpus_per_task
     );
-    println!("submit with:\n    bash {shown}/submit.sh");
-    println!("or by hand:\n    sbatch --parsable {shown}/league.sbatch   # prints the array job id\n    sbatch --dependency=afterok:<id> {shown}/merge.sbatch");
+    print!("{}", submit_hint(&dir));
     Ok(())
 }

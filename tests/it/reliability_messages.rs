@@ -16,6 +16,70 @@ fn assert_no_hidden(what: &str, text: &str) {
     );
 }
 
+// D9: `slurm` prints the commands that submit the job array; pasted into bash, each runs that
+// command on that file, whatever the spec file is called.
+#[test]
+fn printed_submit_commands_are_quoted() {
+    let dir = scratch("quote");
+    let name = "a$(touch X)`touch Y`'q'";
+    file(&dir, &format!("{name}.ron"), TINY);
+    let out = evomcts_in(&dir, &["slurm", &format!("{name}.ron"), "--tasks", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    let slurm = dir.join("runs").join(name).join("slurm");
+    let commands: Vec<&str> = stdout
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("bash ") || l.starts_with("sbatch "))
+        .collect();
+    assert_eq!(commands.len(), 3, "{stdout}");
+    for command in commands {
+        // The commands run with `bash` and `sbatch` replaced by printing their last argument,
+        // and the placeholder for the array job's id filled in.
+        let script = format!(
+            "bash() {{ printf '%s\\n' \"${{@: -1}}\"; }}; sbatch() {{ printf '%s\\n' \"${{@: -1}}\"; }}; {}",
+            command.replace("<id>", "123")
+        );
+        let ran = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(ran.stdout).unwrap();
+        let file = printed.trim_end();
+        assert!(
+            file.starts_with(slurm.to_str().unwrap()) && std::path::Path::new(file).is_file(),
+            "`{command}` names {file:?}"
+        );
+        assert!(!dir.join("X").exists() && !dir.join("Y").exists(), "`{command}` ran a command");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D19: `slurm` checks every value before it makes a folder: a refused value leaves nothing.
+#[test]
+fn refused_slurm_values_leave_no_folder() {
+    let dir = scratch("slurm-refused");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let out_dir = dir.join("out");
+    for bad in [
+        &["--time", "soon"][..],
+        &["--mem", "lots"],
+        &["--partition", "a b"],
+        &["--tasks", "0"],
+        &["--cpus-per-task", "0"],
+    ] {
+        let mut args = vec!["slurm", s(&spec), "--out", s(&out_dir), "--tasks", "1"];
+        args.extend_from_slice(bad);
+        let out = evomcts(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(!out_dir.exists(), "{bad:?} left {:?}", out_dir);
+    }
+    assert_eq!(listing(&dir), ["tiny.ron"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 // D20: bidirectional and zero-width characters in names, and an ESC or a line break in an
 // --out path or in an edited record's names, are escaped on the terminal and in CSV files.
 #[test]
