@@ -53,6 +53,10 @@ fn game_label(spec: &LeagueSpec, game: &LeagueGame) -> String {
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
+    if let Some(dir) = &args.pictures {
+        evomcts::runfs::check_output_folder(dir, std::slice::from_ref(&args.run))
+            .map_err(anyhow::Error::msg)?;
+    }
     let (spec, games, merge) = load_runs(std::slice::from_ref(&args.run))?;
     for warning in merge.warnings() {
         eprintln!("{warning}");

@@ -265,6 +265,7 @@ fn outputs_never_replace_another_runs_files() {
         &["plot", "league", s(&base), "--out", s(&other)],
         &["plot", "all", s(&base), "--out", s(&other)],
         &["report", s(&base), "--out", s(&other)],
+        &["replay", s(&base), "--game", "0", "--pictures", s(&other)],
     ] {
         let out = evomcts(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
