@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 mod files;
 pub use files::{
     check_output_file, check_output_folder, check_plain_name, default_folder, file_stem,
-    is_run_folder, open_own, replace_with, spec_file_stem, write_atomically,
+    is_run_folder, open_own, remove_stale_temporaries, replace_with, spec_file_stem,
+    write_atomically,
 };
 
 /// SplitMix64 finaliser: a well-mixed 64-bit value from any 64-bit input.
@@ -357,6 +358,8 @@ impl RunLock {
         file.rewind().map_err(io)?;
         file.write_all(holder.as_bytes()).map_err(io)?;
         file.flush().map_err(io)?;
+        // The folder is ours now: what a killed writer left behind goes.
+        remove_stale_temporaries(dir);
         Ok(RunLock { _file: file, path })
     }
 

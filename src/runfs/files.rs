@@ -100,6 +100,39 @@ fn temp_beside(path: &Path) -> std::io::Result<(PathBuf, File)> {
     Ok((tmp, file))
 }
 
+/// The process that made a temporary file of [`temp_beside`], from its name.
+fn temp_owner(name: &str) -> Option<u32> {
+    let parts: Vec<&str> = name.split('.').collect();
+    let i = parts.iter().position(|p| *p == "tmp")?;
+    let (pid, n) = parts.get(i.checked_sub(1)?)?.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+/// Removes from `dir` the temporary files of processes that no longer run (killed while
+/// writing): temporary names are unique per process, so nothing else would ever replace them.
+/// Where the system cannot say whether a process runs (no `/proc`), nothing is removed.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') {
+            continue;
+        }
+        if let Some(pid) = temp_owner(&name) {
+            if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
 /// Replaces `path` by a file that `fill` writes into a fresh temporary file beside it (given as
 /// the open file and its path, for writers that open the path themselves), synced and renamed
 /// over `path`: a reader sees the old file or the new one, never a part, and a link at `path` is
@@ -251,6 +284,27 @@ mod tests {
         for good in ["quick", "...", "a b", "é", ".hidden"] {
             assert!(check_plain_name("name", good).is_ok(), "{good:?}");
         }
+    }
+
+    #[test]
+    fn temporaries_name_their_process() {
+        assert_eq!(temp_owner(".tables.md.123-4.tmp.md"), Some(123));
+        assert_eq!(temp_owner(".spec.ron.77-0.tmp.ron"), Some(77));
+        assert_eq!(temp_owner(".target.5-1.tmp"), Some(5));
+        assert_eq!(temp_owner(".tables.md.tmp"), None);
+        assert_eq!(temp_owner("games.jsonl"), None);
+        let dir = std::env::temp_dir().join(format!("evomcts-stale-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Process ids above the kernel's limit (4194304) never run.
+        let stale = dir.join(".tables.md.99999999-0.tmp.md");
+        let own = dir.join(format!(".tables.md.{}-0.tmp.md", std::process::id()));
+        for f in [&stale, &own] {
+            std::fs::write(f, "x").unwrap();
+        }
+        remove_stale_temporaries(&dir);
+        assert_eq!(!stale.exists(), Path::new("/proc/self").exists());
+        assert!(own.exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
