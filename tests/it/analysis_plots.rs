@@ -399,10 +399,7 @@ fn the_run_figures_of_a_league_name_every_file() {
         format!("scores_{}_vs_{}", file_stem("Random"), file_stem("ES-MCTS")),
         "es_fitness".into(),
     ] {
-        assert!(
-            stems.iter().any(|s| *s == stem),
-            "{stem} missing from {stems:?}"
-        );
+        assert!(stems.contains(&stem), "{stem} missing from {stems:?}");
     }
     for f in &figures {
         assert!(!f.title.is_empty());

@@ -52,7 +52,10 @@ fn printed_submit_commands_are_quoted() {
             file.starts_with(slurm.to_str().unwrap()) && std::path::Path::new(file).is_file(),
             "`{command}` names {file:?}"
         );
-        assert!(!dir.join("X").exists() && !dir.join("Y").exists(), "`{command}` ran a command");
+        assert!(
+            !dir.join("X").exists() && !dir.join("Y").exists(),
+            "`{command}` ran a command"
+        );
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -110,8 +113,14 @@ fn hidden_characters_are_escaped_on_the_terminal_and_in_csv() {
         assert_no_hidden(name, &std::fs::read_to_string(run.join(name)).unwrap());
     }
     evomcts_ok(&["plot", "games", s(&run)]);
-    for name in listing(&run.join("plots")).iter().filter(|n| n.ends_with(".csv")) {
-        assert_no_hidden(name, &std::fs::read_to_string(run.join("plots").join(name)).unwrap());
+    for name in listing(&run.join("plots"))
+        .iter()
+        .filter(|n| n.ends_with(".csv"))
+    {
+        assert_no_hidden(
+            name,
+            &std::fs::read_to_string(run.join("plots").join(name)).unwrap(),
+        );
     }
 
     // An error that quotes the path escapes it too.
@@ -151,21 +160,28 @@ fn an_invalid_inline_grammar_names_the_spec_file() {
             (name: "ES", spec: Mcts(sims: 20, es: (grammar: "(terminals: [Q, Bogus])"))),
             (name: "Random", spec: Random)])"#,
     );
-    let out = evomcts(&["league", s(&league), "--out", s(&dir.join("run")), "--quiet"]);
+    let out = evomcts(&[
+        "league",
+        s(&league),
+        "--out",
+        s(&dir.join("run")),
+        "--quiet",
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let message = stderr(&out);
     assert!(
         message.contains("es-league.ron") && message.contains("es.grammar"),
         "{message}"
     );
-    assert!(!dir.join("run").exists(), "the refused league left a folder");
+    assert!(
+        !dir.join("run").exists(),
+        "the refused league left a folder"
+    );
     let evolve = file(
         &dir,
         "es-evolve.ron",
-        &crate::reliability_paths::TINY_EVOLVE.replace(
-            "seed: 7,",
-            "seed: 7, grammar: \"(terminals: [Q, Bogus])\",",
-        ),
+        &crate::reliability_paths::TINY_EVOLVE
+            .replace("seed: 7,", "seed: 7, grammar: \"(terminals: [Q, Bogus])\","),
     );
     let out = evomcts(&["evolve", s(&evolve), "--out", s(&dir.join("ev")), "--quiet"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
