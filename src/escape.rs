@@ -9,17 +9,59 @@
 
 use std::fmt::Write;
 
-/// Control characters (and the Unicode line and paragraph separators) shown as Rust-style
-/// escapes, e.g. `\n`, `\u{1b}`; everything else as it is.
+/// Whether `c` would act on the text around it or not be seen: control characters, the Unicode
+/// line and paragraph separators, the bidirectional controls (U+202E shows the rest of a line
+/// reversed) and the zero-width and other invisible format characters (U+200B makes two names
+/// look alike).
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
+            | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// Hidden characters (see [`is_hidden`]) shown as Rust-style escapes, e.g. `\n`, `\u{1b}`,
+/// `\u{202e}`; everything else as it is.
 pub fn terminal(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+        if is_hidden(c) {
             let _ = write!(out, "{}", c.escape_default());
         } else {
             out.push(c);
         }
     }
+    out
+}
+
+/// A path as the terminal shows it: [`terminal`] of its text (lossy where it is not UTF-8).
+pub fn path(path: &std::path::Path) -> String {
+    terminal(&path.display().to_string())
+}
+
+/// One word for bash that a user can paste: single quotes, or `$'…'` with escapes when the text
+/// holds hidden characters (see [`is_hidden`]), so the word is the text exactly, nothing in it
+/// runs, and nothing in it is invisible on the screen.
+pub fn shell(text: &str) -> String {
+    if !text.chars().any(is_hidden) {
+        return format!("'{}'", text.replace('\'', r"'\''"));
+    }
+    let mut out = String::from("$'");
+    for c in text.chars() {
+        match c {
+            '\\' | '\'' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if is_hidden(c) => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
     out
 }
 
@@ -30,15 +72,17 @@ pub fn markdown(text: &str) -> String {
     terminal(text).replace('|', "\\|")
 }
 
-/// A CSV field: a cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
-/// `@`, a tab or a carriage return) gets a leading `'`, unless it is a plain number; fields with
-/// a comma, quote or line break are quoted.
+/// A CSV field: hidden characters escaped as for the terminal (a file opened in a terminal or
+/// a spreadsheet shows what is there), a cell that a spreadsheet would run as a formula (starting
+/// with `=`, `+`, `-` or `@`) gets a leading `'`, unless it is a plain number; fields with a
+/// comma or quote are quoted.
 pub fn csv(text: &str) -> String {
+    let text = terminal(text);
     let is_number = text.parse::<f64>().is_ok();
-    let mut field = if !is_number && text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    let mut field = if !is_number && text.starts_with(['=', '+', '-', '@']) {
         format!("'{text}")
     } else {
-        text.to_string()
+        text
     };
     if field.contains([',', '"', '\n', '\r']) {
         field = format!("\"{}\"", field.replace('"', "\"\""));
@@ -92,5 +136,16 @@ mod tests {
         assert_eq!(csv("a,b"), "\"a,b\"");
         assert_eq!(csv("+x,\"y\""), "\"'+x,\"\"y\"\"\"");
         assert_eq!(html("<b>&\"x'\n"), "&lt;b&gt;&amp;&quot;x&#39;\\n");
+        assert_eq!(terminal("a\u{202e}b\u{200b}c"), "a\\u{202e}b\\u{200b}c");
+        assert_eq!(csv("a\nb\u{1b}"), "a\\nb\\u{1b}");
+        assert_eq!(csv("\t=1"), "\\t=1");
+        assert_eq!(terminal("é ü 名前"), "é ü 名前");
+    }
+
+    #[test]
+    fn shell_words_are_the_text_and_run_nothing() {
+        assert_eq!(shell("it's"), r"'it'\''s'");
+        assert_eq!(shell("a$(touch X)`b`"), "'a$(touch X)`b`'");
+        assert_eq!(shell("a\u{202e}'\\"), r"$'a\U0000202e\'\\'");
     }
 }

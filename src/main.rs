@@ -65,7 +65,8 @@ fn main() {
         if is_broken_pipe(&err) {
             std::process::exit(0);
         }
-        eprintln!("error: {}", error_message(&err));
+        // Messages quote names and paths as given, which may hold an ESC or a line break.
+        eprintln!("error: {}", evomcts::escape::terminal(&error_message(&err)));
         std::process::exit(2);
     }
 }

@@ -15,6 +15,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+mod files;
+pub use files::{
+    check_output_file, check_output_folder, check_plain_name, default_folder, file_stem,
+    is_run_folder, open_own, remove_stale_temporaries, replace_with, spec_file_stem,
+    write_atomically,
+};
+
 /// SplitMix64 finaliser: a well-mixed 64-bit value from any 64-bit input.
 fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -280,38 +287,6 @@ pub fn check_formula_c_e(spec: &ControllerSpec) -> Result<(), (String, String)> 
     Ok(())
 }
 
-/// Writes `bytes` to `path` through a synced temporary file beside it and a rename, so a reader
-/// sees the old file or the new one, never a part; on failure (a full disk) the temporary file
-/// is removed.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    let written = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written?;
-    // Make the rename itself durable where the platform allows syncing a directory.
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        }) {
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
-}
-
 /// The lock file of a run folder.
 pub const LOCK_FILE: &str = ".evomcts.lock";
 
@@ -344,13 +319,17 @@ impl RunLock {
             file: path.display().to_string(),
             source,
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io)?;
+        // Not truncated on opening, and only a file of its own: the holder is written after
+        // the lock is taken, and a link planted at the lock's name is refused.
+        let mut file = open_own(
+            &path,
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+        )
+        .map_err(io)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -379,6 +358,8 @@ impl RunLock {
         file.rewind().map_err(io)?;
         file.write_all(holder.as_bytes()).map_err(io)?;
         file.flush().map_err(io)?;
+        // The folder is ours now: what a killed writer left behind goes.
+        remove_stale_temporaries(dir);
         Ok(RunLock { _file: file, path })
     }
 

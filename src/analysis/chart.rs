@@ -49,25 +49,41 @@ fn create_parent(path: &Path) -> Result<(), PlotError> {
     }
 }
 
-/// Draws `figure` into `png` and `svg`.
+/// Draws `figure` into `png` and `svg`, each written whole through `runfs::replace_with` (so a
+/// link at either path is replaced, not followed).
 pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotError> {
     font::register()?;
     create_parent(png)?;
     create_parent(svg)?;
-    {
-        let root = TypesetBitmap::new(BitMapBackend::new(png, figure.size())).into_drawing_area();
-        root.fill(&WHITE)
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| PlotError::Io { path, source }
+    };
+    let mut drawn = Ok(());
+    let written = crate::runfs::replace_with(png, |_, tmp| {
+        let root = TypesetBitmap::new(BitMapBackend::new(tmp, figure.size())).into_drawing_area();
+        drawn = root
+            .fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
-            .map_err(|e| draw_error(png, e))?;
-    }
+            .map_err(|e| draw_error(png, e));
+        // Any failure keeps the old file: the temporary one is removed.
+        drawn
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    });
+    drawn?;
+    written.map_err(io(png))?;
+    let mut text = String::new();
     {
-        let root = SVGBackend::new(svg, figure.size()).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, figure.size()).into_drawing_area();
         root.fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
             .map_err(|e| draw_error(svg, e))?;
     }
+    crate::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
     Ok(())
 }
 
@@ -301,24 +317,6 @@ pub fn text(size: f64) -> TextStyle<'static> {
     (font::FAMILY, size).into_font().into()
 }
 
-/// A file-name-safe form of a controller name: `MCTS C=0.5` → `mcts_c_0_5`.
-pub fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let trimmed = out.trim_matches('_');
-    if trimmed.is_empty() {
-        "controller".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
 /// Breaks `text` into lines of at most `width` characters, at spaces when it can and after an
 /// operator or closing parenthesis when a single word is too long.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -492,13 +490,6 @@ mod tests {
         let rejoined: String = lines.join("").chars().filter(|c| *c != ' ').collect();
         let original: String = text.chars().filter(|c| *c != ' ').collect();
         assert_eq!(rejoined, original);
-    }
-
-    #[test]
-    fn slugs_are_file_name_safe() {
-        assert_eq!(slug("MCTS C=0.5"), "mcts_c_0_5");
-        assert_eq!(slug("ES-MCTS"), "es_mcts");
-        assert_eq!(slug("//"), "controller");
     }
 
     #[test]

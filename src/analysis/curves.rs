@@ -641,8 +641,8 @@ impl GameCurves {
         for c in &self.scores {
             let stem = format!(
                 "scores_{}_vs_{}",
-                chart::slug(&c.names[0]),
-                chart::slug(&c.names[1])
+                crate::runfs::file_stem(&c.names[0]),
+                crate::runfs::file_stem(&c.names[1])
             );
             out.figures
                 .push(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);

@@ -639,7 +639,7 @@ impl FormulaReport {
             written.figures.push(chart::save_in(
                 &fig,
                 dir,
-                &format!("formulas_{}", chart::slug(&r.controller)),
+                &format!("formulas_{}", crate::runfs::file_stem(&r.controller)),
             )?);
         }
         let drifts = self.drifts()?;
@@ -652,7 +652,7 @@ impl FormulaReport {
             written.figures.push(chart::save_in(
                 &drift_chart(d),
                 dir,
-                &format!("drift_{}", chart::slug(&d.controller)),
+                &format!("drift_{}", crate::runfs::file_stem(&d.controller)),
             )?);
         }
         Ok(written)

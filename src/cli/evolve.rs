@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use clap::Args;
+use evomcts::escape;
 use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions};
 use std::path::PathBuf;
 
@@ -31,13 +32,13 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from("populations").join(&spec.name));
     eprintln!(
         "evolve `{}`: ({}{}{})-ES, {} generations, {} samples per evaluation -> {}",
-        spec.name,
+        escape::terminal(&spec.name),
         spec.strategy.mu,
         if spec.strategy.plus { " + " } else { ", " },
         spec.strategy.lambda,
         spec.strategy.generations,
         spec.noise.samples,
-        out.display()
+        escape::path(&out)
     );
     let outcome = run_evolution(
         &spec,

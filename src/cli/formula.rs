@@ -156,7 +156,14 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
 }
 
 fn parse(text: &str) -> anyhow::Result<Formula> {
-    Formula::parse(text).map_err(|err| anyhow!("cannot parse the formula:\n{}", err.render(text)))
+    Formula::parse(text).map_err(|err| {
+        // The picture of where the error is (the formula, a caret under the place) spans
+        // lines, which an error message (one line, escaped) cannot: it goes to stderr first.
+        for line in err.render(text).lines().take(2) {
+            eprintln!("{}", evomcts::escape::terminal(line));
+        }
+        anyhow!("cannot parse the formula: {err}")
+    })
 }
 
 fn load_grammar(path: Option<PathBuf>) -> anyhow::Result<Grammar> {

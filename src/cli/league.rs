@@ -2,8 +2,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::escape;
 use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Shard, Tables};
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 /// The league the README's main command runs when no spec is given.
@@ -28,25 +28,23 @@ pub struct LeagueArgs {
 }
 
 pub fn run(args: LeagueArgs) -> Result<()> {
-    let (spec, stem) = match &args.spec {
-        Some(path) => {
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "league".into());
-            (LeagueSpec::from_file(path)?, stem)
-        }
+    let (spec, spec_path) = match &args.spec {
+        Some(path) => (LeagueSpec::from_file(path)?, path.clone()),
         None => (
             LeagueSpec::from_ron(BUILT_IN_QUICK, "runs/quick.ron (built in)")?,
-            "quick".to_string(),
+            PathBuf::from("quick.ron"),
         ),
     };
-    let out = args.run.out.unwrap_or_else(|| match args.shard {
-        Some(s) => PathBuf::from("runs")
-            .join(&stem)
-            .join(format!("shard-{}-of-{}", s.index, s.count)),
-        None => PathBuf::from("runs").join(&stem),
-    });
+    let out = match args.run.out {
+        Some(out) => out,
+        None => {
+            let folder = runfs::default_folder("runs", &spec_path).map_err(anyhow::Error::msg)?;
+            match args.shard {
+                Some(s) => folder.join(format!("shard-{}-of-{}", s.index, s.count)),
+                None => folder,
+            }
+        }
+    };
     let mut jobs = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
     if let Some(shard) = args.shard {
         jobs = shard.select(&jobs);
@@ -70,12 +68,11 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         spec.controllers.len(),
         spec.controllers.len() * (spec.controllers.len() - 1),
         spec.games_per_match,
-        out.display()
+        escape::path(&out)
     );
     eprintln!(
         "standings so far: {}",
-        out.join(evomcts::league::run::LIVE_STANDINGS_FILE)
-            .display()
+        escape::path(&out.join(evomcts::league::run::LIVE_STANDINGS_FILE))
     );
     let start = std::time::Instant::now();
     let outcome = run_league(&spec, &opts)?;
@@ -105,6 +102,6 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     report::write_tables(&tables, &out)
         .with_context(|| format!("writing tables to {}", out.display()))?;
     print!("{}", report::to_text(&tables));
-    eprintln!("tables written to {}", out.display());
+    eprintln!("tables written to {}", escape::path(&out));
     Ok(())
 }

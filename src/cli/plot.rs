@@ -23,6 +23,7 @@ use evomcts::analysis::league_plots::write_league_figures;
 use evomcts::analysis::run_figures::{is_evolution_run, write_figures};
 use evomcts::analysis::{RunFolder, Written, WrittenFigure};
 use evomcts::league::{report, LeagueGame, LeagueSpec, Tables};
+use evomcts::{escape, runfs};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -45,13 +46,20 @@ struct Common {
 }
 
 impl Common {
-    fn out(&self) -> PathBuf {
-        out_dir(&self.out, &self.runs[0])
+    fn out(&self) -> Result<PathBuf> {
+        out_dir(&self.out, &self.runs)
     }
 }
 
-fn out_dir(out: &Option<PathBuf>, run: &Path) -> PathBuf {
-    out.clone().unwrap_or_else(|| run.join(DEFAULT_OUT))
+/// `--out`, which must not be another run's folder, or the first run's `plots/`.
+fn out_dir(out: &Option<PathBuf>, runs: &[PathBuf]) -> Result<PathBuf> {
+    match out {
+        Some(out) => {
+            runfs::check_output_folder(out, runs).map_err(anyhow::Error::msg)?;
+            Ok(out.clone())
+        }
+        None => Ok(runs[0].join(DEFAULT_OUT)),
+    }
 }
 
 #[derive(Subcommand)]
@@ -167,7 +175,7 @@ fn check_names(spec: &LeagueSpec, wanted: &[String]) -> Result<()> {
 
 fn report_files(files: &[&Path]) {
     for p in files {
-        eprintln!("wrote {}", p.display());
+        eprintln!("wrote {}", escape::path(p));
     }
 }
 
@@ -236,11 +244,11 @@ pub fn run(args: PlotArgs) -> Result<()> {
         } => {
             let (spec, games) = load(&common.runs)?;
             check_names(&spec, &controllers)?;
-            formulas(&spec, &games, &common.out(), top, &controllers)
+            formulas(&spec, &games, &common.out()?, top, &controllers)
         }
         PlotCommand::League { common } => {
             let (spec, games) = load(&common.runs)?;
-            league(&spec, &games, &common.out())
+            league(&spec, &games, &common.out()?)
         }
         PlotCommand::Games {
             common,
@@ -248,7 +256,7 @@ pub fn run(args: PlotArgs) -> Result<()> {
         } => {
             let (spec, games) = load(&common.runs)?;
             check_names(&spec, &controllers)?;
-            show(&GameCurves::new(&spec.names(), &games, &controllers)?.write(&common.out())?);
+            show(&GameCurves::new(&spec.names(), &games, &controllers)?.write(&common.out()?)?);
             Ok(())
         }
         PlotCommand::Board {
@@ -263,9 +271,11 @@ pub fn run(args: PlotArgs) -> Result<()> {
                 (Some(t), _) => BoardTurns::Turn(t),
                 (None, false) => BoardTurns::Final,
             };
-            board(&run, game, turns, &out_dir(&out, &run))
+            let out = out_dir(&out, std::slice::from_ref(&run))?;
+            board(&run, game, turns, &out)
         }
         PlotCommand::Tiles { out } => {
+            runfs::check_output_folder(&out, &[]).map_err(anyhow::Error::msg)?;
             let figure = chart::save_in(&TileGallery, &out, "tiles")?;
             report_files(&figure_files(&[figure]));
             Ok(())
@@ -278,7 +288,7 @@ pub fn run(args: PlotArgs) -> Result<()> {
             for w in folder.warnings() {
                 eprintln!("{w}");
             }
-            show(&write_figures(&folder, &out_dir(&out, &runs[0]), top)?);
+            show(&write_figures(&folder, &out_dir(&out, &runs)?, top)?);
             Ok(())
         }
     }

@@ -53,6 +53,10 @@ fn game_label(spec: &LeagueSpec, game: &LeagueGame) -> String {
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
+    if let Some(dir) = &args.pictures {
+        evomcts::runfs::check_output_folder(dir, std::slice::from_ref(&args.run))
+            .map_err(anyhow::Error::msg)?;
+    }
     let (spec, games, merge) = load_runs(std::slice::from_ref(&args.run))?;
     for warning in merge.warnings() {
         eprintln!("{warning}");
@@ -269,7 +273,7 @@ fn draw_every_turn(game: &LeagueGame, k: usize, dir: &Path) -> Result<()> {
         "{} pictures ({} files, PNG and SVG) written to {}",
         figures.len(),
         2 * figures.len(),
-        dir.display()
+        escape::path(dir)
     );
     Ok(())
 }

@@ -7,6 +7,7 @@ use evomcts::analysis::replication::{
     load_preset_runs, render_report, star_decisions, Published, ReportInput, StarDecisions,
     WallLine,
 };
+use evomcts::escape;
 use evomcts::league::{run_league, BonusRules, LeagueSpec, RunOptions};
 use std::path::{Path, PathBuf};
 
@@ -99,16 +100,16 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
             ),
         };
         use std::io::Write;
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join("wall.jsonl"))
-            .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
+        let mut f = evomcts::runfs::open_own(
+            &dir.join("wall.jsonl"),
+            std::fs::OpenOptions::new().create(true).append(true),
+        )
+        .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
         writeln!(f, "{}", serde_json::to_string(&line)?)?;
     }
     eprintln!(
         "{}: {} games played now, {} already recorded, {seconds:.1} s",
-        dir.display(),
+        escape::path(dir),
         outcome.played_now,
         outcome.already_recorded
     );
@@ -176,8 +177,11 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
                 );
                 let d = star_decisions(&first.games, args.star_every, &[50.0, 10.0], &source)
                     .map_err(anyhow::Error::msg)?;
-                std::fs::write(&star_file, serde_json::to_string_pretty(&d)?)
-                    .with_context(|| format!("writing {}", star_file.display()))?;
+                evomcts::runfs::write_atomically(
+                    &star_file,
+                    serde_json::to_string_pretty(&d)?.as_bytes(),
+                )
+                .with_context(|| format!("writing {}", star_file.display()))?;
                 Some(d)
             }
             None => None,
@@ -208,8 +212,8 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     if let Some(dir) = args.report.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(&args.report, text)
+    evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;
-    eprintln!("report written to {}", args.report.display());
+    eprintln!("report written to {}", escape::path(&args.report));
     Ok(())
 }

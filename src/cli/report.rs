@@ -5,6 +5,7 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::analysis::report::{write_report, RunKind};
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -37,7 +38,13 @@ pub fn run(args: ReportArgs) -> Result<()> {
         vec![args.runs.clone()]
     };
     for runs in jobs {
-        let out = args.out.clone().unwrap_or_else(|| runs[0].join("report"));
+        let out = match &args.out {
+            Some(out) => {
+                runfs::check_output_folder(out, &runs).map_err(anyhow::Error::msg)?;
+                out.clone()
+            }
+            None => runs[0].join("report"),
+        };
         let written = write_report(&runs, &out)?;
         let bytes: u64 = written
             .files
@@ -59,7 +66,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
             written.files.len(),
             bytes as f64 / 1024.0
         );
-        println!("{}", written.index.display());
+        println!("{}", escape::path(&written.index));
     }
     Ok(())
 }

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::escape;
-use evomcts::league::slurm::{write_slurm, SlurmOptions};
+use evomcts::league::slurm::{submit_hint, write_slurm, SlurmOptions};
 use evomcts::league::{schedule, LeagueSpec};
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -39,14 +39,11 @@ pub struct SlurmArgs {
 
 pub fn run(args: SlurmArgs) -> Result<()> {
     let spec = LeagueSpec::from_file(&args.spec)?;
-    let stem = args
-        .spec
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "league".into());
-    let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("runs").join(&stem));
+    let stem = runfs::spec_file_stem(&args.spec);
+    let out = match args.out {
+        Some(out) => out,
+        None => runfs::default_folder("runs", &args.spec).map_err(anyhow::Error::msg)?,
+    };
     let bin = match args.bin {
         Some(b) => b,
         None => std::env::current_exe()?.canonicalize()?,
@@ -69,7 +66,6 @@ pub fn run(args: SlurmArgs) -> Result<()> {
         "{games} games in {} tasks of {} CPUs each",
         opts.tasks, opts.cpus_per_task
     );
-    println!("submit with:\n    bash {shown}/submit.sh");
-    println!("or by hand:\n    sbatch --parsable {shown}/league.sbatch   # prints the array job id\n    sbatch --dependency=afterok:<id> {shown}/merge.sbatch");
+    print!("{}", submit_hint(&dir));
     Ok(())
 }

@@ -5,6 +5,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::league::{load_runs, report, Tables};
+use evomcts::{escape, runfs};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -13,7 +14,8 @@ pub struct TableArgs {
     #[arg(required = true)]
     runs: Vec<PathBuf>,
     /// Where to write the merged tables (CSV files, tables.md, tables.json; see
-    /// docs/outputs.md) [default: the run folder, when there is one run].
+    /// docs/outputs.md) [default: the run folder, when there is one run]. Another run's folder
+    /// is refused, and so is a folder another evomcts process (a league) is working in.
     #[arg(long)]
     out: Option<PathBuf>,
 }
@@ -24,18 +26,26 @@ pub fn run(args: TableArgs) -> Result<()> {
         eprintln!("{warning}");
     }
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
+    if let Some(out) = &args.out {
+        runfs::check_output_folder(out, &args.runs).map_err(anyhow::Error::msg)?;
+    }
     let out = args
         .out
         .or_else(|| (args.runs.len() == 1).then(|| args.runs[0].clone()));
     // Written before printing: a reader that stops early (`| head`) ends the process at the
     // next print, and the files must not depend on it.
     if let Some(out) = &out {
+        // The lock keeps `table` from writing a folder a league is writing (the league would
+        // then rewrite its tables from fewer records, or find its files renamed away): the
+        // folder's files have one writer at a time.
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let _lock = runfs::RunLock::acquire(out, "table")?;
         report::write_tables(&tables, out)
             .with_context(|| format!("writing tables to {}", out.display()))?;
     }
     print!("{}", report::to_text(&tables));
     if let Some(out) = out {
-        eprintln!("tables written to {}", out.display());
+        eprintln!("tables written to {}", escape::path(&out));
     }
     Ok(())
 }

@@ -4,13 +4,14 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use evomcts::escape;
 use evomcts::evolve::sweep::{run_sweep, SweepSpec};
 use evomcts::evolve::validate::{
     bandit_baselines, bandit_table, run_validation, summary_table, PlayOptions, ValidateSpec,
 };
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::Formula;
-use evomcts::runfs::SpecFile;
+use evomcts::runfs::{self, SpecFile};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -67,7 +68,8 @@ struct BanditArgs {
         default_value = "0.05,0.1,0.15,0.2,0.3,0.5,0.7,1"
     )]
     c: Vec<f64>,
-    /// Also write the table to this file.
+    /// Also write the table to this file (Markdown): a new file, or an existing .md file that
+    /// is no run's.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads [default: all cores]. Results do not depend on it.
@@ -95,23 +97,26 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             let opts = options(&a, &spec.name);
             eprintln!(
                 "validate `{}`: {} unseen sequences x 2 seatings -> {}",
-                spec.name,
+                escape::terminal(&spec.name),
                 spec.sequences,
-                opts.out_dir.display()
+                escape::path(&opts.out_dir)
             );
             let s = run_validation(&spec, &opts)?;
             print!("{}", summary_table(&[s]));
-            println!("written to {}", opts.out_dir.join("summary.md").display());
+            println!(
+                "written to {}",
+                escape::path(&opts.out_dir.join("summary.md"))
+            );
         }
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
             eprintln!(
                 "sweep `{}`: {} grid points, {} sequences x 2 seatings each -> {}",
-                spec.name,
+                escape::terminal(&spec.name),
                 spec.points().len(),
                 spec.sequences,
-                opts.out_dir.display()
+                escape::path(&opts.out_dir)
             );
             let out = run_sweep(&spec, &opts)?;
             let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();
@@ -119,6 +124,10 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             println!("best: {}", out.best);
         }
         ValidateCommand::Bandit(a) => {
+            if let Some(out) = &a.out {
+                runfs::check_output_file(out, "the Markdown table", "md")
+                    .map_err(anyhow::Error::msg)?;
+            }
             if a.threads == Some(0) {
                 anyhow::bail!("--threads must be at least 1");
             }
@@ -163,7 +172,8 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             );
             print!("{table}");
             if let Some(out) = a.out {
-                std::fs::write(&out, &table).with_context(|| out.display().to_string())?;
+                runfs::write_atomically(&out, table.as_bytes())
+                    .with_context(|| out.display().to_string())?;
             }
         }
     }

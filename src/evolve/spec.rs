@@ -227,15 +227,8 @@ impl EvolveSpec {
     /// The first problem found, as (field, message).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let err = |f: &str, m: String| Err((f.to_string(), m));
-        if self.name.trim().is_empty()
-            || self
-                .name
-                .contains(|c: char| c == '/' || c == '\\' || c.is_control())
-        {
-            return err(
-                "name",
-                format!("must be a non-empty folder name, got {:?}", self.name),
-            );
+        if let Err(m) = crate::runfs::check_plain_name("the name", &self.name) {
+            return err("name", m);
         }
         if let Err(e) = self.strategy().validate() {
             return err("strategy", e.to_string());

@@ -60,13 +60,7 @@ pub struct ValidateSpec {
 const MAX_SEQUENCES: usize = 1_000_000;
 
 pub(super) fn check_name(name: &str) -> Result<(), (String, String)> {
-    if name.trim().is_empty() || name.contains(|c: char| c == '/' || c == '\\' || c.is_control()) {
-        return Err((
-            "name".into(),
-            format!("must be a non-empty folder name, got {name:?}"),
-        ));
-    }
-    Ok(())
+    crate::runfs::check_plain_name("the name", name).map_err(|m| ("name".into(), m))
 }
 
 pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
@@ -310,9 +304,7 @@ pub fn play_pairings(
     let started = Instant::now();
     let stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
     let mut next = done;
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&games_file)
+    let mut file = crate::runfs::open_own(&games_file, std::fs::OpenOptions::new().append(true))
         .map_err(|e| io_error(&games_file, e))?;
     while next < stop {
         let end = (next + CHUNK).min(stop);

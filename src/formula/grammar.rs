@@ -114,6 +114,9 @@ pub enum GrammarError {
     },
 }
 
+/// How errors name a grammar given as text in a spec; the spec's file is named around it.
+const INLINE_GRAMMAR: &str = "the inline grammar";
+
 impl Grammar {
     /// The main paper's grammar, `grammars/paper.ron`, built into the binary.
     pub fn paper() -> Grammar {
@@ -134,7 +137,7 @@ impl Grammar {
         match name {
             "paper" => Ok(Grammar::paper()),
             "ucb1_tuned" => Ok(Grammar::ucb1_tuned()),
-            text if Grammar::is_inline(text) => Grammar::from_ron(text, "<grammar in the spec>"),
+            text if Grammar::is_inline(text) => Grammar::from_ron(text, INLINE_GRAMMAR),
             other => Err(GrammarError::NotResolved(other.to_string())),
         }
     }

@@ -165,10 +165,7 @@ impl RecordWriter {
             file: path.display().to_string(),
             source,
         };
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
+        let file = crate::runfs::open_own(path, OpenOptions::new().create(true).append(true))
             .map_err(io)?;
         if file.metadata().map_err(io)?.len() > valid_len {
             file.set_len(valid_len).map_err(io)?;

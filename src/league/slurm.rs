@@ -136,11 +136,6 @@ fn check_path(flag: &'static str, path: &Path) -> Result<String, SlurmError> {
     Ok(text.to_string())
 }
 
-/// Single quotes for the shell: the text comes out as it is, whatever it holds.
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
 /// The run folder as it may appear in an `#SBATCH --output` directive, which Slurm reads
 /// itself: double quotes group (so spaces are fine), `\` escapes and `%` starts a file-name
 /// pattern, so those three are refused.
@@ -214,7 +209,11 @@ pub fn slurm_scripts(
     let stem = job_name(&opts.job_name);
     let name = escape::terminal(&spec.name);
     let (time, mem, cpus) = (&opts.time, &opts.mem, opts.cpus_per_task);
-    let (q_bin, q_spec, q_out) = (quote(&bin), quote(&spec_copy), quote(&out));
+    let (q_bin, q_spec, q_out) = (
+        escape::shell(&bin),
+        escape::shell(&spec_copy),
+        escape::shell(&out),
+    );
     let last = k - 1;
     let league = format!(
         "#!/bin/bash\n\
@@ -251,7 +250,7 @@ pub fn slurm_scripts(
          array=$(sbatch --parsable league.sbatch)\n\
          merge=$(sbatch --parsable --dependency=afterok:\"${{array%%;*}}\" --kill-on-invalid-dep=yes merge.sbatch)\n\
          echo \"array job $array, merge job $merge; tables will be in \"{q_out}\n",
-        q_dir = quote(&format!("{out}/slurm")),
+        q_dir = escape::shell(&format!("{out}/slurm")),
     );
     Ok(SlurmScripts {
         league,
@@ -263,16 +262,15 @@ pub fn slurm_scripts(
 /// Writes `OUT/slurm/{spec.ron, league.sbatch, merge.sbatch, submit.sh}` (OUT made absolute)
 /// and returns the `slurm` folder. The jobs read the frozen spec copy, which holds the content
 /// of every file the spec named, so editing those files later cannot mix specs, and no job
-/// depends on its working directory.
+/// depends on its working directory. Every value is checked before any folder is made, so a
+/// refused value leaves nothing behind.
 pub fn write_slurm(spec: &LeagueSpec, opts: &SlurmOptions) -> Result<PathBuf, SlurmError> {
     let io = |path: &Path, source| SlurmError::Io {
         path: path.display().to_string(),
         source,
     };
     check_path("--out", &opts.out)?;
-    let logs = opts.out.join("slurm").join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
-    let out = opts.out.canonicalize().map_err(|e| io(&opts.out, e))?;
+    let out = std::path::absolute(&opts.out).map_err(|e| io(&opts.out, e))?;
     let dir = out.join("slurm");
     let spec_copy = dir.join("spec.ron");
     let scripts = slurm_scripts(
@@ -283,6 +281,8 @@ pub fn write_slurm(spec: &LeagueSpec, opts: &SlurmOptions) -> Result<PathBuf, Sl
             ..opts.clone()
         },
     )?;
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
     crate::runfs::write_atomically(&spec_copy, spec.to_ron().as_bytes())
         .map_err(|e| io(&spec_copy, e))?;
     for (name, text) in [
@@ -302,6 +302,18 @@ pub fn write_slurm(spec: &LeagueSpec, opts: &SlurmOptions) -> Result<PathBuf, Sl
     Ok(dir)
 }
 
+/// What to run to submit the scripts in `dir` (the folder `write_slurm` returns), for people:
+/// every path a single shell word, so pasting a line runs that command and nothing else.
+pub fn submit_hint(dir: &Path) -> String {
+    let file = |name: &str| escape::shell(&dir.join(name).to_string_lossy());
+    format!(
+        "submit with:\n    bash {}\nor by hand:\n    sbatch --parsable {}   # prints the array job id\n    sbatch --dependency=afterok:<id> {}\n",
+        file("submit.sh"),
+        file("league.sbatch"),
+        file("merge.sbatch")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,6 +329,5 @@ mod tests {
         assert!(check_partition("debug,long").is_ok());
         assert!(check_partition("debug\ntouch").is_err());
         assert_eq!(job_name("a b\n$(x)"), "a_b___x_");
-        assert_eq!(quote("it's"), r"'it'\''s'");
     }
 }

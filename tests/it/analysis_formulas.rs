@@ -7,6 +7,7 @@ use evomcts::analysis::formulas::{count_formulas, FormulaReport};
 use evomcts::formula::Formula;
 use evomcts::game::{GameRecord, Rules};
 use evomcts::league::{EsDecisionSummary, GameId, GameJob, LeagueGame};
+use evomcts::runfs::file_stem;
 
 fn decision(turn: usize, formula: Option<&str>) -> EsDecisionSummary {
     let parsed = formula.map(|f| f.parse::<Formula>().unwrap());
@@ -193,7 +194,7 @@ fn written_tables_and_charts_hold_the_counts() {
         md.contains("| ES-A | 1 | 4 | 57.1% | `Q` | $\\bar{Q}_j$ |"),
         "{md}"
     );
-    let svg = check_pair(&dir, "formulas_es_a");
+    let svg = check_pair(&dir, &format!("formulas_{}", file_stem("ES-A")));
     for label in [
         "Formulas chosen by ES-A",
         "1. Q",
@@ -209,7 +210,7 @@ fn written_tables_and_charts_hold_the_counts() {
         "{drift}"
     );
     assert!(!drift.contains('%') && !drift.contains('['), "{drift}");
-    let svg = check_pair(&dir, "formulas_es_b");
+    let svg = check_pair(&dir, &format!("formulas_{}", file_stem("ES-B")));
     assert!(svg.contains("2 decisions: 2 formulas, 1 unique"));
 }
 

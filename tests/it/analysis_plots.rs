@@ -9,6 +9,7 @@ use evomcts::analysis::write_run_figures;
 use evomcts::evolve::report::read_generations;
 use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::league::{load_runs, run_league, LeagueSpec, LoadError, RunOptions, Tables};
+use evomcts::runfs::file_stem;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -64,10 +65,12 @@ fn plot_formulas_writes_tables_and_a_chart() {
     for f in ["formulas.csv", "formulas_summary.csv", "formulas.md"] {
         assert!(std::fs::metadata(dir.join(f)).unwrap().len() > 0, "{f}");
     }
-    let svg = check_pair(&dir, "formulas_es_mcts");
+    let svg = check_pair(&dir, &format!("formulas_{}", file_stem("ES-MCTS")));
     assert!(svg.contains("Formulas chosen by ES-MCTS") && svg.contains("1. "));
     // The random player made no ES decisions, so it has no chart.
-    assert!(!dir.join("formulas_random.png").exists());
+    assert!(!dir
+        .join(format!("formulas_{}.png", file_stem("Random")))
+        .exists());
 }
 
 #[test]
@@ -115,7 +118,10 @@ fn plot_games_writes_curves() {
     let (dir, out) = out_dir("games");
     let run = run_dir().display().to_string();
     plot(&["games", &run, "--out", &out]);
-    let scores = check_pair(&dir, "scores_random_vs_es_mcts");
+    let scores = check_pair(
+        &dir,
+        &format!("scores_{}_vs_{}", file_stem("Random"), file_stem("ES-MCTS")),
+    );
     assert!(scores.contains("Mean score per turn") && scores.contains("ES-MCTS"));
     let csv = std::fs::read_to_string(dir.join("scores_per_turn.csv")).unwrap();
     assert!(csv.starts_with("pairing,controller,turn,games_running,mean_score\n"));
@@ -386,17 +392,14 @@ fn the_run_figures_of_a_league_name_every_file() {
         .map(|f| f.png.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
     for stem in [
-        "formulas_es_mcts",
-        "league_matrix",
-        "league_standings",
-        "league_win_rates",
-        "scores_random_vs_es_mcts",
-        "es_fitness",
+        format!("formulas_{}", file_stem("ES-MCTS")),
+        "league_matrix".into(),
+        "league_standings".into(),
+        "league_win_rates".into(),
+        format!("scores_{}_vs_{}", file_stem("Random"), file_stem("ES-MCTS")),
+        "es_fitness".into(),
     ] {
-        assert!(
-            stems.iter().any(|s| s == stem),
-            "{stem} missing from {stems:?}"
-        );
+        assert!(stems.contains(&stem), "{stem} missing from {stems:?}");
     }
     for f in &figures {
         assert!(!f.title.is_empty());

@@ -480,6 +480,13 @@ impl MctsSettings {
                     "needs `paper`, `ucb1_tuned` or a grammar file path",
                 ));
             }
+            // A grammar given inline (or a file's content put in place when the spec was read)
+            // is checked here, with the spec, so the error names the spec file rather than
+            // appearing when the controller is built.
+            if crate::formula::Grammar::is_inline(&es.grammar) {
+                crate::formula::Grammar::named(&es.grammar)
+                    .map_err(|e| SettingsError::new("es.grammar", e.to_string()))?;
+            }
         }
         Ok(())
     }

@@ -1,0 +1,190 @@
+//! Messages (issue 23, D9, D19, D20, D21): a printed command does only what it says when
+//! pasted, a refused command leaves nothing behind, hidden characters in names and paths reach
+//! neither the terminal nor a CSV file, and every spec error names its file.
+
+use crate::reliability_paths::{evomcts_in, file, listing, s, scratch, stderr, TINY};
+use crate::support::{evomcts, evomcts_ok};
+use std::process::Command;
+
+/// Hidden characters that must never be printed or written as they are.
+const HIDDEN: [char; 4] = ['\u{1b}', '\u{202e}', '\u{200b}', '\u{7}'];
+
+fn assert_no_hidden(what: &str, text: &str) {
+    assert!(
+        !text.contains(HIDDEN),
+        "{what} holds a hidden character: {text:?}"
+    );
+}
+
+// D9: `slurm` prints the commands that submit the job array; pasted into bash, each runs that
+// command on that file, whatever the spec file is called.
+#[test]
+fn printed_submit_commands_are_quoted() {
+    let dir = scratch("quote");
+    let name = "a$(touch X)`touch Y`'q'";
+    file(&dir, &format!("{name}.ron"), TINY);
+    let out = evomcts_in(&dir, &["slurm", &format!("{name}.ron"), "--tasks", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    let slurm = dir.join("runs").join(name).join("slurm");
+    let commands: Vec<&str> = stdout
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("bash ") || l.starts_with("sbatch "))
+        .collect();
+    assert_eq!(commands.len(), 3, "{stdout}");
+    for command in commands {
+        // The commands run with `bash` and `sbatch` replaced by printing their last argument,
+        // and the placeholder for the array job's id filled in.
+        let script = format!(
+            "bash() {{ printf '%s\\n' \"${{@: -1}}\"; }}; sbatch() {{ printf '%s\\n' \"${{@: -1}}\"; }}; {}",
+            command.replace("<id>", "123")
+        );
+        let ran = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(ran.stdout).unwrap();
+        let file = printed.trim_end();
+        assert!(
+            file.starts_with(slurm.to_str().unwrap()) && std::path::Path::new(file).is_file(),
+            "`{command}` names {file:?}"
+        );
+        assert!(
+            !dir.join("X").exists() && !dir.join("Y").exists(),
+            "`{command}` ran a command"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D19: `slurm` checks every value before it makes a folder: a refused value leaves nothing.
+#[test]
+fn refused_slurm_values_leave_no_folder() {
+    let dir = scratch("slurm-refused");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let out_dir = dir.join("out");
+    for bad in [
+        &["--time", "soon"][..],
+        &["--mem", "lots"],
+        &["--partition", "a b"],
+        &["--tasks", "0"],
+        &["--cpus-per-task", "0"],
+    ] {
+        let mut args = vec!["slurm", s(&spec), "--out", s(&out_dir), "--tasks", "1"];
+        args.extend_from_slice(bad);
+        let out = evomcts(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(!out_dir.exists(), "{bad:?} left {:?}", out_dir);
+    }
+    assert_eq!(listing(&dir), ["tiny.ron"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D20: bidirectional and zero-width characters in names, and an ESC or a line break in an
+// --out path or in an edited record's names, are escaped on the terminal and in CSV files.
+#[test]
+fn hidden_characters_are_escaped_on_the_terminal_and_in_csv() {
+    let dir = scratch("hidden");
+    let spec = file(
+        &dir,
+        "hidden.ron",
+        &TINY
+            .replace("\"Random\"", "\"Rand\\u{202e}om\"")
+            .replace("\"Random 2\"", "\"Random\\u{200b} 2\""),
+    );
+    let run = dir.join("run\u{1b}[31m\nx");
+    let out = evomcts(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_no_hidden("league's stdout", &stdout);
+    assert!(stdout.contains("Rand\\u{202e}om"), "{stdout}");
+    let message = stderr(&out);
+    assert_no_hidden("league's stderr", &message);
+    assert!(message.contains("run\\u{1b}[31m\\nx"), "{message}");
+    assert_eq!(
+        message.lines().filter(|l| l.starts_with("x")).count(),
+        0,
+        "a line break in the path reached the terminal: {message}"
+    );
+    for name in listing(&run).iter().filter(|n| n.ends_with(".csv")) {
+        assert_no_hidden(name, &std::fs::read_to_string(run.join(name)).unwrap());
+    }
+    evomcts_ok(&["plot", "games", s(&run)]);
+    for name in listing(&run.join("plots"))
+        .iter()
+        .filter(|n| n.ends_with(".csv"))
+    {
+        assert_no_hidden(
+            name,
+            &std::fs::read_to_string(run.join("plots").join(name)).unwrap(),
+        );
+    }
+
+    // An error that quotes the path escapes it too.
+    let missing = dir.join("no\u{1b}]0;title\u{7}such");
+    let out = evomcts(&["table", s(&missing)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_no_hidden("table's error", &stderr(&out));
+
+    // Names edited into the records reach `replay --list` escaped.
+    let records = run.join("games.jsonl");
+    let edited = std::fs::read_to_string(&records)
+        .unwrap()
+        .replace("Rand\u{202e}om", "Rand\\u001b[2J\u{202e}om\\n");
+    assert!(edited.contains("\\u001b[2J"), "the records were not edited");
+    std::fs::write(&records, edited).unwrap();
+    let out = evomcts(&["replay", s(&run), "--list"]);
+    let listed = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_no_hidden("replay --list", &listed);
+    assert_no_hidden("replay --list's stderr", &stderr(&out));
+    // (A reader that refuses names the spec does not know would be fine too; one that lists
+    // them shows them escaped.)
+    if out.status.success() {
+        assert!(listed.contains("Rand\\u{1b}[2J\\u{202e}om\\n"), "{listed}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D21: an invalid inline ES grammar is refused when the spec is read, naming the spec file and
+// the field, in a league as in an evolution.
+#[test]
+fn an_invalid_inline_grammar_names_the_spec_file() {
+    let dir = scratch("inline-grammar");
+    let league = file(
+        &dir,
+        "es-league.ron",
+        r#"(name: "es", games_per_match: 2, seed: 5, controllers: [
+            (name: "ES", spec: Mcts(sims: 20, es: (grammar: "(terminals: [Q, Bogus])"))),
+            (name: "Random", spec: Random)])"#,
+    );
+    let out = evomcts(&[
+        "league",
+        s(&league),
+        "--out",
+        s(&dir.join("run")),
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = stderr(&out);
+    assert!(
+        message.contains("es-league.ron") && message.contains("es.grammar"),
+        "{message}"
+    );
+    assert!(
+        !dir.join("run").exists(),
+        "the refused league left a folder"
+    );
+    let evolve = file(
+        &dir,
+        "es-evolve.ron",
+        &crate::reliability_paths::TINY_EVOLVE
+            .replace("seed: 7,", "seed: 7, grammar: \"(terminals: [Q, Bogus])\","),
+    );
+    let out = evomcts(&["evolve", s(&evolve), "--out", s(&dir.join("ev")), "--quiet"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("es-evolve.ron"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(dir);
+}
