@@ -92,6 +92,8 @@ fn awkward_inputs_on_every_operator_agree_with_the_tree() {
                             reward_variance: z,
                             parent_q: x,
                             siblings: z,
+                            heuristic: x,
+                            prior: y,
                         };
                         assert_same(&formula, &compiled, &inputs);
                         assert_same(&formula, &interpreted, &inputs);

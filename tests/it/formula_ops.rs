@@ -126,6 +126,8 @@ fn formulas_are_finite_on_awkward_inputs() {
                     reward_variance: y,
                     parent_q: x,
                     siblings: y,
+                    heuristic: y,
+                    prior: x,
                 };
                 let value = formula.eval(&inputs);
                 assert!(value.is_finite(), "{formula} on {inputs:?} gave {value}");

@@ -100,9 +100,21 @@ pub fn arb_inputs() -> impl Strategy<Value = SelectionInputs> {
         arb_input(),
         arb_input(),
         arb_input(),
+        arb_input(),
+        arb_input(),
     )
         .prop_map(
-            |(q, parent_visits, child_visits, c_e, reward_variance, parent_q, siblings)| {
+            |(
+                q,
+                parent_visits,
+                child_visits,
+                c_e,
+                reward_variance,
+                parent_q,
+                siblings,
+                heuristic,
+                prior,
+            )| {
                 SelectionInputs {
                     q,
                     parent_visits,
@@ -111,6 +123,8 @@ pub fn arb_inputs() -> impl Strategy<Value = SelectionInputs> {
                     reward_variance,
                     parent_q,
                     siblings,
+                    heuristic,
+                    prior,
                 }
             },
         )
