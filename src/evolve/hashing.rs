@@ -491,6 +491,13 @@ pub fn check_fingerprints(
         unreachable!("validated: hashing needs Carcassonne fitness");
     };
     let generations = super::report::read_generations(dir)?;
+    if generations.is_empty() {
+        return Err(PopulationError::Inconsistent {
+            file: dir.display().to_string(),
+            message: "holds no generation to check".into(),
+        }
+        .into());
+    }
     let mut state = Hashing::open(&spec, hashing, dir, &generations)?;
     // Each canonical form once, by its earliest id.
     let members = super::report::all_members(&generations);

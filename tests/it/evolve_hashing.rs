@@ -6,7 +6,9 @@
 
 use crate::evolve_resume::files;
 use evomcts::evolve::champion::ChampionRule;
-use evomcts::evolve::hashing::{bank_csv, parse_bank, play_shared, record_bank, Hashing};
+use evomcts::evolve::hashing::{
+    bank_csv, check_fingerprints, parse_bank, play_shared, record_bank, Hashing,
+};
 use evomcts::evolve::{run_evolution, Estimate, EvolveError, EvolveSpec, Member, RunOptions};
 use evomcts::formula::{fingerprint, CompiledFormula};
 use std::path::Path;
@@ -237,4 +239,42 @@ fn the_lower_bound_rule_crowns_the_surest_elite() {
         assert_eq!(generation.champion.fitness.lower_bound(), best, "gen {g}");
     }
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_fingerprint_check_plays_pairs_of_distinct_formulas_with_one_fingerprint() {
+    let text = r#"(
+        name: "check",
+        seed: 11,
+        strategy: (mu: 3, lambda: 6, generations: 3, plus: true),
+        noise: (samples: 2, elites: 1, elite_samples: 2, functional_hashing: (situations: 200)),
+        fitness: Carcassonne(candidate: (sims: 30), baseline: Mcts(sims: 8), score: ScoreDiff),
+    )"#;
+    let spec = EvolveSpec::from_ron(text, "check.ron").unwrap();
+    let dir = crate::support::scratch("hashing", "check");
+    run_evolution(&spec, &options(&dir, None, false)).unwrap();
+    let check = check_fingerprints(&dir, 2, 1).unwrap();
+    assert_eq!(check.pairs.len(), 2, "{check:?}");
+    let bank_file = dir.join("fingerprint-bank.csv");
+    let bank = parse_bank(&std::fs::read_to_string(&bank_file).unwrap(), "bank").unwrap();
+    for pair in &check.pairs {
+        assert_ne!(pair.a.canonical(), pair.b.canonical());
+        assert_eq!(
+            fingerprint(&CompiledFormula::new(&pair.a).unwrap(), &bank),
+            fingerprint(&CompiledFormula::new(&pair.b).unwrap(), &bank)
+        );
+        assert_eq!(pair.games, 2);
+        assert!(pair.differing <= 2);
+    }
+    // A run without hashing has nothing to check.
+    let plain = crate::support::scratch("hashing", "check-plain");
+    let mut no_hashing = spec.clone();
+    no_hashing.noise.functional_hashing = None;
+    no_hashing.strategy.generations = 0;
+    run_evolution(&no_hashing, &options(&plain, None, false)).unwrap();
+    let err = check_fingerprints(&plain, 2, 1).unwrap_err().to_string();
+    assert!(err.contains("functional_hashing"), "{err}");
+    for d in [dir, plain] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
 }
