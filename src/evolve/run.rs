@@ -8,7 +8,9 @@
 //! in (μ + λ) the parents are evaluated again on the same seeds and their samples pooled;
 //! (μ, λ) keeps the μ best offspring, (μ + λ) the μ best of both, ranked by mean fitness
 //! (stable: offspring, then earlier-born, win ties). Then the `elites` best survivors get
-//! `elite_samples` more samples; the champion is the best of them.
+//! `elite_samples` more samples; the champion is the best of them (by mean, or by the
+//! lower end of the interval: `champion`). With functional hashing (`hashing`) candidates
+//! that pick the same children on the run's bank of sibling sets share their samples.
 //!
 //! Every random choice of generation g comes from seeds derived from the master seed and
 //! g, never from a stream carried across generations, so a run resumed from its last
