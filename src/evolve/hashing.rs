@@ -149,9 +149,8 @@ pub fn record_bank(spec: &EvolveSpec, situations: usize) -> Result<SiblingSets, 
             .par_iter()
             .enumerate()
             .map(|(i, state)| {
-                let mut controller =
-                    MctsController::new(&settings, derive_seed(seed, &[i as u64]))
-                        .map_err(|e| e.to_string())?;
+                let mut controller = MctsController::new(&settings, derive_seed(seed, &[i as u64]))
+                    .map_err(|e| e.to_string())?;
                 controller
                     .try_choose_move(state)
                     .map_err(|e| e.to_string())?;
@@ -564,4 +563,69 @@ pub fn check_fingerprints(
         shared_classes: classes.len(),
         pairs: checks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(grammar: &str) -> EvolveSpec {
+        let text = format!(
+            r#"(
+                name: "bank", seed: 3, grammar: {grammar:?},
+                strategy: (mu: 1, lambda: 1, generations: 1),
+                noise: (samples: 2, functional_hashing: (situations: 30)),
+                fitness: Carcassonne(candidate: (sims: 30), baseline: Mcts(sims: 8)),
+            )"#
+        );
+        EvolveSpec::from_ron(&text, "bank.ron").unwrap()
+    }
+
+    fn knows(bank: &SiblingSets) -> bool {
+        bank.iter()
+            .flatten()
+            .any(|x| x.heuristic != 0.0 || x.prior != 0.0)
+    }
+
+    #[test]
+    fn the_bank_carries_knowledge_exactly_when_the_grammar_offers_it() {
+        let with_h = r#"Grammar(name: "h", functions: ["+", "*"], terminals: ["Q", "n", "H"], constants: [1.0], c_e_values: [0.5], depth_cap: 6, subtree_depth: (min: 1, max: 2), internal_node_probability: 0.9)"#;
+        let plain = record_bank(&spec("paper"), 30).unwrap();
+        let known = record_bank(&spec(with_h), 30).unwrap();
+        assert_eq!((plain.len(), known.len()), (30, 30));
+        assert!(!knows(&plain));
+        assert!(knows(&known));
+        // The `0*H` term changes no choice: the same sets, knowledge aside.
+        let strip = |bank: &SiblingSets| {
+            let mut out = SiblingSets::new();
+            for set in bank.iter() {
+                out.push_set(set.iter().map(|x| crate::formula::SelectionInputs {
+                    heuristic: 0.0,
+                    prior: 0.0,
+                    ..*x
+                }));
+            }
+            out
+        };
+        assert_eq!(strip(&known), plain);
+    }
+
+    #[test]
+    fn a_damaged_bank_is_reported_with_its_line() {
+        let mut bank = SiblingSets::new();
+        let x = crate::formula::SelectionInputs::new(0.5, 3.0, 1.0, 0.1);
+        bank.push_set([x, x]);
+        bank.push_set([x]);
+        let text = bank_csv(&bank);
+        assert_eq!(parse_bank(&text, "b.csv").unwrap(), bank);
+        for (damaged, line) in [
+            (text.replace("\n1,", "\n2,"), 4),
+            (text.replacen("0.5", "half", 1), 2),
+            (text.replacen(",3,", ",", 1), 2),
+            (text.replace("set,", "sets,"), 1),
+        ] {
+            let err = parse_bank(&damaged, "b.csv").unwrap_err().to_string();
+            assert!(err.starts_with(&format!("b.csv:{line}:")), "{err}");
+        }
+    }
 }

@@ -70,7 +70,10 @@ fn fingerprint_equal_candidates_share_samples_and_inherit_estimates() {
     let calls = std::cell::RefCell::new(Vec::<Vec<usize>>::new());
     let play = |who: &[usize]| -> Result<Vec<Vec<f64>>, ()> {
         calls.borrow_mut().push(who.to_vec());
-        Ok(who.iter().map(|&i| vec![i as f64, 10.0 + i as f64]).collect())
+        Ok(who
+            .iter()
+            .map(|&i| vec![i as f64, 10.0 + i as f64])
+            .collect())
     };
     let (samples, played) = play_shared(&[0, 1, 2], &[0, 0, 2], play).unwrap();
     assert_eq!(*calls.borrow(), [vec![0, 2]]);
@@ -169,7 +172,8 @@ fn a_hashed_run_shares_samples_and_resumes_byte_identically() {
         .err()
         .unwrap();
     assert!(
-        matches!(err, EvolveError::Population(_)) && err.to_string().contains("fingerprint-bank.csv"),
+        matches!(err, EvolveError::Population(_))
+            && err.to_string().contains("fingerprint-bank.csv"),
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&bank).unwrap(), "set,q\n0,1\n");
@@ -183,16 +187,25 @@ fn new_options_leave_old_specs_and_their_hashes_alone() {
     let old = SPEC.replace(", functional_hashing: (situations: 60)", "");
     let plain = EvolveSpec::from_ron(&old, "old.ron").unwrap();
     let explicit = EvolveSpec::from_ron(
-        &old.replace("elite_samples: 2)", "elite_samples: 2, champion: HighestMean)"),
+        &old.replace(
+            "elite_samples: 2)",
+            "elite_samples: 2, champion: HighestMean)",
+        ),
         "old.ron",
     )
     .unwrap();
     assert_eq!(plain.hash(), explicit.hash());
     let text = plain.to_ron();
-    assert!(!text.contains("functional_hashing") && !text.contains("champion"), "{text}");
+    assert!(
+        !text.contains("functional_hashing") && !text.contains("champion"),
+        "{text}"
+    );
     assert_ne!(plain.hash(), spec().hash());
     let by_bound = EvolveSpec::from_ron(
-        &old.replace("elite_samples: 2)", "elite_samples: 2, champion: HighestLowerBound)"),
+        &old.replace(
+            "elite_samples: 2)",
+            "elite_samples: 2, champion: HighestLowerBound)",
+        ),
         "old.ron",
     )
     .unwrap();
@@ -200,7 +213,9 @@ fn new_options_leave_old_specs_and_their_hashes_alone() {
     // Hashing needs searches to fingerprint on.
     let bandit = r#"(name: "b", seed: 1, strategy: (mu: 1, lambda: 1, generations: 1),
         noise: (samples: 2, functional_hashing: ()), fitness: Bandit())"#;
-    let err = EvolveSpec::from_ron(bandit, "b.ron").unwrap_err().to_string();
+    let err = EvolveSpec::from_ron(bandit, "b.ron")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("functional_hashing"), "{err}");
 }
 

@@ -122,13 +122,13 @@ mod tests {
                 let tree = &controller.core.tree;
                 let picked = match settings.unvisited {
                     Unvisited::TriedFirst => {
+                        controller.policy.select(tree, id, settings.c_e, &mut rng)
+                    }
+                    Unvisited::Ranked(urgency) => {
                         controller
                             .policy
-                            .select(tree, id, settings.c_e, &mut rng)
+                            .select_with_urgency(tree, id, settings.c_e, urgency)
                     }
-                    Unvisited::Ranked(urgency) => controller
-                        .policy
-                        .select_with_urgency(tree, id, settings.c_e, urgency),
                 };
                 let expected = tree.get(id).first_child
                     + first_argmax(set.iter().map(|x| compiled.eval(x))) as NodeId;
