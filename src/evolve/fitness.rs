@@ -143,6 +143,9 @@ pub fn play_both_seatings(
     Ok([a, b])
 }
 
+/// One game of a seating: (candidate's score, other's score) and the game's record.
+pub type SeatedGame = ((f64, f64), GameRecord);
+
 /// `play_both_seatings` with each game's record, for comparing two candidates' games move by
 /// move.
 pub fn play_both_seatings_recorded(
@@ -150,8 +153,8 @@ pub fn play_both_seatings_recorded(
     candidate: &ControllerSpec,
     other: &ControllerSpec,
     tile_seed: u64,
-) -> Result<[((f64, f64), GameRecord); 2], String> {
-    let mut out: [Option<((f64, f64), GameRecord)>; 2] = [None, None];
+) -> Result<[SeatedGame; 2], String> {
+    let mut out: [Option<SeatedGame>; 2] = [None, None];
     for (candidate_seat, result) in out.iter_mut().enumerate() {
         let seat_seed = |seat: usize| derive_seed(tile_seed, &[seat as u64]);
         let mut cand = candidate
