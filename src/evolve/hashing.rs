@@ -19,7 +19,7 @@
 //! (`absorb`), so resume rebuilds it from the folder. The fingerprint can be wrong: two
 //! formulas can agree on the bank and differ in play. `check_fingerprints` measures how often.
 
-use super::fitness::{play_both_seatings_recorded, Estimate};
+use super::fitness::{play_both_seatings_recorded, Estimate, EvalError};
 use super::namespace::{evolution_tile_seed, VALIDATION_BIT};
 use super::population::{write_atomically, Generation, Member, PopulationError};
 use super::run::EvolveError;
@@ -537,6 +537,11 @@ pub fn check_fingerprints(
             for &tile_seed in &tile_seeds {
                 let play = |f: &Formula| {
                     play_both_seatings_recorded(c.rules, &controller(f), &c.baseline, tile_seed)
+                        .map_err(|message| EvalError {
+                            formula: f.to_string(),
+                            seed: tile_seed,
+                            message,
+                        })
                 };
                 let (ga, gb) = (play(&a.formula)?, play(&b.formula)?);
                 differing += ga
@@ -552,12 +557,7 @@ pub fn check_fingerprints(
                 differing,
             })
         })
-        .collect::<Result<_, String>>()
-        .map_err(|message| super::fitness::EvalError {
-            formula: String::new(),
-            seed: 0,
-            message,
-        })?;
+        .collect::<Result<_, EvalError>>()?;
     Ok(FingerprintCheck {
         forms: forms.len(),
         shared_classes: classes.len(),
