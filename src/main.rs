@@ -33,6 +33,8 @@ enum Command {
     Formula(cli::formula::FormulaArgs),
     /// Evolve one reusable selection formula across many games or bandit runs.
     Evolve(cli::evolve::EvolveArgs),
+    /// How often formulas an evolution run's functional hashing took for one play differently.
+    CheckFingerprints(cli::check_fingerprints::CheckFingerprintsArgs),
     /// An evolved formula against tuned UCT on unseen tile sequences; UCT sweeps; bandit baselines.
     Validate(cli::validate::ValidateArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
@@ -56,6 +58,7 @@ fn main() {
         Command::Bench(args) => cli::bench::run(args),
         Command::Formula(args) => cli::formula::run(args),
         Command::Evolve(args) => cli::evolve::run(args),
+        Command::CheckFingerprints(args) => cli::check_fingerprints::run(args),
         Command::Plot(args) => cli::plot::run(args),
         Command::Validate(args) => cli::validate::run(args),
         Command::Replicate(args) => cli::replicate::run(args),

@@ -39,12 +39,7 @@ pub fn derive_seed(master: u64, path: &[u64]) -> u64 {
 /// FNV-1a over `text` as 16 hex digits: the spec hashes, stable across platforms and Rust
 /// versions.
 pub fn fnv1a_hex(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    format!("{:016x}", crate::formula::fnv1a(text.bytes()))
 }
 
 /// Why a spec file (league, evolution run) or a file it names could not be used.

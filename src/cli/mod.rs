@@ -1,6 +1,7 @@
 //! One file per subcommand; each parses its arguments and calls into the library.
 
 pub mod bench;
+pub mod check_fingerprints;
 pub mod evolve;
 pub mod formula;
 pub mod league;

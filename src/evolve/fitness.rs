@@ -9,7 +9,7 @@ use super::bandit::{self, BanditScratch};
 use super::namespace::evolution_tile_seed;
 use super::spec::{CarcassonneSpec, FitnessSpec, Score};
 use crate::formula::{CompiledFormula, Formula};
-use crate::game::play_game;
+use crate::game::{play_game, GameRecord};
 use crate::runfs::derive_seed;
 use crate::search::mcts::Selection;
 use crate::search::ControllerSpec;
@@ -75,6 +75,16 @@ impl Estimate {
         Z95 * self.standard_error()
     }
 
+    /// The lower end of the 95% interval, with fewer than two samples or a non-finite mean
+    /// ranked last: the hall of fame's key, and the champion's under `HighestLowerBound`.
+    pub fn lower_bound(&self) -> f64 {
+        if self.samples < 2 || !self.mean.is_finite() {
+            f64::NEG_INFINITY
+        } else {
+            self.mean - self.half_width()
+        }
+    }
+
     /// Rank key: the mean, with a non-finite mean (or no samples) ranked last.
     pub fn rank(&self) -> f64 {
         if self.samples == 0 || !self.mean.is_finite() {
@@ -129,7 +139,22 @@ pub fn play_both_seatings(
     other: &ControllerSpec,
     tile_seed: u64,
 ) -> Result<[(f64, f64); 2], String> {
-    let mut out = [(0.0, 0.0); 2];
+    let [(a, _), (b, _)] = play_both_seatings_recorded(rules, candidate, other, tile_seed)?;
+    Ok([a, b])
+}
+
+/// One game of a seating: (candidate's score, other's score) and the game's record.
+pub type SeatedGame = ((f64, f64), GameRecord);
+
+/// `play_both_seatings` with each game's record, for comparing two candidates' games move by
+/// move.
+pub fn play_both_seatings_recorded(
+    rules: crate::game::Rules,
+    candidate: &ControllerSpec,
+    other: &ControllerSpec,
+    tile_seed: u64,
+) -> Result<[SeatedGame; 2], String> {
+    let mut out: [Option<SeatedGame>; 2] = [None, None];
     for (candidate_seat, result) in out.iter_mut().enumerate() {
         let seat_seed = |seat: usize| derive_seed(tile_seed, &[seat as u64]);
         let mut cand = candidate
@@ -143,14 +168,19 @@ pub fn play_both_seatings(
         } else {
             [base.as_mut(), cand.as_mut()]
         };
-        let (state, _) = play_game(rules, tile_seed, players).map_err(|e| format!("game: {e}"))?;
+        let (state, record) =
+            play_game(rules, tile_seed, players).map_err(|e| format!("game: {e}"))?;
         let scores = state.scores();
-        *result = (
-            scores[candidate_seat] as f64,
-            scores[1 - candidate_seat] as f64,
-        );
+        *result = Some((
+            (
+                scores[candidate_seat] as f64,
+                scores[1 - candidate_seat] as f64,
+            ),
+            record,
+        ));
     }
-    Ok(out)
+    let [a, b] = out;
+    Ok([a.expect("played"), b.expect("played")])
 }
 
 /// Both seatings of the tile sequence of sample seed `seed` (in the evolution namespace,

@@ -7,6 +7,8 @@
 //! on one tile seed) into estimates with intervals, in parallel; `population` is the
 //! run's folder (a file per generation, the champion); `run` is the generational loop
 //! with resume; `racing` spends a generation's games where they decide something;
+//! `hashing` lets candidates that behave alike on a bank of selection situations share
+//! their samples; `champion` is the rule that crowns a generation's champion;
 //! `report` writes the logbook, hall of fame and lineage; `namespace` keeps the tile
 //! sequences of evolution, of the UCT sweep and of validation apart; `validate` plays a
 //! formula against a tuned baseline on unseen sequences and measures the bandit baselines;
@@ -17,7 +19,9 @@
 //! run-folder lock) and `stats`; never `league`, and nothing below uses it.
 
 pub mod bandit;
+pub mod champion;
 pub mod fitness;
+pub mod hashing;
 pub mod namespace;
 pub mod population;
 mod progress;
@@ -28,7 +32,9 @@ pub mod spec;
 pub mod sweep;
 pub mod validate;
 
+pub use champion::ChampionRule;
 pub use fitness::{Estimate, EvalError};
+pub use hashing::{HashingCounts, HashingSpec};
 pub use population::{Champion, Generation, Member, PopulationError};
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, EvolveError, RunOptions, RunOutcome};

@@ -72,6 +72,9 @@ pub struct Generation {
     /// Candidates dropped by racing this generation.
     #[serde(default)]
     pub dropped: usize,
+    /// What functional hashing did this generation (left out when it is off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hashing: Option<super::hashing::HashingCounts>,
     /// Best and mean fitness (means) of the individuals evaluated this generation.
     pub best: f64,
     pub mean: f64,

@@ -3,7 +3,8 @@
 //! the same bytes as an uninterrupted one):
 //!
 //! - `logbook.csv`: one row per generation: best and mean fitness of the candidates
-//!   evaluated, the champion with its 95% interval, the reference, samples and games spent;
+//!   evaluated, the champion with its 95% interval, the reference, samples and games spent,
+//!   and what functional hashing counted and saved (empty cells when it was off);
 //! - `hall_of_fame.csv`: the best distinct formulas (distinct by canonical form) of the whole
 //!   run, ranked by the lower end of their 95% interval, so a lucky estimate on few samples
 //!   does not rank first;
@@ -57,12 +58,26 @@ fn csv_text(text: &str) -> String {
 /// seatings of a tile sequence) and 1 for the bandit (one run).
 pub fn logbook_csv(gens: &[Generation], games_per_sample: u64) -> String {
     let mut out = String::from(
-        "generation,best,mean,champion_id,champion_mean,champion_low,champion_high,champion_samples,reference_mean,reference_low,reference_high,samples_spent,games_spent,games_total,dropped,champion_formula\n",
+        "generation,best,mean,champion_id,champion_mean,champion_low,champion_high,champion_samples,reference_mean,reference_low,reference_high,samples_spent,games_spent,games_total,dropped,exact_duplicates,fingerprint_duplicates,new_candidates,games_saved,games_inherited,champion_formula\n",
     );
     for (g, spent) in gens.iter().zip(spent_per_generation(gens)) {
         let (c, r) = (&g.champion.fitness, &g.reference.fitness);
+        // Empty when the run did not hash: nothing was counted.
+        let hashing = g.hashing.map_or_else(
+            || ",,,,".to_string(),
+            |h| {
+                format!(
+                    "{},{},{},{},{}",
+                    h.exact_duplicates,
+                    h.fingerprint_duplicates,
+                    h.new_candidates,
+                    h.samples_saved * games_per_sample,
+                    h.samples_inherited * games_per_sample
+                )
+            },
+        );
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             g.generation,
             number(g.best),
             number(g.mean),
@@ -78,6 +93,7 @@ pub fn logbook_csv(gens: &[Generation], games_per_sample: u64) -> String {
             spent * games_per_sample,
             g.samples_spent * games_per_sample,
             g.dropped,
+            hashing,
             csv_text(&g.champion.formula.to_string()),
         ));
     }
@@ -105,14 +121,6 @@ pub fn all_members(gens: &[Generation]) -> BTreeMap<usize, Member> {
     members
 }
 
-fn lower_bound(e: &Estimate) -> f64 {
-    if e.samples < 2 || !e.mean.is_finite() {
-        f64::NEG_INFINITY
-    } else {
-        e.mean - e.half_width()
-    }
-}
-
 /// The best `size` distinct formulas (by canonical form) of the run, best first by the lower
 /// end of the 95% interval; for each form, its most sampled individual (the earliest born
 /// on ties). The seed formula (the reference) takes part.
@@ -129,8 +137,9 @@ pub fn hall_of_fame(gens: &[Generation], size: usize) -> Vec<Member> {
     }
     let mut hall: Vec<Member> = by_form.into_values().collect();
     hall.sort_by(|a, b| {
-        lower_bound(&b.fitness)
-            .total_cmp(&lower_bound(&a.fitness))
+        b.fitness
+            .lower_bound()
+            .total_cmp(&a.fitness.lower_bound())
             .then(a.id.cmp(&b.id))
     });
     hall.truncate(size);

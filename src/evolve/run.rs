@@ -8,7 +8,9 @@
 //! in (μ + λ) the parents are evaluated again on the same seeds and their samples pooled;
 //! (μ, λ) keeps the μ best offspring, (μ + λ) the μ best of both, ranked by mean fitness
 //! (stable: offspring, then earlier-born, win ties). Then the `elites` best survivors get
-//! `elite_samples` more samples; the champion is the best of them.
+//! `elite_samples` more samples; the champion is the best of them (by mean, or by the
+//! lower end of the interval: `champion`). With functional hashing (`hashing`) candidates
+//! that pick the same children on the run's bank of sibling sets share their samples.
 //!
 //! Every random choice of generation g comes from seeds derived from the master seed and
 //! g, never from a stream carried across generations, so a run resumed from its last
@@ -16,6 +18,7 @@
 //! depend on the thread count.
 
 use super::fitness::{evaluate_all_observed, EvalError, Request};
+use super::hashing::{play_shared, Hashing, HashingCounts};
 use super::population::{
     champion_ron_path, champion_text_path, generation_path, generations_on_disk, write_atomically,
     Champion, Generation, Member, PopulationError,
@@ -106,54 +109,69 @@ fn seeds(master: u64, stream: u64, generation: usize, count: usize) -> Vec<u64> 
         .collect()
 }
 
-/// Evaluates `members` on `seeds`, pooling the samples into their estimates.
+/// Evaluates `members` on `seeds`, pooling the samples into their estimates; with
+/// `classes` (functional hashing) each class plays once. Returns the samples played and
+/// the samples saved.
 fn evaluate(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     seeds: &[u64],
     tracker: &Tracker,
-) -> Result<u64, EvalError> {
+    classes: Option<&[usize]>,
+) -> Result<(u64, u64), EvalError> {
     if seeds.is_empty() || members.is_empty() {
-        return Ok(0);
+        return Ok((0, 0));
     }
-    let requests: Vec<Request<'_>> = members
-        .iter()
-        .map(|m| Request {
-            formula: &m.formula,
-            seeds,
-        })
-        .collect();
-    let samples = evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())?;
+    let all: Vec<usize> = (0..members.len()).collect();
+    let (samples, played) = play_shared(&all, classes.unwrap_or(&all), |players| {
+        let requests: Vec<Request<'_>> = players
+            .iter()
+            .map(|&i| Request {
+                formula: &members[i].formula,
+                seeds,
+            })
+            .collect();
+        evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())
+    })?;
     for (member, values) in members.iter_mut().zip(samples) {
         member.fitness.add(&values);
     }
-    Ok((members.len() * seeds.len()) as u64)
+    Ok((played, (members.len() * seeds.len()) as u64 - played))
 }
 
 /// Evaluates `members` on a generation's `seeds`, raced when the spec says so (see
-/// `racing`); returns the samples spent and the number of candidates dropped.
+/// `racing`); with `classes` (functional hashing) each class plays once. Returns the
+/// samples played, the number of candidates dropped and the samples saved.
 fn evaluate_raced(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     seeds: &[u64],
     tracker: &Tracker,
-) -> Result<(u64, usize), EvalError> {
+    classes: Option<&[usize]>,
+) -> Result<(u64, usize, u64), EvalError> {
     let formulas: Vec<crate::formula::Formula> =
         members.iter().map(|m| m.formula.clone()).collect();
+    let alone: Vec<usize> = (0..members.len()).collect();
+    let classes = classes.unwrap_or(&alone);
+    let mut played = 0;
     let outcome = race(
         members.len(),
         seeds,
         spec.noise.samples,
         spec.noise.racing.as_ref(),
         |indices, batch| {
-            let requests: Vec<Request<'_>> = indices
-                .iter()
-                .map(|&i| Request {
-                    formula: &formulas[i],
-                    seeds: batch,
-                })
-                .collect();
-            evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())
+            let (samples, count) = play_shared(indices, classes, |players| {
+                let requests: Vec<Request<'_>> = players
+                    .iter()
+                    .map(|&i| Request {
+                        formula: &formulas[i],
+                        seeds: batch,
+                    })
+                    .collect();
+                evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())
+            })?;
+            played += count;
+            Ok(samples)
         },
         |p| tracker.race(p),
     )?;
@@ -163,7 +181,7 @@ fn evaluate_raced(
         member.dropped_after = outcome.dropped_after[i];
         dropped += usize::from(member.dropped_after.is_some());
     }
-    Ok((outcome.spent, dropped))
+    Ok((played, dropped, outcome.spent - played))
 }
 
 /// Games in one fitness sample: both seatings of a tile sequence, or one bandit run.
@@ -192,26 +210,29 @@ fn rank_sort(members: &mut [Member]) {
     });
 }
 
-/// Extra samples for the best survivors; returns the champion and the samples spent.
-/// `parents` must be sorted best first; it is sorted again afterwards.
+/// Extra samples for the best survivors; returns the champion (by the spec's rule), the
+/// samples spent and the samples functional hashing saved. `parents` must be sorted best
+/// first; it is sorted again afterwards.
 fn crown(
     spec: &EvolveSpec,
     parents: &mut [Member],
     generation: usize,
     tracker: &Tracker,
-) -> Result<(Member, u64), EvalError> {
+    hashing: Option<&mut Hashing>,
+) -> Result<(Member, u64, u64), EvalError> {
     let elites = spec.noise.elites.min(parents.len());
     let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
     let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
-    let spent = evaluate(spec, &mut refs, &extra, tracker)?;
-    let champion = parents[..elites]
-        .iter()
-        .enumerate()
-        .max_by(|(i, a), (j, b)| a.fitness.rank().total_cmp(&b.fitness.rank()).then(j.cmp(i)))
-        .map(|(_, m)| m.clone())
+    let classes = hashing.map(|h| h.classes(&refs));
+    let (spent, saved) = evaluate(spec, &mut refs, &extra, tracker, classes.as_deref())?;
+    let best = spec
+        .noise
+        .champion
+        .pick(&parents[..elites])
         .expect("at least one elite");
+    let champion = parents[best].clone();
     rank_sort(parents);
-    Ok((champion, spent))
+    Ok((champion, spent, saved))
 }
 
 fn summary(members: &[Member]) -> (f64, f64) {
@@ -227,6 +248,7 @@ fn initial(
     grammar: &Grammar,
     hash: &str,
     tracker: &Tracker,
+    mut hashing: Option<&mut Hashing>,
 ) -> Result<Generation, EvalError> {
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
     let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
@@ -240,9 +262,20 @@ fn initial(
         })
         .collect();
     let sample_seeds = seeds(spec.seed, SAMPLES, 0, sample_count(spec));
-    let (mut spent, dropped) = {
+    let (mut spent, dropped, mut counts) = {
         let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
-        evaluate_raced(spec, &mut refs, &sample_seeds, tracker)?
+        let plan = hashing.as_deref_mut().map(|h| {
+            let newborn = refs.len();
+            h.plan(&mut refs, newborn)
+        });
+        let classes = plan.as_ref().map(|p| p.classes.as_slice());
+        let (spent, dropped, saved) =
+            evaluate_raced(spec, &mut refs, &sample_seeds, tracker, classes)?;
+        let counts = plan.map(|p| HashingCounts {
+            samples_saved: saved,
+            ..p.counts
+        });
+        (spent, dropped, counts)
     };
     // The reference is not raced: it plays the nominal samples and the elites' extra
     // samples, so it compares like for like with an elite.
@@ -251,17 +284,24 @@ fn initial(
         &mut [&mut reference],
         &sample_seeds[..spec.noise.samples],
         tracker,
-    )?;
+        None,
+    )?
+    .0;
     spent += evaluate(
         spec,
         &mut [&mut reference],
         &seeds(spec.seed, ELITE, 0, spec.noise.elite_samples),
         tracker,
-    )?;
+        None,
+    )?
+    .0;
     let offspring = parents.clone();
     let (best, mean) = summary(&offspring);
     rank_sort(&mut parents);
-    let (champion, elite_spent) = crown(spec, &mut parents, 0, tracker)?;
+    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, 0, tracker, hashing)?;
+    if let Some(counts) = &mut counts {
+        counts.samples_saved += elite_saved;
+    }
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash: hash.to_string(),
@@ -270,6 +310,7 @@ fn initial(
         samples_spent: spent + elite_spent,
         spent: spent + elite_spent,
         dropped,
+        hashing: counts,
         best,
         mean,
         champion,
@@ -285,6 +326,7 @@ fn step(
     grammar: &Grammar,
     prev: &Generation,
     tracker: &Tracker,
+    mut hashing: Option<&mut Hashing>,
 ) -> Result<Generation, EvalError> {
     let g = prev.generation + 1;
     let mu = spec.strategy.mu;
@@ -309,12 +351,21 @@ fn step(
     }
     let sample_seeds = seeds(spec.seed, SAMPLES, g, sample_count(spec));
     let reevaluate = spec.strategy.plus && spec.noise.reevaluate_survivors;
-    let (spent, dropped) = {
+    let (spent, dropped, mut counts) = {
+        let newborn = offspring.len();
         let mut refs: Vec<&mut Member> = offspring.iter_mut().collect();
         if reevaluate {
             refs.extend(parents.iter_mut());
         }
-        evaluate_raced(spec, &mut refs, &sample_seeds, tracker)?
+        let plan = hashing.as_deref_mut().map(|h| h.plan(&mut refs, newborn));
+        let classes = plan.as_ref().map(|p| p.classes.as_slice());
+        let (spent, dropped, saved) =
+            evaluate_raced(spec, &mut refs, &sample_seeds, tracker, classes)?;
+        let counts = plan.map(|p| HashingCounts {
+            samples_saved: saved,
+            ..p.counts
+        });
+        (spent, dropped, counts)
     };
     let mut pool = offspring.clone();
     let (best, mean) = if reevaluate {
@@ -328,7 +379,10 @@ fn step(
     rank_sort(&mut pool);
     pool.truncate(mu);
     let mut parents = pool;
-    let (champion, elite_spent) = crown(spec, &mut parents, g, tracker)?;
+    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, g, tracker, hashing)?;
+    if let Some(counts) = &mut counts {
+        counts.samples_saved += elite_saved;
+    }
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash: prev.spec_hash.clone(),
@@ -337,6 +391,7 @@ fn step(
         samples_spent: prev.samples_spent + spent + elite_spent,
         spent: spent + elite_spent,
         dropped,
+        hashing: counts,
         best,
         mean,
         champion,
@@ -476,11 +531,28 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         .unwrap_or(usize::MAX)
         .min(spec.strategy.generations);
     let tracker = Tracker::new(opts.progress, stop_at, spec);
+    // The bank is recorded before generation 0 and read back on resume, with the classes
+    // rebuilt from the generations written.
+    let mut hashing = match &spec.noise.functional_hashing {
+        Some(h) => {
+            let written = if state.is_some() {
+                super::report::read_generations(dir)?
+            } else {
+                Vec::new()
+            };
+            Some(pool.install(|| Hashing::open(spec, h, dir, &written))?)
+        }
+        None => None,
+    };
     let mut current = match state.take() {
         Some(generation) => generation,
         None => {
             tracker.begin(0);
-            let generation = pool.install(|| initial(spec, &grammar, &hash, &tracker))?;
+            let generation =
+                pool.install(|| initial(spec, &grammar, &hash, &tracker, hashing.as_mut()))?;
+            if let Some(h) = &mut hashing {
+                h.absorb(&generation);
+            }
             write_generation(opts, &generation)?;
             write_champion(opts, &generation)?;
             write_reports(dir, games_per_sample(spec))?;
@@ -491,7 +563,10 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     };
     while current.generation < stop_at {
         tracker.begin(current.generation + 1);
-        let next = pool.install(|| step(spec, &grammar, &current, &tracker))?;
+        let next = pool.install(|| step(spec, &grammar, &current, &tracker, hashing.as_mut()))?;
+        if let Some(h) = &mut hashing {
+            h.absorb(&next);
+        }
         write_generation(opts, &next)?;
         write_champion(opts, &next)?;
         write_reports(dir, games_per_sample(spec))?;

@@ -6,6 +6,8 @@
 //! `candidate: (sims: 50)` read naturally. Syntax errors name file:line:column; a value
 //! that parses but cannot run names the field.
 
+use super::champion::ChampionRule;
+use super::hashing::HashingSpec;
 use super::racing::RacingSpec;
 use crate::formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
 use crate::game::Rules;
@@ -50,6 +52,15 @@ pub struct NoiseSpec {
     /// played, and give the saved games to the contenders. Off when left out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub racing: Option<RacingSpec>,
+    /// Functional hashing (see `evolve::hashing`): candidates that pick the same child as one
+    /// already scored on every sibling set of the run's bank share its samples. Off when left
+    /// out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub functional_hashing: Option<HashingSpec>,
+    /// How the champion is taken from the elites: `HighestMean` (when left out) or
+    /// `HighestLowerBound` of the 95% interval.
+    #[serde(skip_serializing_if = "ChampionRule::is_default")]
+    pub champion: ChampionRule,
 }
 
 impl Default for NoiseSpec {
@@ -60,6 +71,8 @@ impl Default for NoiseSpec {
             elites: 1,
             elite_samples: 40,
             racing: None,
+            functional_hashing: None,
+            champion: ChampionRule::HighestMean,
         }
     }
 }
@@ -282,6 +295,9 @@ impl EvolveSpec {
         }
         if let Some(r) = &n.racing {
             r.validate(n.samples)?;
+        }
+        if let Some(h) = &n.functional_hashing {
+            h.validate(&self.fitness)?;
         }
         if n.elites == 0 {
             return err(

@@ -3,7 +3,8 @@
 //! A [`Formula`] scores a child during MCTS selection from the statistics in
 //! [`SelectionInputs`]; UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) is the seed. The module offers
 //! the tree and its text form (`tree`, `parse`), a canonical form for counting equal
-//! formulas once (`canonical`), a fast allocation-free evaluator for the search
+//! formulas once (`canonical`), functional fingerprints on a bank of sibling sets
+//! (`fingerprint`), a fast allocation-free evaluator for the search
 //! (`compiled`), grammars loaded from RON (`grammar`), mutation (`mutation`) and the
 //! (μ, λ)/(μ + λ) evolution strategy (`evolution`). Protected operators live in [`ops`].
 //!
@@ -12,6 +13,7 @@
 mod canonical;
 mod compiled;
 mod evolution;
+mod fingerprint;
 mod grammar;
 mod mutation;
 mod native;
@@ -26,6 +28,7 @@ pub use evolution::{
     EvolutionHistory, EvolutionResult, EvolutionStrategy, Individual, IndividualRecord,
     InitialPopulation, Origin, Scored, StrategyError, StrategyOptions,
 };
+pub use fingerprint::{choices, fingerprint, first_argmax, fnv1a, SiblingSets};
 pub use grammar::{DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, MAX_DEPTH_CAP};
 pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};
 pub use parse::ParseError;

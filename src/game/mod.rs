@@ -20,7 +20,7 @@ pub mod types;
 
 pub use draw::{DrawUntil, Drawn, SampledTiles, TileSource};
 pub use features::{Features, SegmentNode};
-pub use random_games::{play_random_game, sample_positions, RandomGameStats};
+pub use random_games::{play_random_game, sample_positions, sample_positions_in, RandomGameStats};
 pub use referee::{
     draw_next, play_game, play_game_observed, replay, replay_observed, seed_string, Controller,
     GameRecord, GameRng, RandomController, ReplayStep, TileStack,

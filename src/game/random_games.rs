@@ -33,12 +33,22 @@ pub fn play_random_game(
 /// test and benchmark positions of the searchers. Position `i` comes from the game of tile
 /// seed `seed + i`, stopped after a number of turns drawn uniformly from `turns`.
 pub fn sample_positions(count: usize, seed: u64, turns: std::ops::Range<usize>) -> Vec<GameState> {
+    sample_positions_in(Rules::default(), count, seed, turns)
+}
+
+/// `sample_positions` under `rules`.
+pub fn sample_positions_in(
+    rules: Rules,
+    count: usize,
+    seed: u64,
+    turns: std::ops::Range<usize>,
+) -> Vec<GameState> {
     let mut rng = GameRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     let mut i = 0u64;
     while out.len() < count {
         let stop = rng.gen_range(turns.clone());
-        let mut state = GameState::new(Rules::default());
+        let mut state = GameState::new(rules);
         let mut stack = TileStack::shuffled(seed.wrapping_add(i));
         i += 1;
         while draw_next(&mut state, &mut stack).expect("stack tiles are hidden") {

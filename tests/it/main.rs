@@ -7,6 +7,7 @@ mod analysis_plots;
 mod es_options;
 mod evolve_bandit;
 mod evolve_carcassonne;
+mod evolve_hashing;
 mod evolve_racing;
 mod evolve_reports;
 mod evolve_resume;

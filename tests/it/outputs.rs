@@ -257,7 +257,13 @@ fn committed_evolution_folders_load_and_their_csv_files_are_what_the_code_writes
     use evomcts::evolve::report::{hall_of_fame, hall_of_fame_csv, logbook_csv, read_generations};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
     // Games per fitness sample: one bandit run, or both seatings of a tile sequence.
-    for (run, games_per_sample) in [("bandit-demo", 1), ("carcassonne-demo", 2)] {
+    for (run, games_per_sample) in [
+        ("bandit-demo", 1),
+        ("carcassonne-demo", 2),
+        ("carcassonne-uct100", 2),
+        ("carcassonne-uct100-moregames", 2),
+        ("carcassonne-uct100-terminals", 2),
+    ] {
         let dir = root.join(run);
         let gens = read_generations(&dir).unwrap();
         assert!(!gens.is_empty(), "{run}");

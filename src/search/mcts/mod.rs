@@ -34,6 +34,7 @@ mod record;
 mod search;
 mod selection;
 mod settings;
+mod situations;
 mod thompson;
 mod tree;
 

@@ -256,7 +256,7 @@ impl Tree {
     #[inline]
     pub(crate) fn knowledge_mut(&mut self, id: NodeId) -> &mut Knowledge {
         debug_assert!(
-            self.overlay_mark.map_or(true, |mark| id >= mark),
+            self.overlay_mark.is_none_or(|mark| id >= mark),
             "knowledge of a node older than the overlay"
         );
         &mut self.knowledge[id as usize]

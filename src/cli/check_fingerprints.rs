@@ -1,0 +1,55 @@
+//! `evomcts check-fingerprints`: how often formulas that functional hashing took for one
+//! (equal fingerprints) play differently on fresh tile sequences.
+
+use anyhow::Result;
+use clap::Args;
+use evomcts::evolve::hashing::check_fingerprints;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct CheckFingerprintsArgs {
+    /// The folder of an evolution run that used functional hashing.
+    run: PathBuf,
+    /// At most this many fingerprint-equal pairs of distinct canonical forms.
+    #[arg(long, default_value_t = 10)]
+    pairs: usize,
+    /// Fresh tile sequences per pair (both seatings of each, so twice as many games per
+    /// formula).
+    #[arg(long, default_value_t = 10)]
+    sequences: usize,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long, value_parser = super::run_args::parse_threads)]
+    threads: Option<usize>,
+}
+
+pub fn run(args: CheckFingerprintsArgs) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let check = pool.install(|| check_fingerprints(&args.run, args.pairs, args.sequences))?;
+    println!(
+        "{} distinct formulas, {} fingerprint classes with more than one; {} pairs checked",
+        check.forms,
+        check.shared_classes,
+        check.pairs.len()
+    );
+    let (mut games, mut differing) = (0, 0);
+    for pair in &check.pairs {
+        println!(
+            "{:>3}/{:<3} games differ: {}  vs  {}",
+            pair.differing, pair.games, pair.a, pair.b
+        );
+        games += pair.games;
+        differing += pair.differing;
+    }
+    if games > 0 {
+        let (low, high) = evomcts::stats::wilson_interval(differing as f64, games as f64);
+        println!(
+            "games that differ: {differing} of {games} ({:.1}%, 95% interval {:.1}% to {:.1}%)",
+            100.0 * differing as f64 / games as f64,
+            100.0 * low,
+            100.0 * high
+        );
+    }
+    Ok(())
+}
