@@ -131,7 +131,7 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
                 None => Formula::uct(),
             };
             if let Err(problem) = grammar.admits(&parent) {
-                eprintln!("note: the parent is outside the grammar: {problem}");
+                evomcts::note!("note: the parent is outside the grammar: {problem}");
             }
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             println!("parent: {parent}");

@@ -64,7 +64,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         Some(s) => format!(", slice {} of {}", s.index, s.count),
         None => String::new(),
     };
-    eprintln!(
+    evomcts::note!(
         "league `{}`: {} controllers, {} matches of {} games ({total} games{slice}) -> {}",
         escape::terminal(&spec.name),
         spec.controllers.len(),
@@ -72,7 +72,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         spec.games_per_match,
         out.display()
     );
-    eprintln!(
+    evomcts::note!(
         "standings so far: {}",
         out.join(evomcts::league::run::LIVE_STANDINGS_FILE)
             .display()
@@ -80,15 +80,15 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     let start = std::time::Instant::now();
     let outcome = run_league(&spec, &opts)?;
     if outcome.duplicates > 0 {
-        eprintln!(
+        evomcts::note!(
             "{} games were recorded more than once (identically) and are counted once",
             outcome.duplicates
         );
     }
     if outcome.dropped_torn_line {
-        eprintln!("a game cut off mid-write was dropped and played again");
+        evomcts::note!("a game cut off mid-write was dropped and played again");
     }
-    eprintln!(
+    evomcts::note!(
         "{} games played now, {} already recorded, in {:.1} s",
         outcome.played_now,
         outcome.already_recorded,
@@ -105,6 +105,6 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     report::write_tables(&tables, &out)
         .with_context(|| format!("writing tables to {}", out.display()))?;
     print!("{}", report::to_text(&tables));
-    eprintln!("tables written to {}", out.display());
+    evomcts::note!("tables written to {}", out.display());
     Ok(())
 }

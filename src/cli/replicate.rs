@@ -106,7 +106,7 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
             .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
         writeln!(f, "{}", serde_json::to_string(&line)?)?;
     }
-    eprintln!(
+    evomcts::note!(
         "{}: {} games played now, {} already recorded, {seconds:.1} s",
         dir.display(),
         outcome.played_now,
@@ -170,7 +170,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
                     args.out.display(),
                     first.seed
                 );
-                eprintln!(
+                evomcts::note!(
                     "asking Star1/2/2.5 at every {}th position of {source}",
                     args.star_every
                 );
@@ -210,6 +210,6 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     }
     std::fs::write(&args.report, text)
         .with_context(|| format!("writing {}", args.report.display()))?;
-    eprintln!("report written to {}", args.report.display());
+    evomcts::note!("report written to {}", args.report.display());
     Ok(())
 }

@@ -54,7 +54,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         } else {
             String::new()
         };
-        eprintln!(
+        evomcts::note!(
             "wrote {} files ({:.1} KB){games}",
             written.files.len(),
             bytes as f64 / 1024.0

@@ -21,7 +21,7 @@ pub struct TableArgs {
 pub fn run(args: TableArgs) -> Result<()> {
     let (spec, games, merge) = load_runs(&args.runs)?;
     for warning in merge.warnings() {
-        eprintln!("{warning}");
+        evomcts::note!("{warning}");
     }
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
     let out = args
@@ -35,7 +35,7 @@ pub fn run(args: TableArgs) -> Result<()> {
     }
     print!("{}", report::to_text(&tables));
     if let Some(out) = out {
-        eprintln!("tables written to {}", out.display());
+        evomcts::note!("tables written to {}", out.display());
     }
     Ok(())
 }

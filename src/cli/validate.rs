@@ -93,7 +93,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
         ValidateCommand::Carcassonne(a) => {
             let spec = ValidateSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
-            eprintln!(
+            evomcts::note!(
                 "validate `{}`: {} unseen sequences x 2 seatings -> {}",
                 spec.name,
                 spec.sequences,
@@ -106,7 +106,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
-            eprintln!(
+            evomcts::note!(
                 "sweep `{}`: C_E in {}, {} sequences x 2 seatings each -> {}",
                 spec.name,
                 spec.c_values

@@ -148,7 +148,7 @@ impl Tracker {
         } else {
             format!(", {} candidates", c.candidates)
         };
-        eprintln!(
+        crate::note!(
             "  gen {:>3}: {}/{} {}{racing}, {} in; generation ETA {}, run ETA {}",
             c.generation,
             done * self.per_sample,
@@ -173,7 +173,7 @@ impl Tracker {
             .seconds_per_sample()
             .map(|rate| duration(rate * later as f64))
             .unwrap_or_else(|| "?".into());
-        eprintln!(
+        crate::note!(
             "gen {:>3}/{}  best {:.3}  mean {:.3}  {} samples ({} dropped)  champion #{} {}: {}  [{} elapsed, ETA {}]",
             generation.generation,
             spec.strategy.generations,

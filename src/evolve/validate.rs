@@ -436,7 +436,7 @@ pub fn play_pairings(
             let elapsed = started.elapsed().as_secs_f64();
             let rate = (next - done) as f64 * 2.0 / elapsed.max(1e-9);
             let eta = (tasks.len() - next) as f64 * 2.0 / rate.max(1e-9);
-            eprintln!(
+            crate::note!(
                 "{}/{} games, {}, {} in, ETA {}",
                 next * 2,
                 tasks.len() * 2,

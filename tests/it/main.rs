@@ -26,6 +26,7 @@ mod outputs;
 mod presets;
 mod progress;
 mod reliability;
+mod reliability_exit;
 mod replication;
 mod report;
 mod search_mcts;

@@ -1,0 +1,120 @@
+//! Exit statuses that hide lost work (issue 23, D11, D12, D22): a reader of stderr that goes
+//! away does not stop a run, and a refused run leaves its folder as it was.
+
+use crate::support::scratch;
+use evomcts::league::{read_records, record_path};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn folder(name: &str) -> PathBuf {
+    let dir = scratch("rexit", name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Three random players, 4 games per match: 24 games, so the standings are printed on
+/// stderr several times while the games run.
+const KILL: &str = r#"(
+    name: "kill",
+    games_per_match: 4,
+    seed: 3,
+    controllers: [
+        (name: "A", spec: Random),
+        (name: "B", spec: Random),
+        (name: "C", spec: Random),
+    ],
+)"#;
+
+const EVOLVE: &str = r#"(
+    name: "b",
+    seed: 7,
+    strategy: (mu: 2, lambda: 4, generations: 3, plus: true),
+    noise: (samples: 8, elites: 1, elite_samples: 8),
+    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 200, c_e: 0.5),
+)"#;
+
+/// Runs the binary with its stderr connected to a pipe whose reader has already gone (as
+/// `2>&1 | head -c 1` leaves it after the first byte); returns the exit code and stdout.
+fn with_stderr_closed(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+// D11: progress and standings that cannot be written do not stop a league or an evolution.
+#[test]
+fn a_reader_of_stderr_that_goes_away_does_not_stop_the_work() {
+    let dir = folder("stderr");
+    let spec = dir.join("kill.ron");
+    std::fs::write(&spec, KILL).unwrap();
+    let run = dir.join("R");
+    let (code, stdout) = with_stderr_closed(&[
+        "league",
+        spec.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(read_records(&record_path(&run)).unwrap().games.len(), 24);
+    assert!(run.join("tables.md").exists() && run.join("games.csv").exists());
+    assert!(stdout.contains("Standings"), "{stdout}");
+
+    let evolve = dir.join("b.ron");
+    std::fs::write(&evolve, EVOLVE).unwrap();
+    let pop = dir.join("pop");
+    let (code, stdout) = with_stderr_closed(&[
+        "evolve",
+        evolve.to_str().unwrap(),
+        "--out",
+        pop.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(pop.join("gen-003.ron").exists(), "stopped before the last generation");
+    assert!(stdout.contains("generation 3 of 3"), "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every `.rs` file under `dir`.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+// D11, the class: stderr is written only through `note!`, which ignores a reader that has gone;
+// `eprintln!` would panic and stop the work.
+#[test]
+fn nothing_writes_to_stderr_in_a_way_that_can_stop_the_work() {
+    let mut files = Vec::new();
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if !code.starts_with("//") && (code.contains("eprintln!") || code.contains("eprint!"))
+            {
+                found.push(format!("{}:{}: {code}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "use evomcts::note! instead:\n{}", found.join("\n"));
+}
