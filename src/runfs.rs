@@ -115,28 +115,58 @@ pub fn ron_options() -> ron::Options {
 /// or a binary given by accident), refused before it is read into memory.
 pub const MAX_SPEC_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Reads a text file a spec consists of or names; the error names the file. A UTF-8 byte-order
-/// mark, which some editors write, is dropped.
-pub fn read_spec_text(path: &Path) -> Result<String, SpecFileError> {
-    let io = |source| SpecFileError::Io {
-        file: path.display().to_string(),
-        source,
-    };
-    let file = File::open(path).map_err(io)?;
+/// The largest record file (`games.jsonl`) read: a league's records are held in memory, and
+/// 10 million games (the most a league may schedule) of ~5 KB each fit below it.
+pub const MAX_RECORD_FILE_BYTES: u64 = 64 * 1024 * 1024 * 1024;
+
+/// The largest generation file read: a generation holds at most 2 × 10,000 members of a few
+/// hundred bytes each.
+pub const MAX_GENERATION_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The largest table or data file the tool wrote and reads back (validation games, Star
+/// decisions, figures).
+pub const MAX_DATA_FILE_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Reads at most `max` bytes of `path`, and refuses a longer file (or a device that never
+/// ends, such as `/dev/zero`) before it fills memory: every file the tool reads goes through
+/// here (or [`read_capped_text`]), each kind with its own bound. `what` says what the file
+/// should have been, for the message.
+pub fn read_capped(path: &Path, max: u64, what: &str) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    file.take(MAX_SPEC_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_SPEC_FILE_BYTES {
-        return Err(io(std::io::Error::other(format!(
-            "larger than {} MiB, not a spec",
-            MAX_SPEC_FILE_BYTES >> 20
-        ))));
+    File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        let size = if max >= 1 << 30 {
+            format!("{} GiB", max >> 30)
+        } else if max >= 1 << 20 {
+            format!("{} MiB", max >> 20)
+        } else {
+            format!("{max} bytes")
+        };
+        return Err(std::io::Error::other(format!(
+            "larger than {size}, not {what}"
+        )));
     }
-    let text = String::from_utf8(bytes).map_err(|_| io(std::io::Error::other("not UTF-8 text")))?;
+    Ok(bytes)
+}
+
+/// [`read_capped`] as UTF-8 text; a UTF-8 byte-order mark, which some editors write, is
+/// dropped.
+pub fn read_capped_text(path: &Path, max: u64, what: &str) -> std::io::Result<String> {
+    let text = String::from_utf8(read_capped(path, max, what)?)
+        .map_err(|_| std::io::Error::other("not UTF-8 text"))?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,
+    })
+}
+
+/// Reads a text file a spec consists of or names; the error names the file.
+pub fn read_spec_text(path: &Path) -> Result<String, SpecFileError> {
+    read_capped_text(path, MAX_SPEC_FILE_BYTES, "a spec").map_err(|source| SpecFileError::Io {
+        file: path.display().to_string(),
+        source,
     })
 }
 
@@ -219,11 +249,12 @@ pub fn is_inline_grammar(name: &str) -> bool {
 pub fn read_grammar(path: impl AsRef<Path>) -> Result<Grammar, crate::formula::GrammarError> {
     let path = path.as_ref();
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|source| crate::formula::GrammarError::Io {
+    let text = read_capped_text(path, MAX_SPEC_FILE_BYTES, "a grammar").map_err(|source| {
+        crate::formula::GrammarError::Io {
             file: file.clone(),
             source,
-        })?;
+        }
+    })?;
     Grammar::from_ron(&text, &file)
 }
 

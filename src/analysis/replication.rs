@@ -698,7 +698,11 @@ pub fn load_preset_runs(
         }
         let names = spec.names();
         let tables = Tables::from_games(&names, spec.games_per_match, &spec.bonus, &games);
-        let walls: Vec<WallLine> = std::fs::read_to_string(path.join("wall.jsonl"))
+        let walls: Vec<WallLine> = crate::runfs::read_capped_text(
+            &path.join("wall.jsonl"),
+            crate::runfs::MAX_DATA_FILE_BYTES,
+            "wall times",
+        )
             .unwrap_or_default()
             .lines()
             .filter_map(|l| serde_json::from_str(l).ok())

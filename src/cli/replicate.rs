@@ -151,7 +151,11 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     }
     let star_file = args.out.join("star-decisions.json");
     let star: Option<StarDecisions> = if star_file.exists() {
-        let text = std::fs::read_to_string(&star_file)
+        let text = evomcts::runfs::read_capped_text(
+            &star_file,
+            evomcts::runfs::MAX_DATA_FILE_BYTES,
+            "Star decisions",
+        )
             .with_context(|| format!("reading {}", star_file.display()))?;
         Some(
             serde_json::from_str(&text)

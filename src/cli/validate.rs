@@ -131,7 +131,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 anyhow::bail!("{}: not a bandit run", a.run.display());
             };
             let champion_file = a.run.join("champion.txt");
-            let text = std::fs::read_to_string(&champion_file)
+            let text = evomcts::runfs::read_capped_text(
+                &champion_file,
+                evomcts::runfs::MAX_SPEC_FILE_BYTES,
+                "a formula",
+            )
                 .with_context(|| champion_file.display().to_string())?;
             let champion: Formula = text
                 .trim()

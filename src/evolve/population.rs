@@ -169,7 +169,12 @@ impl Generation {
     /// Reads and checks a generation file; `expected` is the generation its name says.
     pub fn read(path: &Path, expected: usize) -> Result<Generation, PopulationError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| PopulationError::Io {
+        let text = crate::runfs::read_capped_text(
+            path,
+            crate::runfs::MAX_GENERATION_FILE_BYTES,
+            "a generation file",
+        )
+        .map_err(|source| PopulationError::Io {
             file: file.clone(),
             source,
         })?;

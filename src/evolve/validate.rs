@@ -257,7 +257,12 @@ fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
 }
 
 fn read_rows(path: &Path) -> Result<Vec<GameRow>, ValidateError> {
-    let text = match std::fs::read_to_string(path) {
+    let read = crate::runfs::read_capped_text(
+        path,
+        crate::runfs::MAX_DATA_FILE_BYTES,
+        "a validation's games",
+    );
+    let text = match read {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_error(path, e)),
@@ -334,7 +339,7 @@ pub fn play_pairings(
     let spec_file = dir.join("spec.ron");
     let games_file = dir.join("games.csv");
     let dir_name = dir.display().to_string();
-    match std::fs::read_to_string(&spec_file) {
+    match crate::runfs::read_capped_text(&spec_file, crate::runfs::MAX_SPEC_FILE_BYTES, "a spec") {
         Ok(old) if old != spec_text => return Err(ValidateError::SpecChanged { dir: dir_name }),
         Ok(_) if !opts.resume && games_file.exists() => {
             return Err(ValidateError::AlreadyStarted { dir: dir_name })

@@ -116,7 +116,11 @@ pub fn record_path(dir: &Path) -> PathBuf {
 /// Reads every complete record; a last line without its newline is reported as torn.
 pub fn read_records(path: &Path) -> Result<ReadRecords, RecordError> {
     let file = path.display().to_string();
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::runfs::read_capped(
+        path,
+        crate::runfs::MAX_RECORD_FILE_BYTES,
+        "a league's records",
+    ) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(ReadRecords {

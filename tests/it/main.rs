@@ -26,6 +26,7 @@ mod outputs;
 mod presets;
 mod progress;
 mod reliability;
+mod reliability_bounds;
 mod reliability_exit;
 mod replication;
 mod report;

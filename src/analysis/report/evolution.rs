@@ -40,7 +40,11 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 /// A CSV file of the run as a table, or a note when the run has not written it.
 fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
     let path = dir.join(name);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::runfs::read_capped_text(
+        &path,
+        crate::runfs::MAX_DATA_FILE_BYTES,
+        "a run's table",
+    ) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(format!(
@@ -118,7 +122,7 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
             dir.display()
         )));
     };
-    let spec = match std::fs::read_to_string(dir.join("spec.ron")) {
+    let spec = match crate::runfs::read_spec_text(&dir.join("spec.ron")) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
         Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
     };
