@@ -28,6 +28,7 @@ mod progress;
 mod reliability;
 mod reliability_bounds;
 mod reliability_exit;
+mod reliability_records;
 mod replication;
 mod report;
 mod search_mcts;

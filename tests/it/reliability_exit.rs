@@ -1,8 +1,8 @@
 //! Exit statuses that hide lost work (issue 23, D11, D12, D22): a reader of stderr that goes
 //! away does not stop a run, and a refused run leaves its folder as it was.
 
-use crate::support::scratch;
-use evomcts::league::{read_records, record_path};
+use crate::support::{evomcts, scratch};
+use evomcts::league::{load_runs, read_records, record_path};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -117,4 +117,35 @@ fn nothing_writes_to_stderr_in_a_way_that_can_stop_the_work() {
         }
     }
     assert!(found.is_empty(), "use evomcts::note! instead:\n{}", found.join("\n"));
+}
+
+// D12: a refused `--resume` writes nothing, so the right spec still resumes the folder.
+#[test]
+fn a_refused_resume_leaves_the_folder_as_it_was() {
+    let dir = folder("refused");
+    let spec = dir.join("kill.ron");
+    std::fs::write(&spec, KILL).unwrap();
+    let other = dir.join("tiny.ron");
+    std::fs::write(&other, KILL.replace("seed: 3", "seed: 4")).unwrap();
+    let run = dir.join("RUN");
+    let (run_s, spec_s, other_s) = (
+        run.to_str().unwrap(),
+        spec.to_str().unwrap(),
+        other.to_str().unwrap(),
+    );
+    let out = evomcts(&["league", spec_s, "--out", run_s, "--quiet"]);
+    assert!(out.status.success());
+    std::fs::remove_file(run.join("spec.ron")).unwrap();
+    let records = std::fs::read(record_path(&run)).unwrap();
+    let refused = evomcts(&["league", other_s, "--out", run_s, "--resume", "--quiet"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("another spec"), "{message}");
+    assert!(!run.join("spec.ron").exists(), "a refused resume wrote spec.ron");
+    assert_eq!(std::fs::read(record_path(&run)).unwrap(), records);
+    let resumed = evomcts(&["league", spec_s, "--out", run_s, "--resume", "--quiet"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert!(evomcts(&["table", run_s]).status.success());
+    assert_eq!(load_runs(&[run]).unwrap().1.len(), 24);
+    let _ = std::fs::remove_dir_all(dir);
 }
