@@ -39,6 +39,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
     for runs in jobs {
         let out = args.out.clone().unwrap_or_else(|| runs[0].join("report"));
         let written = write_report(&runs, &out)?;
+        for w in &written.warnings {
+            evomcts::note!("{w}");
+        }
         let bytes: u64 = written
             .files
             .iter()

@@ -2,6 +2,7 @@
 //! away does not stop a run, and a refused run leaves its folder as it was.
 
 use crate::support::{evomcts, scratch};
+use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions as EvolveOptions};
 use evomcts::league::{load_runs, read_records, record_path};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -147,5 +148,51 @@ fn a_refused_resume_leaves_the_folder_as_it_was() {
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     assert!(evomcts(&["table", run_s]).status.success());
     assert_eq!(load_runs(&[run]).unwrap().1.len(), 24);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn evolve_opts(dir: &Path, resume: bool) -> EvolveOptions {
+    EvolveOptions {
+        out_dir: dir.to_path_buf(),
+        resume,
+        threads: Some(1),
+        progress: false,
+        stop_after: None,
+    }
+}
+
+// D22: `evolve --resume` with fewer generations than the folder holds is refused, and the
+// folder's spec still says what its generation files are.
+#[test]
+fn resuming_with_fewer_generations_than_on_disk_changes_nothing() {
+    let dir = folder("fewer");
+    let spec = EvolveSpec::from_ron(EVOLVE, "b.ron").unwrap();
+    run_evolution(&spec, &evolve_opts(&dir, false)).unwrap();
+    let stored = std::fs::read(dir.join("spec.ron")).unwrap();
+    let shorter =
+        EvolveSpec::from_ron(&EVOLVE.replace("generations: 3", "generations: 1"), "b.ron").unwrap();
+    let err = run_evolution(&shorter, &evolve_opts(&dir, true))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("gen-003.ron") && err.contains("at least 3 generations"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.join("spec.ron")).unwrap(), stored);
+    assert!(dir.join("gen-003.ron").exists());
+    // The same through the binary: status 2.
+    let file = dir.join("short.ron");
+    std::fs::write(&file, EVOLVE.replace("generations: 3", "generations: 1")).unwrap();
+    let out = evomcts(&[
+        "evolve",
+        file.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--resume",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(dir.join("spec.ron")).unwrap(), stored);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,8 +1,9 @@
-//! Hand-edited records and generation files (issue 23, D1, D13): every reader
+//! Hand-edited records and generation files (issue 23, D1, D13, D14, D15): every reader
 //! checks what it reads as `--resume` does, refusing what no run of the spec could have written,
 //! and computes what it shows without overflow.
 
 use crate::support::{evomcts, opts, scratch, tables};
+use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions as EvolveOptions};
 use evomcts::league::{load_runs, read_records, record_path, run_league, LeagueGame, LeagueSpec};
 use std::path::{Path, PathBuf};
 
@@ -112,5 +113,113 @@ fn records_not_as_scheduled_are_refused_not_counted() {
     let (_, games, report) = load_runs(std::slice::from_ref(&dir)).unwrap();
     assert_eq!((games.len(), report.missing.len()), (6, 0));
     assert_eq!(tables(&spec, &games).games.len(), 6);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+const EVOLVE: &str = r#"(
+    name: "gens",
+    seed: 7,
+    strategy: (mu: 2, lambda: 4, generations: 3, plus: true),
+    noise: (samples: 8, elites: 1, elite_samples: 8),
+    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 200, c_e: 0.5),
+)"#;
+
+fn evolve_opts(dir: &Path, resume: bool, stop_after: Option<usize>) -> EvolveOptions {
+    EvolveOptions {
+        out_dir: dir.to_path_buf(),
+        resume,
+        threads: Some(1),
+        progress: false,
+        stop_after,
+    }
+}
+
+fn evolve_spec() -> EvolveSpec {
+    EvolveSpec::from_ron(EVOLVE, "gens.ron").unwrap()
+}
+
+/// Replaces `from` by `to` in generation file `g` of `dir`, which must hold it.
+fn edit_generation(dir: &Path, g: usize, from: &str, to: &str) {
+    let path = dir.join(format!("gen-{g:03}.ron"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{from} in {text}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// The resume error for `dir`, checking the folder was left as it was.
+fn resume_refused(dir: &Path) -> String {
+    let before: Vec<_> = ["spec.ron", "gen-000.ron", "gen-001.ron", "champion.txt"]
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    let err = run_evolution(&evolve_spec(), &evolve_opts(dir, true, None))
+        .err()
+        .expect("refused")
+        .to_string();
+    let after: Vec<_> = ["spec.ron", "gen-000.ron", "gen-001.ron", "champion.txt"]
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    assert!(before == after, "a refused resume changed the folder");
+    assert!(!dir.join("gen-002.ron").exists());
+    err
+}
+
+// D14: an id counter no run of the spec could hold is refused before it wraps.
+#[test]
+fn an_edited_id_counter_is_refused_on_resume() {
+    let dir = folder("next-id");
+    run_evolution(&evolve_spec(), &evolve_opts(&dir, false, Some(1))).unwrap();
+    // mu + 1 + lambda * 1 = 7 after generation 1.
+    edit_generation(&dir, 1, "next_id: 7,", "next_id: 18446744073709551615,");
+    let err = resume_refused(&dir);
+    assert!(
+        err.contains("gen-001.ron") && err.contains("next_id") && err.contains("holds 7"),
+        "{err}"
+    );
+    edit_generation(&dir, 1, "next_id: 18446744073709551615,", "next_id: 7,");
+    let outcome = run_evolution(&evolve_spec(), &evolve_opts(&dir, true, None)).unwrap();
+    assert_eq!(outcome.last.generation, 3);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D15: an earlier generation written by another spec is refused, not only the last one.
+#[test]
+fn an_earlier_generation_of_another_spec_is_refused() {
+    let dir = folder("foreign");
+    run_evolution(&evolve_spec(), &evolve_opts(&dir, false, Some(1))).unwrap();
+    let hash = evolve_spec().hash();
+    edit_generation(&dir, 0, &hash, "0123456789abcdef");
+    let err = resume_refused(&dir);
+    assert!(
+        err.contains("gen-000.ron") && err.contains("different spec"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D15: `report` and `plot all` say that a generation file is missing.
+#[test]
+fn readers_of_an_evolution_folder_warn_about_a_missing_generation() {
+    let dir = folder("gap");
+    run_evolution(&evolve_spec(), &evolve_opts(&dir, false, None)).unwrap();
+    std::fs::remove_file(dir.join("gen-001.ron")).unwrap();
+    let d = dir.to_str().unwrap();
+    let report = dir.join("report");
+    let plots = dir.join("plots");
+    for args in [
+        vec!["report", d, "--out", report.to_str().unwrap()],
+        vec!["plot", "all", d, "--out", plots.to_str().unwrap()],
+    ] {
+        let out = evomcts(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("gen-001.ron") && stderr.contains("missing"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let page = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(page.contains("gen-001.ron"), "the page does not say so");
     let _ = std::fs::remove_dir_all(dir);
 }

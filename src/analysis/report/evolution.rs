@@ -4,7 +4,7 @@
 use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
 use crate::escape;
-use crate::evolve::population::Generation;
+use crate::evolve::population::{gap_warning, generations_on_disk, Generation};
 use crate::evolve::report::{
     hall_of_fame, lineage, lineage_svg, read_generations, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
 };
@@ -116,6 +116,7 @@ fn fitness_table(gens: &[Generation]) -> TextTable {
 /// Reads the generation files of the evolution run in `dir` and writes its report into `out`.
 pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
     let gens = read_generations(dir)?;
+    let gap = gap_warning(dir, &generations_on_disk(dir)?);
     let Some(latest) = gens.last() else {
         return Err(ReportError::Input(format!(
             "{}: no generation files (gen-NNN.ron) yet",
@@ -171,6 +172,9 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
     }
     body.push_str("</ul></nav>\n</header>\n<main>\n");
+    if let Some(w) = &gap {
+        body.push_str(&format!("<p class=\"warning\">{}</p>\n", escape::html(w)));
+    }
     for (id, heading, content) in &sections {
         body.push_str(&section(id, heading, content));
     }
@@ -188,6 +192,7 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         game_pages: 0,
         largest_game_page: 0,
         files,
+        warnings: gap.into_iter().collect(),
     })
 }
 

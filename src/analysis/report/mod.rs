@@ -84,6 +84,9 @@ pub struct WrittenReport {
     pub largest_game_page: u64,
     /// Every file written.
     pub files: Vec<PathBuf>,
+    /// What the reader should know about the input (missing games or generations), also shown
+    /// on the page; for stderr.
+    pub warnings: Vec<String>,
 }
 
 /// A figure to inline: its title and the SVG document.
