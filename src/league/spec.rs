@@ -88,6 +88,9 @@ pub const MAX_GAMES_PER_MATCH: u32 = 100_000;
 pub const MAX_CONTROLLERS: usize = 256;
 /// The most games a whole league may schedule (its schedule is held in memory).
 pub const MAX_LEAGUE_GAMES: u64 = 10_000_000;
+/// The most points a match result may give: a standing sums one result per match (at most
+/// 2 × 255 of them, plus a bonus point each), which then stays far inside `u32`.
+pub const MAX_MATCH_POINTS: u32 = 1000;
 /// The longest entrant or league name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
 /// Bounds on a per-decision ES: these multiply into the simulations of every decision.
@@ -205,6 +208,15 @@ impl LeagueSpec {
             }
         }
         let b = &self.bonus;
+        for (f, v) in [
+            ("bonus.win_points", b.win_points),
+            ("bonus.draw_points", b.draw_points),
+            ("bonus.loss_points", b.loss_points),
+        ] {
+            if v > MAX_MATCH_POINTS {
+                return err(f, format!("must be at most {MAX_MATCH_POINTS}, got {v}"));
+            }
+        }
         for (f, v) in [
             ("bonus.bonus_win_share", b.bonus_win_share),
             ("bonus.bonus_loss_share", b.bonus_loss_share),

@@ -1,4 +1,4 @@
-//! Hand-edited records and generation files (issue 23, D1, D13, D14, D15): every reader
+//! Hand-edited records and generation files (issue 23, D1, D13, D14, D15, D16): every reader
 //! checks what it reads as `--resume` does, refusing what no run of the spec could have written,
 //! and computes what it shows without overflow.
 
@@ -113,6 +113,37 @@ fn records_not_as_scheduled_are_refused_not_counted() {
     let (_, games, report) = load_runs(std::slice::from_ref(&dir)).unwrap();
     assert_eq!((games.len(), report.missing.len()), (6, 0));
     assert_eq!(tables(&spec, &games).games.len(), 6);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// D16: extreme scores in a record give one winner everywhere: the game's row, its match and
+// the point difference agree.
+#[test]
+fn extreme_scores_give_one_winner_in_every_table() {
+    let dir = folder("scores");
+    let spec = league(&dir);
+    let path = record_path(&dir);
+    let mut games = read_records(&path).unwrap().games;
+    for g in &mut games {
+        g.game.final_scores = [i32::MAX, i32::MIN];
+    }
+    let lines: String = games
+        .iter()
+        .map(|g| serde_json::to_string(g).unwrap() + "\n")
+        .collect();
+    std::fs::write(&path, lines).unwrap();
+    let (_, games, _) = load_runs(std::slice::from_ref(&dir)).unwrap();
+    let t = tables(&spec, &games);
+    for row in &t.games {
+        assert_eq!(row.winner, row.first, "{row:?}");
+    }
+    for m in &t.matches {
+        assert_eq!((m.first_wins, m.second_wins), (3, 0), "{m:?}");
+        assert_eq!(m.score_difference_sum, 3 * (i64::from(i32::MAX) - i64::from(i32::MIN)));
+    }
+    // Each side won its three games in the first seat: a drawn league, level on points.
+    assert_eq!(t.standings[0].points, t.standings[1].points);
+    assert_eq!(t.standings[0].point_difference, 0.0);
     let _ = std::fs::remove_dir_all(dir);
 }
 
