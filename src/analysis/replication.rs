@@ -703,10 +703,10 @@ pub fn load_preset_runs(
             crate::runfs::MAX_DATA_FILE_BYTES,
             "wall times",
         )
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
         out_runs.names = names;
         out_runs.games_per_match = spec.games_per_match;
         out_runs.runs.push(SeedRun {

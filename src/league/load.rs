@@ -166,7 +166,10 @@ impl Expected {
             message,
         };
         if g.job != *job {
-            return Err(differs("job", "its seeds differ from the schedule's".into()));
+            return Err(differs(
+                "job",
+                "its seeds differ from the schedule's".into(),
+            ));
         }
         if g.game.tile_seed != job.tile_seed {
             return Err(differs(

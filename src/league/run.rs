@@ -359,7 +359,8 @@ impl GameProgress {
     /// not a terminal and the bar itself stays invisible, e.g. in a batch job's log).
     pub fn println(&self, text: &str) {
         if self.show {
-            self.bar.suspend(|| crate::progress::note(format_args!("{text}")));
+            self.bar
+                .suspend(|| crate::progress::note(format_args!("{text}")));
         }
     }
 

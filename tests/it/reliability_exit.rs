@@ -83,7 +83,10 @@ fn a_reader_of_stderr_that_goes_away_does_not_stop_the_work() {
         "1",
     ]);
     assert_eq!(code, Some(0));
-    assert!(pop.join("gen-003.ron").exists(), "stopped before the last generation");
+    assert!(
+        pop.join("gen-003.ron").exists(),
+        "stopped before the last generation"
+    );
     assert!(stdout.contains("generation 3 of 3"), "{stdout}");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -105,19 +108,25 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn nothing_writes_to_stderr_in_a_way_that_can_stop_the_work() {
     let mut files = Vec::new();
-    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
     let mut found = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
         for (i, line) in text.lines().enumerate() {
             let code = line.trim_start();
-            if !code.starts_with("//") && (code.contains("eprintln!") || code.contains("eprint!"))
-            {
+            if !code.starts_with("//") && (code.contains("eprintln!") || code.contains("eprint!")) {
                 found.push(format!("{}:{}: {code}", file.display(), i + 1));
             }
         }
     }
-    assert!(found.is_empty(), "use evomcts::note! instead:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "use evomcts::note! instead:\n{}",
+        found.join("\n")
+    );
 }
 
 // D12: a refused `--resume` writes nothing, so the right spec still resumes the folder.
@@ -142,10 +151,17 @@ fn a_refused_resume_leaves_the_folder_as_it_was() {
     assert_eq!(refused.status.code(), Some(2));
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("another spec"), "{message}");
-    assert!(!run.join("spec.ron").exists(), "a refused resume wrote spec.ron");
+    assert!(
+        !run.join("spec.ron").exists(),
+        "a refused resume wrote spec.ron"
+    );
     assert_eq!(std::fs::read(record_path(&run)).unwrap(), records);
     let resumed = evomcts(&["league", spec_s, "--out", run_s, "--resume", "--quiet"]);
-    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
     assert!(evomcts(&["table", run_s]).status.success());
     assert_eq!(load_runs(&[run]).unwrap().1.len(), 24);
     let _ = std::fs::remove_dir_all(dir);

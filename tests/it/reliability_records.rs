@@ -74,8 +74,13 @@ fn every_reader_refuses(run: &Path, field: &str) {
 #[test]
 fn records_with_entrants_outside_the_league_are_refused_by_every_reader() {
     for (name, edit) in [
-        ("first99", (|g: &mut LeagueGame| g.job.id.first = 99) as fn(&mut LeagueGame)),
-        ("self", |g: &mut LeagueGame| g.job.id.second = g.job.id.first),
+        (
+            "first99",
+            (|g: &mut LeagueGame| g.job.id.first = 99) as fn(&mut LeagueGame),
+        ),
+        ("self", |g: &mut LeagueGame| {
+            g.job.id.second = g.job.id.first
+        }),
     ] {
         let dir = folder(name);
         league(&dir);
@@ -94,16 +99,23 @@ fn records_not_as_scheduled_are_refused_not_counted() {
     let clean = std::fs::read(record_path(&dir)).unwrap();
     edit_first(&dir, |g| g.job.id.index = 99);
     every_reader_refuses(&dir, "job.id");
-    let err = load_runs(std::slice::from_ref(&dir)).unwrap_err().to_string();
+    let err = load_runs(std::slice::from_ref(&dir))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not part of this run's schedule"), "{err}");
     for (field, edit) in [
-        ("job", (|g: &mut LeagueGame| g.job.tile_seed ^= 1) as fn(&mut LeagueGame)),
+        (
+            "job",
+            (|g: &mut LeagueGame| g.job.tile_seed ^= 1) as fn(&mut LeagueGame),
+        ),
         ("game.tile_seed", |g: &mut LeagueGame| g.game.tile_seed ^= 1),
         ("names", |g: &mut LeagueGame| g.names.swap(0, 1)),
     ] {
         std::fs::write(record_path(&dir), &clean).unwrap();
         edit_first(&dir, edit);
-        let err = load_runs(std::slice::from_ref(&dir)).unwrap_err().to_string();
+        let err = load_runs(std::slice::from_ref(&dir))
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("games.jsonl:1:") && err.contains(&format!("{field} is not")),
             "{field}: {err}"
@@ -139,7 +151,10 @@ fn extreme_scores_give_one_winner_in_every_table() {
     }
     for m in &t.matches {
         assert_eq!((m.first_wins, m.second_wins), (3, 0), "{m:?}");
-        assert_eq!(m.score_difference_sum, 3 * (i64::from(i32::MAX) - i64::from(i32::MIN)));
+        assert_eq!(
+            m.score_difference_sum,
+            3 * (i64::from(i32::MAX) - i64::from(i32::MIN))
+        );
     }
     // Each side won its three games in the first seat: a drawn league, level on points.
     assert_eq!(t.standings[0].points, t.standings[1].points);
