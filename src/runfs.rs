@@ -288,6 +288,91 @@ pub fn resolve_controller(spec: &mut ControllerSpec, base: &Path) -> Result<(), 
     Ok(())
 }
 
+/// Bounds on a per-decision ES, each of whose sizes multiplies into every decision's work.
+pub const MAX_ES_LAMBDA: usize = 10_000;
+pub const MAX_ES_GENERATIONS: usize = 100_000;
+pub const MAX_ES_SIMS_PER_FITNESS: u32 = 1_000_000;
+/// The most playouts one decision may cost (MCTS's simulations and its ES's, times the
+/// rollouts per leaf): at about 70,000 playouts a second, a few minutes per decision. Each
+/// field's own bound lets products far beyond any run's end through, so the product is bounded.
+pub const MAX_DECISION_PLAYOUTS: u64 = 10_000_000;
+/// The deepest *-minimax search: every ply below the root multiplies the work by about 600
+/// (moves × tile kinds), so depth 3 takes about a second per decision and depth 4 about ten
+/// minutes.
+pub const MAX_STAR_DEPTH: u32 = 4;
+
+/// Bounds on the work of one decision of `controller` (a league entrant, an evolution run's
+/// candidate or baseline): every size alone and their product; the error is (field, message),
+/// the message stating the bound.
+pub fn check_decision_work(controller: &ControllerSpec) -> Result<(), (String, String)> {
+    let over = |field: &str, value: u64, max: u64| {
+        (value > max).then(|| {
+            (
+                field.to_string(),
+                format!("must be at most {max}, got {value}"),
+            )
+        })
+    };
+    let settings = match controller {
+        ControllerSpec::Random => return Ok(()),
+        ControllerSpec::Star(s) => {
+            return match over("depth", u64::from(s.depth), u64::from(MAX_STAR_DEPTH)) {
+                Some((field, message)) => Err((
+                    field,
+                    format!(
+                        "{message}: every ply below the root multiplies a decision's work by \
+                         about 600 (depth 3 takes about a second per decision, depth 4 about \
+                         ten minutes)"
+                    ),
+                )),
+                None => Ok(()),
+            }
+        }
+        ControllerSpec::Mcts(settings) => settings,
+    };
+    let rollouts = u128::from(settings.rollouts_per_leaf.max(1));
+    let mut playouts = u128::from(settings.sims) * rollouts;
+    let mut formula = format!("sims {}", settings.sims);
+    if let Some(es) = &settings.es {
+        let found = over("es.lambda", es.lambda as u64, MAX_ES_LAMBDA as u64)
+            .or_else(|| over("es.mu", es.mu as u64, MAX_ES_LAMBDA as u64))
+            .or_else(|| {
+                over(
+                    "es.generations",
+                    es.generations as u64,
+                    MAX_ES_GENERATIONS as u64,
+                )
+            })
+            .or_else(|| {
+                over(
+                    "es.sims_per_fitness",
+                    u64::from(es.sims_per_fitness),
+                    u64::from(MAX_ES_SIMS_PER_FITNESS),
+                )
+            });
+        if let Some(e) = found {
+            return Err(e);
+        }
+        playouts +=
+            es.lambda as u128 * es.generations as u128 * u128::from(es.sims_per_fitness) * rollouts;
+        formula = format!(
+            "sims {} + lambda {} × generations {} × sims_per_fitness {}",
+            settings.sims, es.lambda, es.generations, es.sims_per_fitness
+        );
+    }
+    if playouts > u128::from(MAX_DECISION_PLAYOUTS) {
+        let field = if settings.es.is_some() { "es" } else { "sims" };
+        return Err((
+            field.into(),
+            format!(
+                "one decision would run {playouts} playouts (({formula}) × rollouts_per_leaf \
+                 {rollouts}); at most {MAX_DECISION_PLAYOUTS} per decision"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A formula's own `[C=...]` must be a C_E value as `c_e` is: finite and >= 0.
 pub fn check_c_e(formula: &crate::formula::Formula) -> Result<(), String> {
     match formula.c_e() {

@@ -125,6 +125,7 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
             count,
             seed,
         } => {
+            crate::cli::check_count("--count", count as u64, 0, 1_000_000)?;
             let grammar = load_grammar(grammar)?;
             let parent = match expr {
                 Some(text) => parse(&text)?,

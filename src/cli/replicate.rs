@@ -116,9 +116,8 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
 }
 
 pub fn run(args: ReplicateArgs) -> Result<()> {
-    if args.seeds == 0 {
-        bail!("--seeds must be at least 1");
-    }
+    // Every seed plays every paper preset: hours each.
+    crate::cli::check_count("--seeds", args.seeds, 1, 100)?;
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
@@ -156,7 +155,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
             evomcts::runfs::MAX_DATA_FILE_BYTES,
             "Star decisions",
         )
-            .with_context(|| format!("reading {}", star_file.display()))?;
+        .with_context(|| format!("reading {}", star_file.display()))?;
         Some(
             serde_json::from_str(&text)
                 .with_context(|| format!("{} does not parse", star_file.display()))?,

@@ -136,14 +136,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 evomcts::runfs::MAX_SPEC_FILE_BYTES,
                 "a formula",
             )
-                .with_context(|| champion_file.display().to_string())?;
+            .with_context(|| champion_file.display().to_string())?;
             let champion: Formula = text
                 .trim()
                 .parse()
                 .with_context(|| champion_file.display().to_string())?;
-            if a.runs < 2 || a.sweep_runs < 2 {
-                anyhow::bail!("--runs and --sweep-runs must be at least 2");
-            }
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(a.threads.unwrap_or(0))
                 .build()?;

@@ -105,15 +105,16 @@ fn time_decisions(
 }
 
 pub fn run(args: SearchBenchArgs) -> Result<()> {
-    if args.positions == 0 {
-        bail!("--positions must be at least 1");
-    }
-    if args.repeats == 0 {
-        bail!("--repeats must be at least 1");
-    }
-    if args.sims == 0 {
-        bail!("--sims must be at least 1");
-    }
+    crate::cli::check_count("--positions", args.positions as u64, 1, 10_000)?;
+    crate::cli::check_count("--repeats", args.repeats as u64, 1, 100)?;
+    crate::cli::check_count("--sims", args.sims.into(), 1, 1_000_000)?;
+    // About 25 minutes of plain MCTS; the ES variants cost a few times more.
+    crate::cli::check_work(
+        "--positions × --repeats × --sims",
+        args.positions as u128 * args.repeats as u128 * u128::from(args.sims),
+        100_000_000,
+        "simulations per policy",
+    )?;
     let positions = sample_positions(args.positions, args.seed, 20..50);
 
     // Raw rollouts from the same positions: the engine cost inside every simulation.
