@@ -471,7 +471,8 @@ impl RunLock {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
                 let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
+                // A holder line is short; a planted file must not fill memory.
+                let _ = (&mut file).take(4096).read_to_string(&mut holder);
                 let holder = holder.trim();
                 return Err(LockError::Busy {
                     dir: dir.display().to_string(),
@@ -512,7 +513,7 @@ impl Drop for RunLock {
 }
 
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
+    read_capped_text(Path::new("/proc/sys/kernel/hostname"), 4096, "a host name")
         .ok()
         .or_else(|| std::env::var("HOSTNAME").ok())
         .map(|h| h.trim().to_string())

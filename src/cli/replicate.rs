@@ -51,15 +51,19 @@ pub struct ReplicateArgs {
 }
 
 fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|s| s.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
+    evomcts::runfs::read_capped_text(
+        std::path::Path::new("/proc/cpuinfo"),
+        evomcts::runfs::MAX_SPEC_FILE_BYTES,
+        "CPU information",
+    )
+    .ok()
+    .and_then(|t| {
+        t.lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|s| s.trim().to_string())
+    })
+    .unwrap_or_else(|| "unknown CPU".into())
 }
 
 fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {

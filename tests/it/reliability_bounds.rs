@@ -22,9 +22,27 @@ fn refused(args: &[&str], words: &[&str]) {
     assert!(!message.contains("panicked"), "{args:?}: {message}");
 }
 
-// D4: a file that never ends is refused at its cap, not read into memory.
+// D4: a file that never ends is refused at its cap, not read into memory; every read of a
+// file goes through the capped reader.
 #[test]
 fn every_file_is_read_with_a_size_cap() {
+    let uncapped: Vec<String> = crate::support::source_lines()
+        .into_iter()
+        .filter(|(_, code)| {
+            ["read_to_string(", "fs::read(", "read_to_end("]
+                .iter()
+                .any(|r| code.contains(r))
+                && !code.contains(".take(")
+        })
+        // The capped reader itself: `take` is on the line above.
+        .filter(|(at, code)| !(at.contains("runfs.rs") && code.starts_with(".read_to_end(")))
+        .map(|(at, code)| format!("{at}: {code}"))
+        .collect();
+    assert!(
+        uncapped.is_empty(),
+        "read through runfs::read_capped:\n{}",
+        uncapped.join("\n")
+    );
     refused(
         &["formula", "grammar", "/dev/zero"],
         &["/dev/zero", "larger than"],

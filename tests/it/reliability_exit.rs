@@ -91,37 +91,15 @@ fn a_reader_of_stderr_that_goes_away_does_not_stop_the_work() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 // D11, the class: stderr is written only through `note!`, which ignores a reader that has gone;
 // `eprintln!` would panic and stop the work.
 #[test]
 fn nothing_writes_to_stderr_in_a_way_that_can_stop_the_work() {
-    let mut files = Vec::new();
-    sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
-    let mut found = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            if !code.starts_with("//") && (code.contains("eprintln!") || code.contains("eprint!")) {
-                found.push(format!("{}:{}: {code}", file.display(), i + 1));
-            }
-        }
-    }
+    let found: Vec<String> = crate::support::source_lines()
+        .into_iter()
+        .filter(|(_, code)| code.contains("eprintln!") || code.contains("eprint!"))
+        .map(|(at, code)| format!("{at}: {code}"))
+        .collect();
     assert!(
         found.is_empty(),
         "use evomcts::note! instead:\n{}",

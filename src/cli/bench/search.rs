@@ -51,12 +51,16 @@ fn median(values: &mut [f64]) -> f64 {
 /// On-CPU time of this thread in ns (Linux scheduler statistics), to tell the cost of a
 /// decision from the waiting that other processes on a shared machine cause.
 fn thread_cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    evomcts::runfs::read_capped_text(
+        std::path::Path::new("/proc/thread-self/schedstat"),
+        4096,
+        "scheduler statistics",
+    )
+    .ok()?
+    .split_whitespace()
+    .next()?
+    .parse()
+    .ok()
 }
 
 struct Timing {
