@@ -69,7 +69,7 @@ fn main() {
             std::process::exit(0);
         }
         // Messages quote names and paths as given, which may hold an ESC or a line break.
-        eprintln!("error: {}", evomcts::escape::terminal(&error_message(&err)));
+        evomcts::note!("error: {}", evomcts::escape::terminal(&error_message(&err)));
         std::process::exit(2);
     }
 }
@@ -91,7 +91,10 @@ fn error_message(err: &anyhow::Error) -> String {
 /// `evomcts replay … | head` closes the pipe before everything is printed. Rust ignores SIGPIPE,
 /// so the next `print!` panics with "failed printing to stdout: Broken pipe"; the reader already
 /// has what it wanted, so the process ends quietly with status 0 instead, whichever command
-/// printed.
+/// printed. Only stdout: it carries a command's product, which commands that write files write
+/// before printing. Stderr carries progress and warnings, written through `evomcts::note!`,
+/// which ignores a reader that has gone, so that losing it never stops the work (a panic there
+/// would be a bug and must not look like success).
 fn quiet_on_broken_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -101,7 +104,7 @@ fn quiet_on_broken_pipe() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
             std::process::exit(0);
         }
         default(info)

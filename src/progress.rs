@@ -2,6 +2,26 @@
 //! for people, and the time left of work whose items cost very different amounts.
 //!
 //! Nothing here affects results; it only decides what is printed on stderr.
+//!
+//! Every line for stderr goes through [`note`] (the `note!` macro), never `eprintln!`: progress,
+//! warnings and standings are not a command's product, and `eprintln!` panics when the reader of
+//! stderr has gone (`evomcts league … 2>&1 | head -c 1`), which would stop a league or an
+//! evolution run after a few games with nothing lost on screen but the work itself.
+
+/// Writes to stderr, ignoring failure: a reader that has gone must not stop the work (see the
+/// module comment).
+pub fn note(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `eprintln!` that cannot fail: a line for stderr through [`note`].
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::progress::note(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 /// A duration for people: `41s`, `3m05s`, `2h07m`.
 pub fn duration(seconds: f64) -> String {

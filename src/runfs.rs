@@ -117,28 +117,58 @@ pub fn ron_options() -> ron::Options {
 /// or a binary given by accident), refused before it is read into memory.
 pub const MAX_SPEC_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Reads a text file a spec consists of or names; the error names the file. A UTF-8 byte-order
-/// mark, which some editors write, is dropped.
-pub fn read_spec_text(path: &Path) -> Result<String, SpecFileError> {
-    let io = |source| SpecFileError::Io {
-        file: path.display().to_string(),
-        source,
-    };
-    let file = File::open(path).map_err(io)?;
+/// The largest record file (`games.jsonl`) read: a league's records are held in memory, and
+/// 10 million games (the most a league may schedule) of ~5 KB each fit below it.
+pub const MAX_RECORD_FILE_BYTES: u64 = 64 * 1024 * 1024 * 1024;
+
+/// The largest generation file read: a generation holds at most 2 × 10,000 members of a few
+/// hundred bytes each.
+pub const MAX_GENERATION_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The largest table or data file the tool wrote and reads back (validation games, Star
+/// decisions, figures).
+pub const MAX_DATA_FILE_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Reads at most `max` bytes of `path`, and refuses a longer file (or a device that never
+/// ends, such as `/dev/zero`) before it fills memory: every file the tool reads goes through
+/// here (or [`read_capped_text`]), each kind with its own bound. `what` says what the file
+/// should have been, for the message.
+pub fn read_capped(path: &Path, max: u64, what: &str) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    file.take(MAX_SPEC_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_SPEC_FILE_BYTES {
-        return Err(io(std::io::Error::other(format!(
-            "larger than {} MiB, not a spec",
-            MAX_SPEC_FILE_BYTES >> 20
-        ))));
+    File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        let size = if max >= 1 << 30 {
+            format!("{} GiB", max >> 30)
+        } else if max >= 1 << 20 {
+            format!("{} MiB", max >> 20)
+        } else {
+            format!("{max} bytes")
+        };
+        return Err(std::io::Error::other(format!(
+            "larger than {size}, not {what}"
+        )));
     }
-    let text = String::from_utf8(bytes).map_err(|_| io(std::io::Error::other("not UTF-8 text")))?;
+    Ok(bytes)
+}
+
+/// [`read_capped`] as UTF-8 text; a UTF-8 byte-order mark, which some editors write, is
+/// dropped.
+pub fn read_capped_text(path: &Path, max: u64, what: &str) -> std::io::Result<String> {
+    let text = String::from_utf8(read_capped(path, max, what)?)
+        .map_err(|_| std::io::Error::other("not UTF-8 text"))?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,
+    })
+}
+
+/// Reads a text file a spec consists of or names; the error names the file.
+pub fn read_spec_text(path: &Path) -> Result<String, SpecFileError> {
+    read_capped_text(path, MAX_SPEC_FILE_BYTES, "a spec").map_err(|source| SpecFileError::Io {
+        file: path.display().to_string(),
+        source,
     })
 }
 
@@ -221,11 +251,12 @@ pub fn is_inline_grammar(name: &str) -> bool {
 pub fn read_grammar(path: impl AsRef<Path>) -> Result<Grammar, crate::formula::GrammarError> {
     let path = path.as_ref();
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|source| crate::formula::GrammarError::Io {
+    let text = read_capped_text(path, MAX_SPEC_FILE_BYTES, "a grammar").map_err(|source| {
+        crate::formula::GrammarError::Io {
             file: file.clone(),
             source,
-        })?;
+        }
+    })?;
     Grammar::from_ron(&text, &file)
 }
 
@@ -255,6 +286,91 @@ pub fn resolve_controller(spec: &mut ControllerSpec, base: &Path) -> Result<(), 
     }
     if let Some(es) = &mut settings.es {
         es.grammar = resolve_grammar(&es.grammar, base).map_err(|e| ("es.grammar".into(), e))?;
+    }
+    Ok(())
+}
+
+/// Bounds on a per-decision ES, each of whose sizes multiplies into every decision's work.
+pub const MAX_ES_LAMBDA: usize = 10_000;
+pub const MAX_ES_GENERATIONS: usize = 100_000;
+pub const MAX_ES_SIMS_PER_FITNESS: u32 = 1_000_000;
+/// The most playouts one decision may cost (MCTS's simulations and its ES's, times the
+/// rollouts per leaf): at about 70,000 playouts a second, a few minutes per decision. Each
+/// field's own bound lets products far beyond any run's end through, so the product is bounded.
+pub const MAX_DECISION_PLAYOUTS: u64 = 10_000_000;
+/// The deepest *-minimax search: every ply below the root multiplies the work by about 600
+/// (moves × tile kinds), so depth 3 takes about a second per decision and depth 4 about ten
+/// minutes.
+pub const MAX_STAR_DEPTH: u32 = 4;
+
+/// Bounds on the work of one decision of `controller` (a league entrant, an evolution run's
+/// candidate or baseline): every size alone and their product; the error is (field, message),
+/// the message stating the bound.
+pub fn check_decision_work(controller: &ControllerSpec) -> Result<(), (String, String)> {
+    let over = |field: &str, value: u64, max: u64| {
+        (value > max).then(|| {
+            (
+                field.to_string(),
+                format!("must be at most {max}, got {value}"),
+            )
+        })
+    };
+    let settings = match controller {
+        ControllerSpec::Random => return Ok(()),
+        ControllerSpec::Star(s) => {
+            return match over("depth", u64::from(s.depth), u64::from(MAX_STAR_DEPTH)) {
+                Some((field, message)) => Err((
+                    field,
+                    format!(
+                        "{message}: every ply below the root multiplies a decision's work by \
+                         about 600 (depth 3 takes about a second per decision, depth 4 about \
+                         ten minutes)"
+                    ),
+                )),
+                None => Ok(()),
+            }
+        }
+        ControllerSpec::Mcts(settings) => settings,
+    };
+    let rollouts = u128::from(settings.rollouts_per_leaf.max(1));
+    let mut playouts = u128::from(settings.sims) * rollouts;
+    let mut formula = format!("sims {}", settings.sims);
+    if let Some(es) = &settings.es {
+        let found = over("es.lambda", es.lambda as u64, MAX_ES_LAMBDA as u64)
+            .or_else(|| over("es.mu", es.mu as u64, MAX_ES_LAMBDA as u64))
+            .or_else(|| {
+                over(
+                    "es.generations",
+                    es.generations as u64,
+                    MAX_ES_GENERATIONS as u64,
+                )
+            })
+            .or_else(|| {
+                over(
+                    "es.sims_per_fitness",
+                    u64::from(es.sims_per_fitness),
+                    u64::from(MAX_ES_SIMS_PER_FITNESS),
+                )
+            });
+        if let Some(e) = found {
+            return Err(e);
+        }
+        playouts +=
+            es.lambda as u128 * es.generations as u128 * u128::from(es.sims_per_fitness) * rollouts;
+        formula = format!(
+            "sims {} + lambda {} × generations {} × sims_per_fitness {}",
+            settings.sims, es.lambda, es.generations, es.sims_per_fitness
+        );
+    }
+    if playouts > u128::from(MAX_DECISION_PLAYOUTS) {
+        let field = if settings.es.is_some() { "es" } else { "sims" };
+        return Err((
+            field.into(),
+            format!(
+                "one decision would run {playouts} playouts (({formula}) × rollouts_per_leaf \
+                 {rollouts}); at most {MAX_DECISION_PLAYOUTS} per decision"
+            ),
+        ));
     }
     Ok(())
 }
@@ -329,7 +445,8 @@ impl RunLock {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
                 let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
+                // A holder line is short; a planted file must not fill memory.
+                let _ = (&mut file).take(4096).read_to_string(&mut holder);
                 let holder = holder.trim();
                 return Err(LockError::Busy {
                     dir: dir.display().to_string(),
@@ -372,7 +489,7 @@ impl Drop for RunLock {
 }
 
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
+    read_capped_text(Path::new("/proc/sys/kernel/hostname"), 4096, "a host name")
         .ok()
         .or_else(|| std::env::var("HOSTNAME").ok())
         .map(|h| h.trim().to_string())

@@ -432,7 +432,7 @@ pub fn paired_margins(games: &[LeagueGame], a: usize, b: usize) -> Vec<f64> {
     let mut by_index: BTreeMap<u32, [Option<f64>; 2]> = BTreeMap::new();
     for g in games {
         let id = g.job.id;
-        let d = f64::from(g.game.final_scores[0] - g.game.final_scores[1]);
+        let d = g.game.score_difference() as f64;
         if id.first == a && id.second == b {
             by_index.entry(id.index).or_default()[0] = Some(d);
         } else if id.first == b && id.second == a {
@@ -453,7 +453,7 @@ pub fn head_to_head(games: &[LeagueGame], a: usize, b: usize) -> Wld {
     let mut r = (0, 0, 0);
     for g in games {
         let id = g.job.id;
-        let d = g.game.final_scores[0] - g.game.final_scores[1];
+        let d = g.game.score_difference();
         let d = if id.first == a && id.second == b {
             d
         } else if id.first == b && id.second == a {
@@ -698,11 +698,15 @@ pub fn load_preset_runs(
         }
         let names = spec.names();
         let tables = Tables::from_games(&names, spec.games_per_match, &spec.bonus, &games);
-        let walls: Vec<WallLine> = std::fs::read_to_string(path.join("wall.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
+        let walls: Vec<WallLine> = crate::runfs::read_capped_text(
+            &path.join("wall.jsonl"),
+            crate::runfs::MAX_DATA_FILE_BYTES,
+            "wall times",
+        )
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
         out_runs.names = names;
         out_runs.games_per_match = spec.games_per_match;
         out_runs.runs.push(SeedRun {

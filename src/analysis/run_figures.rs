@@ -8,7 +8,7 @@ use super::evolution_plots::EvolutionFigures;
 use super::formulas::FormulaReport;
 use super::league_plots::write_league_figures;
 use super::{PlotError, WrittenFigure};
-use crate::evolve::population::generations_on_disk;
+use crate::evolve::population::{gap_warning, generations_on_disk};
 use crate::evolve::report::read_generations;
 use crate::evolve::{EvolveSpec, Generation};
 use crate::league::{load_runs, report, LeagueGame, LeagueSpec, Tables};
@@ -77,6 +77,7 @@ impl RunFolder {
                 }
             };
             let generations = read_generations(first)?;
+            warnings.extend(gap_warning(first, &generations_on_disk(first)?));
             return Ok(RunFolder::Evolution {
                 dir: first.clone(),
                 spec,

@@ -30,7 +30,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         .run
         .out
         .unwrap_or_else(|| PathBuf::from("populations").join(&spec.name));
-    eprintln!(
+    evomcts::note!(
         "evolve `{}`: ({}{}{})-ES, {} generations, {} samples per evaluation -> {}",
         escape::terminal(&spec.name),
         spec.strategy.mu,
@@ -52,7 +52,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     )?;
     let last = &outcome.last;
     if let Some(g) = outcome.resumed_from {
-        eprintln!("resumed after generation {g}");
+        evomcts::note!("resumed after generation {g}");
     }
     println!(
         "generation {} of {}; {} fitness samples spent",

@@ -136,13 +136,14 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
             count,
             seed,
         } => {
+            crate::cli::check_count("--count", count as u64, 0, 1_000_000)?;
             let grammar = load_grammar(grammar)?;
             let parent = match expr {
                 Some(text) => parse(&text)?,
                 None => Formula::uct(),
             };
             if let Err(problem) = grammar.admits(&parent) {
-                eprintln!("note: the parent is outside the grammar: {problem}");
+                evomcts::note!("note: the parent is outside the grammar: {problem}");
             }
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             println!("parent: {parent}");
@@ -160,7 +161,7 @@ fn parse(text: &str) -> anyhow::Result<Formula> {
         // The picture of where the error is (the formula, a caret under the place) spans
         // lines, which an error message (one line, escaped) cannot: it goes to stderr first.
         for line in err.render(text).lines().take(2) {
-            eprintln!("{}", evomcts::escape::terminal(line));
+            evomcts::note!("{}", evomcts::escape::terminal(line));
         }
         anyhow!("cannot parse the formula: {err}")
     })

@@ -62,7 +62,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         Some(s) => format!(", slice {} of {}", s.index, s.count),
         None => String::new(),
     };
-    eprintln!(
+    evomcts::note!(
         "league `{}`: {} controllers, {} matches of {} games ({total} games{slice}) -> {}",
         escape::terminal(&spec.name),
         spec.controllers.len(),
@@ -70,22 +70,22 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         spec.games_per_match,
         escape::path(&out)
     );
-    eprintln!(
+    evomcts::note!(
         "standings so far: {}",
         escape::path(&out.join(evomcts::league::run::LIVE_STANDINGS_FILE))
     );
     let start = std::time::Instant::now();
     let outcome = run_league(&spec, &opts)?;
     if outcome.duplicates > 0 {
-        eprintln!(
+        evomcts::note!(
             "{} games were recorded more than once (identically) and are counted once",
             outcome.duplicates
         );
     }
     if outcome.dropped_torn_line {
-        eprintln!("a game cut off mid-write was dropped and played again");
+        evomcts::note!("a game cut off mid-write was dropped and played again");
     }
-    eprintln!(
+    evomcts::note!(
         "{} games played now, {} already recorded, in {:.1} s",
         outcome.played_now,
         outcome.already_recorded,
@@ -102,6 +102,6 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     report::write_tables(&tables, &out)
         .with_context(|| format!("writing tables to {}", out.display()))?;
     print!("{}", report::to_text(&tables));
-    eprintln!("tables written to {}", escape::path(&out));
+    evomcts::note!("tables written to {}", escape::path(&out));
     Ok(())
 }

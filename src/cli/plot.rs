@@ -150,7 +150,7 @@ fn load(runs: &[PathBuf]) -> Result<(LeagueSpec, Vec<LeagueGame>)> {
             warnings,
         } => {
             for w in warnings {
-                eprintln!("{w}");
+                evomcts::note!("{w}");
             }
             Ok((spec, games))
         }
@@ -175,7 +175,7 @@ fn check_names(spec: &LeagueSpec, wanted: &[String]) -> Result<()> {
 
 fn report_files(files: &[&Path]) {
     for p in files {
-        eprintln!("wrote {}", escape::path(p));
+        evomcts::note!("wrote {}", escape::path(p));
     }
 }
 
@@ -204,7 +204,7 @@ fn formulas(
     }
     let report = FormulaReport::new(&spec.names(), games, only, top)?;
     if report.results.is_empty() {
-        eprintln!("no ES decisions recorded for the selected controllers: no formula table");
+        evomcts::note!("no ES decisions recorded for the selected controllers: no formula table");
         return Ok(());
     }
     show(&report.write(out)?);
@@ -286,7 +286,7 @@ pub fn run(args: PlotArgs) -> Result<()> {
             }
             let folder = RunFolder::read(&runs)?;
             for w in folder.warnings() {
-                eprintln!("{w}");
+                evomcts::note!("{w}");
             }
             show(&write_figures(&folder, &out_dir(&out, &runs)?, top)?);
             Ok(())

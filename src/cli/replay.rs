@@ -59,13 +59,13 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     }
     let (spec, games, merge) = load_runs(std::slice::from_ref(&args.run))?;
     for warning in merge.warnings() {
-        eprintln!("{warning}");
+        evomcts::note!("{warning}");
     }
     if args.list {
         print!("{}", games_list(&spec, &games).to_text());
         let scheduled = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
         if games.len() < scheduled {
-            eprintln!(
+            evomcts::note!(
                 "{} of the {scheduled} scheduled games are recorded",
                 games.len()
             );
@@ -269,7 +269,7 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
 /// One picture of the board after every turn, the final board numbered like the others.
 fn draw_every_turn(game: &LeagueGame, k: usize, dir: &Path) -> Result<()> {
     let figures = draw_game_boards(game, k, BoardTurns::Every, dir)?;
-    eprintln!(
+    evomcts::note!(
         "{} pictures ({} files, PNG and SVG) written to {}",
         figures.len(),
         2 * figures.len(),

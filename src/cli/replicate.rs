@@ -52,15 +52,19 @@ pub struct ReplicateArgs {
 }
 
 fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|s| s.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
+    evomcts::runfs::read_capped_text(
+        std::path::Path::new("/proc/cpuinfo"),
+        evomcts::runfs::MAX_SPEC_FILE_BYTES,
+        "CPU information",
+    )
+    .ok()
+    .and_then(|t| {
+        t.lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|s| s.trim().to_string())
+    })
+    .unwrap_or_else(|| "unknown CPU".into())
 }
 
 fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
@@ -107,7 +111,7 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
         .with_context(|| format!("{}/wall.jsonl", dir.display()))?;
         writeln!(f, "{}", serde_json::to_string(&line)?)?;
     }
-    eprintln!(
+    evomcts::note!(
         "{}: {} games played now, {} already recorded, {seconds:.1} s",
         escape::path(dir),
         outcome.played_now,
@@ -117,9 +121,8 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
 }
 
 pub fn run(args: ReplicateArgs) -> Result<()> {
-    if args.seeds == 0 {
-        bail!("--seeds must be at least 1");
-    }
+    // Every seed plays every paper preset: hours each.
+    crate::cli::check_count("--seeds", args.seeds, 1, 100)?;
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
@@ -152,8 +155,12 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     }
     let star_file = args.out.join("star-decisions.json");
     let star: Option<StarDecisions> = if star_file.exists() {
-        let text = std::fs::read_to_string(&star_file)
-            .with_context(|| format!("reading {}", star_file.display()))?;
+        let text = evomcts::runfs::read_capped_text(
+            &star_file,
+            evomcts::runfs::MAX_DATA_FILE_BYTES,
+            "Star decisions",
+        )
+        .with_context(|| format!("reading {}", star_file.display()))?;
         Some(
             serde_json::from_str(&text)
                 .with_context(|| format!("{} does not parse", star_file.display()))?,
@@ -171,7 +178,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
                     args.out.display(),
                     first.seed
                 );
-                eprintln!(
+                evomcts::note!(
                     "asking Star1/2/2.5 at every {}th position of {source}",
                     args.star_every
                 );
@@ -214,6 +221,6 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     }
     evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;
-    eprintln!("report written to {}", escape::path(&args.report));
+    evomcts::note!("report written to {}", escape::path(&args.report));
     Ok(())
 }

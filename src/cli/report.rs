@@ -46,6 +46,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
             None => runs[0].join("report"),
         };
         let written = write_report(&runs, &out)?;
+        for w in &written.warnings {
+            evomcts::note!("{w}");
+        }
         let bytes: u64 = written
             .files
             .iter()
@@ -61,7 +64,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         } else {
             String::new()
         };
-        eprintln!(
+        evomcts::note!(
             "wrote {} files ({:.1} KB){games}",
             written.files.len(),
             bytes as f64 / 1024.0

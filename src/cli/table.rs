@@ -23,7 +23,7 @@ pub struct TableArgs {
 pub fn run(args: TableArgs) -> Result<()> {
     let (spec, games, merge) = load_runs(&args.runs)?;
     for warning in merge.warnings() {
-        eprintln!("{warning}");
+        evomcts::note!("{warning}");
     }
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
     if let Some(out) = &args.out {
@@ -45,7 +45,7 @@ pub fn run(args: TableArgs) -> Result<()> {
     }
     print!("{}", report::to_text(&tables));
     if let Some(out) = out {
-        eprintln!("tables written to {}", escape::path(&out));
+        evomcts::note!("tables written to {}", escape::path(&out));
     }
     Ok(())
 }

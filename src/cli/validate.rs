@@ -95,7 +95,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
         ValidateCommand::Carcassonne(a) => {
             let spec = ValidateSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
-            eprintln!(
+            evomcts::note!(
                 "validate `{}`: {} unseen sequences x 2 seatings -> {}",
                 escape::terminal(&spec.name),
                 spec.sequences,
@@ -111,7 +111,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name);
-            eprintln!(
+            evomcts::note!(
                 "sweep `{}`: {} grid points, {} sequences x 2 seatings each -> {}",
                 escape::terminal(&spec.name),
                 spec.points().len(),
@@ -136,15 +136,16 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 anyhow::bail!("{}: not a bandit run", a.run.display());
             };
             let champion_file = a.run.join("champion.txt");
-            let text = std::fs::read_to_string(&champion_file)
-                .with_context(|| champion_file.display().to_string())?;
+            let text = evomcts::runfs::read_capped_text(
+                &champion_file,
+                evomcts::runfs::MAX_SPEC_FILE_BYTES,
+                "a formula",
+            )
+            .with_context(|| champion_file.display().to_string())?;
             let champion: Formula = text
                 .trim()
                 .parse()
                 .with_context(|| champion_file.display().to_string())?;
-            if a.runs < 2 || a.sweep_runs < 2 {
-                anyhow::bail!("--runs and --sweep-runs must be at least 2");
-            }
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(a.threads.unwrap_or(0))
                 .build()?;

@@ -300,7 +300,12 @@ impl Hashing {
             write_atomically(&path, &bank_csv(&bank))?;
             bank
         } else {
-            let text = std::fs::read_to_string(&path).map_err(|source| PopulationError::Io {
+            let text = crate::runfs::read_capped_text(
+                &path,
+                crate::runfs::MAX_DATA_FILE_BYTES,
+                "fingerprint bank",
+            )
+            .map_err(|source| PopulationError::Io {
                 file: file.clone(),
                 source,
             })?;

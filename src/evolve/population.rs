@@ -155,7 +155,37 @@ pub fn generations_on_disk(dir: &Path) -> Result<Vec<usize>, PopulationError> {
         }
     }
     found.sort_unstable();
+    // `gen-1.ron` and `gen-001.ron` name one generation.
+    found.dedup();
     Ok(found)
+}
+
+/// The generations missing before the last one on disk (`on_disk` ascending, distinct), in
+/// order: a run writes every generation in turn, so a gap means a file was lost or removed.
+/// Lazy, so a file named for a huge generation costs nothing.
+pub fn generation_gaps(on_disk: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    let starts = std::iter::once(0).chain(on_disk.iter().map(|g| g + 1));
+    starts.zip(on_disk.iter()).flat_map(|(from, &to)| from..to)
+}
+
+/// A warning for readers of a run folder (report, plots) when generations are missing
+/// before the last one; `None` when there is no gap.
+pub fn gap_warning(dir: &Path, on_disk: &[usize]) -> Option<String> {
+    let first: Vec<usize> = generation_gaps(on_disk).take(3).collect();
+    let last = *on_disk.last()?;
+    let missing = last + 1 - on_disk.len();
+    (missing > 0).then(|| {
+        format!(
+            "{}: {missing} of the generations up to {last} are missing (e.g. {}); the tables and figures show the {} that are there",
+            dir.display(),
+            first
+                .iter()
+                .map(|&g| generation_path(Path::new(""), g).display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            on_disk.len()
+        )
+    })
 }
 
 fn pretty() -> ron::ser::PrettyConfig {
@@ -172,7 +202,12 @@ impl Generation {
     /// Reads and checks a generation file; `expected` is the generation its name says.
     pub fn read(path: &Path, expected: usize) -> Result<Generation, PopulationError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| PopulationError::Io {
+        let text = crate::runfs::read_capped_text(
+            path,
+            crate::runfs::MAX_GENERATION_FILE_BYTES,
+            "a generation file",
+        )
+        .map_err(|source| PopulationError::Io {
             file: file.clone(),
             source,
         })?;

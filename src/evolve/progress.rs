@@ -58,7 +58,8 @@ impl Tracker {
         } else {
             0
         };
-        let elite_samples = (n.elites.min(s.mu) * n.elite_samples) as u64;
+        // Validation bounds a run's samples far below u64.
+        let (initial, per_generation) = spec.samples_per_generation();
         let (per_sample, unit) = match spec.fitness {
             FitnessSpec::Carcassonne(_) => (2, "games"),
             FitnessSpec::Bandit(_) => (1, "bandit runs"),
@@ -67,8 +68,8 @@ impl Tracker {
             on,
             started: now,
             stop_at,
-            per_generation: ((s.lambda + reevaluated) * n.samples) as u64 + elite_samples,
-            initial: ((s.mu + 1) * n.samples + n.elite_samples) as u64 + elite_samples,
+            per_generation: per_generation as u64,
+            initial: initial as u64,
             racing: s.lambda + reevaluated,
             initial_racing: s.mu,
             per_sample,
@@ -148,7 +149,7 @@ impl Tracker {
         } else {
             format!(", {} candidates", c.candidates)
         };
-        eprintln!(
+        crate::note!(
             "  gen {:>3}: {}/{} {}{racing}, {} in; generation ETA {}, run ETA {}",
             c.generation,
             done * self.per_sample,
@@ -173,7 +174,7 @@ impl Tracker {
             .seconds_per_sample()
             .map(|rate| duration(rate * later as f64))
             .unwrap_or_else(|| "?".into());
-        eprintln!(
+        crate::note!(
             "gen {:>3}/{}  best {:.3}  mean {:.3}  {} samples ({} dropped)  champion #{} {}: {}  [{} elapsed, ETA {}]",
             generation.generation,
             spec.strategy.generations,

@@ -20,8 +20,8 @@
 use super::fitness::{evaluate_all_observed, EvalError, Request};
 use super::hashing::{play_shared, Hashing, HashingCounts};
 use super::population::{
-    champion_ron_path, champion_text_path, generation_path, generations_on_disk, write_atomically,
-    Champion, Generation, Member, PopulationError,
+    champion_ron_path, champion_text_path, generation_gaps, generation_path, generations_on_disk,
+    write_atomically, Champion, Generation, Member, PopulationError,
 };
 use super::progress::Tracker;
 use super::racing::race;
@@ -61,6 +61,12 @@ pub enum EvolveError {
         file: String,
         found: String,
         expected: String,
+    },
+    #[error("{dir} holds generations up to gen-{last:03}.ron, more than the {asked} the spec asks for; resume it with at least {last} generations (nothing was changed)")]
+    FewerGenerations {
+        dir: String,
+        last: usize,
+        asked: usize,
     },
     #[error("--threads must be at least 1")]
     NoThreads,
@@ -422,6 +428,57 @@ fn write_champion(opts: &RunOptions, generation: &Generation) -> Result<(), Popu
     write_atomically(&champion_ron_path(&opts.out_dir), &champion.to_ron())
 }
 
+/// Reads generation `g` of the run in `dir` and checks it belongs to `spec` (hash `hash`): its
+/// spec hash, its number of parents and the id counter, which a run of this spec holds at
+/// exactly μ + 1 + λ·g after generation g (ids are births), so an edited counter cannot make
+/// the next generation wrap around or reuse ids.
+fn read_own_generation(
+    dir: &std::path::Path,
+    g: usize,
+    spec: &EvolveSpec,
+    hash: &str,
+) -> Result<Generation, EvolveError> {
+    let path = generation_path(dir, g);
+    let generation = Generation::read(&path, g)?;
+    let file = path.display().to_string();
+    if generation.spec_hash != hash {
+        return Err(EvolveError::ForeignGeneration {
+            file,
+            found: generation.spec_hash,
+            expected: hash.to_string(),
+        });
+    }
+    let inconsistent = |message: String| -> EvolveError {
+        PopulationError::Inconsistent {
+            file: file.clone(),
+            message,
+        }
+        .into()
+    };
+    let s = &spec.strategy;
+    if generation.parents.len() != s.mu {
+        return Err(inconsistent(format!(
+            "holds {} parents, the spec's mu is {}",
+            generation.parents.len(),
+            s.mu
+        )));
+    }
+    let expected = s
+        .lambda
+        .checked_mul(g)
+        .and_then(|born| born.checked_add(s.mu + 1));
+    if expected != Some(generation.next_id) {
+        return Err(inconsistent(format!(
+            "next_id is {}, but a run of this spec (mu {}, lambda {}) holds {} after generation {g}",
+            generation.next_id,
+            s.mu,
+            s.lambda,
+            expected.map_or_else(|| "more ids than fit".into(), |e| e.to_string()),
+        )));
+    }
+    Ok(generation)
+}
+
 /// Runs (or resumes) an evolution into `opts.out_dir`.
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
     if opts.threads == Some(0) {
@@ -464,55 +521,35 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         None
     };
     let on_disk = generations_on_disk(dir)?;
-    // Every generation before the last must be there and readable: a gap or a damaged file
-    // means the folder is not one run's history.
-    if let Some(&last) = on_disk.last() {
-        for g in 0..last {
-            if on_disk.binary_search(&g).is_err() {
-                return Err(PopulationError::Inconsistent {
-                    file: generation_path(dir, g).display().to_string(),
-                    message: format!(
-                        "is missing, although generations up to {last} are in the folder"
-                    ),
-                }
-                .into());
-            }
-            Generation::read(&generation_path(dir, g), g)?;
-        }
-    }
     if let (Some(&last), false) = (on_disk.last(), opts.resume) {
         return Err(EvolveError::AlreadyStarted {
             dir: dir_name,
             last,
         });
     }
-    let mut state = match on_disk.last() {
-        Some(&last) => {
-            let path = generation_path(dir, last);
-            let generation = Generation::read(&path, last)?;
-            let file = path.display().to_string();
-            if generation.spec_hash != hash {
-                return Err(EvolveError::ForeignGeneration {
-                    file,
-                    found: generation.spec_hash,
-                    expected: hash,
-                });
-            }
-            if generation.parents.len() != spec.strategy.mu {
-                return Err(PopulationError::Inconsistent {
-                    file,
-                    message: format!(
-                        "holds {} parents, the spec's mu is {}",
-                        generation.parents.len(),
-                        spec.strategy.mu
-                    ),
-                }
-                .into());
-            }
-            Some(generation)
+    if let Some(&last) = on_disk.last().filter(|&&l| l > spec.strategy.generations) {
+        return Err(EvolveError::FewerGenerations {
+            dir: dir_name,
+            last,
+            asked: spec.strategy.generations,
+        });
+    }
+    // Every generation up to the last must be there, readable and of this spec: a gap, a
+    // damaged file or a file of another run means the folder is not one run's history.
+    if let Some(g) = generation_gaps(&on_disk).next() {
+        return Err(PopulationError::Inconsistent {
+            file: generation_path(dir, g).display().to_string(),
+            message: format!(
+                "is missing, although generations up to {} are in the folder",
+                on_disk.last().copied().unwrap_or(0)
+            ),
         }
-        None => None,
-    };
+        .into());
+    }
+    let mut state = None;
+    for &g in &on_disk {
+        state = Some(read_own_generation(dir, g, spec, &hash)?);
+    }
     // Written when new, and rewritten when only the unhashed fields changed (more
     // generations, a new description), so the folder's spec says what the run is doing.
     let text = spec.to_ron();

@@ -180,6 +180,11 @@ pub use crate::runfs::SpecFileError;
 pub const MAX_POPULATION: usize = 10_000;
 pub const MAX_GENERATIONS: usize = 100_000;
 pub const MAX_SAMPLES: usize = 100_000;
+/// The most fitness samples a whole run may spend: each bound above lets products through that
+/// no run would finish (10,000 offspring × 100,000 generations × 100,000 samples).
+pub const MAX_RUN_SAMPLES: u64 = 10_000_000;
+/// The most arm pulls a bandit run may spend (samples × horizon): hours on a few cores.
+pub const MAX_RUN_PULLS: u64 = 100_000_000_000;
 
 impl SpecFile for EvolveSpec {
     fn check(&self) -> Result<(), (String, String)> {
@@ -363,6 +368,66 @@ impl EvolveSpec {
                 if let Err(e) = c.baseline.validate() {
                     return err("fitness.baseline", e.to_string());
                 }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
+                        return err(&format!("{field}.{f}"), m);
+                    }
+                }
+            }
+        }
+        self.check_run_work()
+    }
+
+    /// The fitness samples generation 0 and each later generation spend at most (racing only
+    /// drops samples): the candidates' samples, the re-evaluated parents', the elites' extra
+    /// samples, and in generation 0 the reference's. In `u128`, so no spec can overflow it.
+    pub fn samples_per_generation(&self) -> (u128, u128) {
+        let (s, n) = (&self.strategy, &self.noise);
+        let reevaluated = if s.plus && n.reevaluate_survivors {
+            s.mu
+        } else {
+            0
+        };
+        let elite_samples = n.elites.min(s.mu) as u128 * n.elite_samples as u128;
+        let initial = (s.mu as u128 + 1) * n.samples as u128 + n.elite_samples as u128;
+        let later = (s.lambda as u128 + reevaluated as u128) * n.samples as u128;
+        (initial + elite_samples, later + elite_samples)
+    }
+
+    /// Bounds on the run's whole work: its fitness samples and, for the bandit, its pulls.
+    fn check_run_work(&self) -> Result<(), (String, String)> {
+        let (initial, later) = self.samples_per_generation();
+        let samples = initial + later * self.strategy.generations as u128;
+        let shape = format!(
+            "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples",
+            self.strategy.mu, self.strategy.lambda, self.noise.samples, self.strategy.generations
+        );
+        if samples > u128::from(MAX_RUN_SAMPLES) {
+            return Err((
+                "strategy".into(),
+                format!(
+                    "the run would spend up to {samples} fitness samples ({shape}); at most \
+                     {MAX_RUN_SAMPLES} per run"
+                ),
+            ));
+        }
+        if let FitnessSpec::Bandit(b) = &self.fitness {
+            let pulls = samples * u128::from(b.horizon);
+            if pulls > u128::from(MAX_RUN_PULLS) {
+                return Err((
+                    "fitness.horizon".into(),
+                    format!(
+                        "the run would make up to {pulls} arm pulls ({samples} samples × horizon {}); \
+                         at most {MAX_RUN_PULLS} per run",
+                        b.horizon
+                    ),
+                ));
             }
         }
         Ok(())

@@ -174,7 +174,12 @@ pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError 
 }
 
 fn read_rows(path: &Path) -> Result<Vec<GameRow>, ValidateError> {
-    let text = match std::fs::read_to_string(path) {
+    let read = crate::runfs::read_capped_text(
+        path,
+        crate::runfs::MAX_DATA_FILE_BYTES,
+        "a validation's games",
+    );
+    let text = match read {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_error(path, e)),
@@ -251,7 +256,7 @@ pub fn play_pairings(
     let spec_file = dir.join("spec.ron");
     let games_file = dir.join("games.csv");
     let dir_name = dir.display().to_string();
-    match std::fs::read_to_string(&spec_file) {
+    match crate::runfs::read_capped_text(&spec_file, crate::runfs::MAX_SPEC_FILE_BYTES, "a spec") {
         Ok(old) if old != spec_text => return Err(ValidateError::SpecChanged { dir: dir_name }),
         Ok(_) if !opts.resume && games_file.exists() => {
             return Err(ValidateError::AlreadyStarted { dir: dir_name })
@@ -351,7 +356,7 @@ pub fn play_pairings(
             let elapsed = started.elapsed().as_secs_f64();
             let rate = (next - done) as f64 * 2.0 / elapsed.max(1e-9);
             let eta = (tasks.len() - next) as f64 * 2.0 / rate.max(1e-9);
-            eprintln!(
+            crate::note!(
                 "{}/{} games, {}, {} in, ETA {}",
                 next * 2,
                 tasks.len() * 2,
@@ -540,6 +545,54 @@ pub enum BanditPolicy {
     Thompson,
 }
 
+/// The most runs of one policy the bandit baselines play (`--runs`, `--sweep-runs`).
+pub const MAX_BANDIT_RUNS: usize = 1_000_000;
+/// The most UCB1 weights one sweep tries (`--c`).
+pub const MAX_BANDIT_WEIGHTS: usize = 100;
+/// Policies the baselines measure on `--runs` runs besides the sweep (see `bandit_baselines`).
+const BANDIT_POLICIES: u128 = 6;
+
+/// The checks of `bandit_baselines`' inputs, named as the command's flags: weights finite and
+/// non-negative, counts in range, and the whole work (arm pulls) bounded like an evolution
+/// run's.
+fn check_bandit_baselines(
+    spec: &BanditSpec,
+    c_values: &[f64],
+    sweep_runs: usize,
+    runs: usize,
+) -> Result<(), String> {
+    if let Some(c) = c_values.iter().find(|c| !(c.is_finite() && **c >= 0.0)) {
+        return Err(format!(
+            "--c: every weight must be a finite number >= 0, got {c}"
+        ));
+    }
+    if c_values.is_empty() || c_values.len() > MAX_BANDIT_WEIGHTS {
+        return Err(format!(
+            "--c: give between 1 and {MAX_BANDIT_WEIGHTS} weights, got {}",
+            c_values.len()
+        ));
+    }
+    for (flag, value) in [("--runs", runs), ("--sweep-runs", sweep_runs)] {
+        if !(2..=MAX_BANDIT_RUNS).contains(&value) {
+            return Err(format!(
+                "{flag} must be between 2 and {MAX_BANDIT_RUNS}, got {value}"
+            ));
+        }
+    }
+    let max = super::spec::MAX_RUN_PULLS;
+    let pulls = (runs as u128 * BANDIT_POLICIES + sweep_runs as u128 * c_values.len() as u128)
+        * u128::from(spec.horizon);
+    if pulls > u128::from(max) {
+        return Err(format!(
+            "(--runs {runs} × {BANDIT_POLICIES} policies + --sweep-runs {sweep_runs} × {} \
+             weights) × horizon {} = {pulls} arm pulls; at most {max}",
+            c_values.len(),
+            spec.horizon
+        ));
+    }
+    Ok(())
+}
+
 /// UCB1 with exploration weight c: `Q + c*sqrt(2*ln(N)/n)` (c = 1 is Auer et al.'s UCB1).
 pub fn ucb1_with(c: f64) -> Formula {
     format!("Q + {c}*sqrt(2*ln(N)/n)")
@@ -652,6 +705,7 @@ pub fn bandit_baselines(
     sweep_runs: usize,
     runs: usize,
 ) -> Result<BanditBaselines, String> {
+    check_bandit_baselines(spec, c_values, sweep_runs, runs)?;
     let sweep_seeds: Vec<u64> = (0..sweep_runs as u64)
         .map(|j| derive_seed(master, &[BANDIT_SWEEP, j]))
         .collect();

@@ -144,6 +144,13 @@ impl GameRecord {
             Equal => None,
         }
     }
+
+    /// The first seat's score minus the second's, in 64 bits: a record read from disk may
+    /// hold any two `i32` scores, whose difference need not fit in 32 bits. Every table
+    /// computes margins through here, so a margin and `winner` always agree.
+    pub fn score_difference(&self) -> i64 {
+        i64::from(self.final_scores[0]) - i64::from(self.final_scores[1])
+    }
 }
 
 /// Seeds in records as decimal strings (`"3968265725657940402"`): JSON readers that hold

@@ -6,10 +6,10 @@
 //! twice in one) must be recorded identically and counts once, and games are returned in
 //! schedule order so that "game K" means the same game to every command.
 
-use super::records::{read_records, record_path, LeagueGame, RecordError};
-use super::schedule::{schedule, GameId};
+use super::records::{read_records, record_path, LeagueGame, ReadRecords, RecordError};
+use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{LeagueSpec, SpecFileError};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -27,8 +27,30 @@ pub enum LoadError {
         first_hash: String,
         other_hash: String,
     },
-    #[error("{dir}: game {game} was recorded under another spec")]
-    ForeignRecord { dir: String, game: GameId },
+    #[error("{file}:{line}: game {game} was recorded under another spec (spec_hash {found}, expected {expected})")]
+    ForeignRecord {
+        file: String,
+        line: usize,
+        game: GameId,
+        found: String,
+        expected: String,
+    },
+    #[error("{file}:{line}: job.id: game {game} is not part of this run's schedule (or of its --shard): {entrants} entrants play {games_per_match} games per ordered pair of two different entrants; keep a copy and remove that line")]
+    OutsideSchedule {
+        file: String,
+        line: usize,
+        game: GameId,
+        entrants: usize,
+        games_per_match: u32,
+    },
+    #[error("{file}:{line}: game {game}: {field} is not what the league's spec gives ({message}); keep a copy and remove that line")]
+    NotAsScheduled {
+        file: String,
+        line: usize,
+        game: GameId,
+        field: &'static str,
+        message: String,
+    },
     #[error("game {game} is recorded differently in {first} and {other}: the runs are not of the same code or seeds")]
     Conflict {
         game: GameId,
@@ -93,24 +115,99 @@ fn shown(dir: &Path) -> String {
 /// The games recorded so far, keyed by game, with the folder each came from.
 pub type Merged = BTreeMap<GameId, (LeagueGame, PathBuf)>;
 
-/// Adds the games of one folder (`dir`, recorded under spec hash `hash`) to `merged`: a game
-/// recorded again identically counts once (the count of such duplicates is returned), a game
-/// recorded differently is refused. Every command that reads records (`league --resume`,
-/// `table`, `replay`, the plots) merges through here, so they count the same games.
-pub fn merge_games(
-    merged: &mut Merged,
-    games: Vec<LeagueGame>,
-    dir: &Path,
-    hash: &str,
-) -> Result<usize, LoadError> {
-    let mut duplicates = 0;
-    for g in games {
-        if g.spec_hash != hash {
+/// What every record of a run must agree with: the spec hash it was recorded under, and the
+/// spec's schedule (or the slice of it a `--shard` plays) and entrants.
+pub struct Expected {
+    pub hash: String,
+    pub jobs: HashMap<GameId, GameJob>,
+    pub names: Vec<String>,
+    pub games_per_match: u32,
+}
+
+impl Expected {
+    /// A run of `spec` whose records carry `hash` and whose games are `jobs`.
+    pub fn new(spec: &LeagueSpec, hash: String, jobs: &[GameJob]) -> Expected {
+        Expected {
+            hash,
+            jobs: jobs.iter().map(|j| (j.id, *j)).collect(),
+            names: spec.names(),
+            games_per_match: spec.games_per_match,
+        }
+    }
+
+    /// Whether game `g`, line `line` of `file`, is one the spec schedules, as the spec
+    /// schedules it: a hand-edited or foreign record is refused here, before any table, plot
+    /// or replay indexes entrants or matches by it.
+    fn check(&self, g: &LeagueGame, file: &Path, line: usize) -> Result<(), LoadError> {
+        let file = shown(file);
+        if g.spec_hash != self.hash {
             return Err(LoadError::ForeignRecord {
-                dir: shown(dir),
+                file,
+                line,
                 game: g.id(),
+                found: crate::escape::terminal(&g.spec_hash),
+                expected: self.hash.clone(),
             });
         }
+        let Some(job) = self.jobs.get(&g.id()) else {
+            return Err(LoadError::OutsideSchedule {
+                file,
+                line,
+                game: g.id(),
+                entrants: self.names.len(),
+                games_per_match: self.games_per_match,
+            });
+        };
+        let differs = |field: &'static str, message: String| LoadError::NotAsScheduled {
+            file: file.clone(),
+            line,
+            game: g.id(),
+            field,
+            message,
+        };
+        if g.job != *job {
+            return Err(differs(
+                "job",
+                "its seeds differ from the schedule's".into(),
+            ));
+        }
+        if g.game.tile_seed != job.tile_seed {
+            return Err(differs(
+                "game.tile_seed",
+                format!("{} instead of {}", g.game.tile_seed, job.tile_seed),
+            ));
+        }
+        let names = [&self.names[g.id().first], &self.names[g.id().second]];
+        if g.names[0] != *names[0] || g.names[1] != *names[1] {
+            return Err(differs(
+                "names",
+                format!(
+                    "{:?} instead of {:?}",
+                    g.names.each_ref().map(|n| crate::escape::terminal(n)),
+                    names.map(|n| crate::escape::terminal(n))
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Adds the games of one folder (`dir`, its records read into `read`) to `merged` after
+/// checking each against `expected`: a game recorded again identically counts once (the
+/// count of such duplicates is returned), a game recorded differently is refused, and so is a
+/// record the spec does not schedule. Every command that reads records (`league --resume`,
+/// `table`, `replay`, the plots, the report) merges through here, so they count the same
+/// games and none indexes tables by a record it has not checked.
+pub fn merge_games(
+    merged: &mut Merged,
+    read: ReadRecords,
+    dir: &Path,
+    expected: &Expected,
+) -> Result<usize, LoadError> {
+    let mut duplicates = 0;
+    let file = record_path(dir);
+    for (g, line) in read.games.into_iter().zip(read.lines) {
+        expected.check(&g, &file, line)?;
         match merged.get(&g.id()) {
             Some((known, known_dir)) if *known != g => {
                 return Err(LoadError::Conflict {
@@ -143,6 +240,7 @@ pub fn load_runs(
     dirs: &[PathBuf],
 ) -> Result<(LeagueSpec, Vec<LeagueGame>, MergeReport), LoadError> {
     let mut spec: Option<(LeagueSpec, String, &PathBuf)> = None;
+    let mut expected: Option<Expected> = None;
     let mut games = Merged::new();
     let mut report = MergeReport::default();
     for dir in dirs {
@@ -161,13 +259,18 @@ pub fn load_runs(
                 })
             }
             Some(_) => {}
-            None => spec = Some((this, hash.clone(), dir)),
+            None => {
+                let order = schedule(this.seed, this.controllers.len(), this.games_per_match);
+                expected = Some(Expected::new(&this, hash.clone(), &order));
+                spec = Some((this, hash.clone(), dir));
+            }
         }
         let read = read_records(&record_path(dir))?;
         if read.torn_tail {
             report.torn.push(dir.clone());
         }
-        report.duplicates += merge_games(&mut games, read.games, dir, &hash)?;
+        let expected = expected.as_ref().expect("set with the first spec");
+        report.duplicates += merge_games(&mut games, read, dir, expected)?;
     }
     let (spec, _, _) = spec.ok_or(LoadError::NoRuns)?;
     let order = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);
@@ -179,8 +282,6 @@ pub fn load_runs(
             None => report.missing.push(job.id),
         }
     }
-    // Records outside the schedule cannot pass the hash check, but keep any rather than drop
-    // data silently.
-    in_order.extend(games.into_values().map(|(g, _)| g));
+    debug_assert!(games.is_empty(), "the merge admits scheduled games only");
     Ok((spec, in_order, report))
 }

@@ -102,6 +102,8 @@ pub enum RecordError {
 /// The games of a record file, and whether its last line was torn.
 pub struct ReadRecords {
     pub games: Vec<LeagueGame>,
+    /// The line number (from 1) of each game, for messages about it.
+    pub lines: Vec<usize>,
     /// Bytes of the file up to the end of the last complete line.
     pub valid_len: u64,
     pub torn_tail: bool,
@@ -116,11 +118,16 @@ pub fn record_path(dir: &Path) -> PathBuf {
 /// Reads every complete record; a last line without its newline is reported as torn.
 pub fn read_records(path: &Path) -> Result<ReadRecords, RecordError> {
     let file = path.display().to_string();
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::runfs::read_capped(
+        path,
+        crate::runfs::MAX_RECORD_FILE_BYTES,
+        "a league's records",
+    ) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(ReadRecords {
                 games: Vec::new(),
+                lines: Vec::new(),
                 valid_len: 0,
                 torn_tail: false,
             })
@@ -133,6 +140,7 @@ pub fn read_records(path: &Path) -> Result<ReadRecords, RecordError> {
         .map(|i| i + 1)
         .unwrap_or(0);
     let mut games = Vec::new();
+    let mut lines = Vec::new();
     for (i, line) in bytes[..valid_len].split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -143,9 +151,11 @@ pub fn read_records(path: &Path) -> Result<ReadRecords, RecordError> {
             message: e.to_string(),
         })?;
         games.push(game);
+        lines.push(i + 1);
     }
     Ok(ReadRecords {
         games,
+        lines,
         valid_len: valid_len as u64,
         torn_tail: valid_len < bytes.len(),
     })

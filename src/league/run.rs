@@ -19,7 +19,7 @@
 //! cost (see `progress::weighted_eta`), since expensive matches are scheduled in no order that
 //! a plain games-per-second rate would see.
 
-use super::load::{merge_games, read_stored_spec, LoadError, Merged};
+use super::load::{merge_games, read_stored_spec, Expected, LoadError, Merged};
 use super::records::{
     read_records, record_path, EsDecisionSummary, LeagueGame, RecordError, RecordWriter,
 };
@@ -55,15 +55,6 @@ pub enum LeagueError {
     },
     #[error("{dir} already holds {games} recorded games; pass --resume to continue it (or to show a finished run's tables), or choose another --out")]
     AlreadyStarted { dir: String, games: usize },
-    #[error("{file}: record of game {game} has spec hash {found}, expected {expected}")]
-    ForeignRecord {
-        file: String,
-        game: GameId,
-        found: String,
-        expected: String,
-    },
-    #[error("{file}: game {game} is not part of this run's schedule (or of its --shard)")]
-    OutsideSchedule { file: String, game: GameId },
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
@@ -368,7 +359,8 @@ impl GameProgress {
     /// not a terminal and the bar itself stays invisible, e.g. in a batch job's log).
     pub fn println(&self, text: &str) {
         if self.show {
-            self.bar.suspend(|| eprint!("{text}"));
+            self.bar
+                .suspend(|| crate::progress::note(format_args!("{text}")));
         }
     }
 
@@ -491,13 +483,16 @@ pub fn run_league_observed(
     let spec_file = dir.join("spec.ron");
     let path = record_path(dir);
     let existing = read_records(&path)?;
-    if spec_file.exists() {
+    // `spec.ron` is written only once every check below has passed: a refused run leaves the
+    // folder as it was, so the right spec can still resume it.
+    let mut write_spec = !spec_file.exists();
+    if !write_spec {
         let stored = read_stored_spec(dir)?;
         let old = stored.hash();
         if old != hash {
             if existing.games.is_empty() {
                 // No game was played under the old spec: nothing on disk depends on it.
-                write_spec_atomically(dir, spec).map_err(io)?;
+                write_spec = true;
             } else if names_the_same_files(&stored, spec, &existing.games) {
                 // A run begun before specs carried the files they name: its records and its
                 // `spec.ron` keep the hash they were written with, so every command still
@@ -511,8 +506,6 @@ pub fn run_league_observed(
                 });
             }
         }
-    } else {
-        write_spec_atomically(dir, spec).map_err(io)?;
     }
     if !opts.resume && !existing.games.is_empty() {
         return Err(LeagueError::AlreadyStarted {
@@ -524,24 +517,13 @@ pub fn run_league_observed(
     if let Some(shard) = opts.shard {
         jobs = shard.select(&jobs);
     }
-    for g in &existing.games {
-        if !jobs.iter().any(|j| j.id == g.id()) {
-            return Err(LeagueError::OutsideSchedule {
-                file: path.display().to_string(),
-                game: g.id(),
-            });
-        }
-        if g.spec_hash != hash {
-            return Err(LeagueError::ForeignRecord {
-                file: path.display().to_string(),
-                game: g.id(),
-                found: g.spec_hash.clone(),
-                expected: hash,
-            });
-        }
-    }
+    let (valid_len, torn_tail) = (existing.valid_len, existing.torn_tail);
     let mut merged = Merged::new();
-    let duplicates = merge_games(&mut merged, existing.games, dir, &hash)?;
+    let expected = Expected::new(spec, hash.clone(), &jobs);
+    let duplicates = merge_games(&mut merged, existing, dir, &expected)?;
+    if write_spec {
+        write_spec_atomically(dir, spec).map_err(io)?;
+    }
     let recorded: Vec<LeagueGame> = merged.into_values().map(|(g, _)| g).collect();
     let done: HashSet<_> = recorded.iter().map(|g| g.id()).collect();
     let mut pending: Vec<GameJob> = jobs
@@ -553,7 +535,7 @@ pub fn run_league_observed(
         pending.truncate(n);
     }
 
-    let mut writer = RecordWriter::open(&path, existing.valid_len)?;
+    let mut writer = RecordWriter::open(&path, valid_len)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
@@ -613,7 +595,7 @@ pub fn run_league_observed(
         games,
         played_now,
         already_recorded,
-        dropped_torn_line: existing.torn_tail,
+        dropped_torn_line: torn_tail,
         duplicates,
     })
 }

@@ -88,12 +88,16 @@ pub const MAX_GAMES_PER_MATCH: u32 = 100_000;
 pub const MAX_CONTROLLERS: usize = 256;
 /// The most games a whole league may schedule (its schedule is held in memory).
 pub const MAX_LEAGUE_GAMES: u64 = 10_000_000;
+/// The most points a match result may give: a standing sums one result per match (at most
+/// 2 × 255 of them, plus a bonus point each), which then stays far inside `u32`.
+pub const MAX_MATCH_POINTS: u32 = 1000;
 /// The longest entrant or league name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
-/// Bounds on a per-decision ES: these multiply into the simulations of every decision.
-pub const MAX_ES_LAMBDA: usize = 10_000;
-pub const MAX_ES_GENERATIONS: usize = 100_000;
-pub const MAX_ES_SIMS_PER_FITNESS: u32 = 1_000_000;
+/// Bounds on a per-decision ES and on the work of one decision are shared with evolution runs.
+pub use crate::runfs::{
+    MAX_DECISION_PLAYOUTS, MAX_ES_GENERATIONS, MAX_ES_LAMBDA, MAX_ES_SIMS_PER_FITNESS,
+    MAX_STAR_DEPTH,
+};
 
 /// A name from a spec: not blank, no control characters, at most [`MAX_NAME_CHARS`].
 pub fn check_name(name: &str) -> Result<(), String> {
@@ -200,11 +204,20 @@ impl LeagueSpec {
             if let Err((f, m)) = crate::runfs::check_formula_c_e(&c.spec) {
                 return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
             }
-            if let Err((f, m)) = check_es_bounds(&c.spec) {
+            if let Err((f, m)) = crate::runfs::check_decision_work(&c.spec) {
                 return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
             }
         }
         let b = &self.bonus;
+        for (f, v) in [
+            ("bonus.win_points", b.win_points),
+            ("bonus.draw_points", b.draw_points),
+            ("bonus.loss_points", b.loss_points),
+        ] {
+            if v > MAX_MATCH_POINTS {
+                return err(f, format!("must be at most {MAX_MATCH_POINTS}, got {v}"));
+            }
+        }
         for (f, v) in [
             ("bonus.bonus_win_share", b.bonus_win_share),
             ("bonus.bonus_loss_share", b.bonus_loss_share),
@@ -225,45 +238,6 @@ impl LeagueSpec {
 
     pub fn names(&self) -> Vec<String> {
         self.controllers.iter().map(|c| c.name.clone()).collect()
-    }
-}
-
-/// Upper bounds on a per-decision ES, whose sizes multiply into every decision's work and
-/// memory.
-fn check_es_bounds(spec: &ControllerSpec) -> Result<(), (String, String)> {
-    let ControllerSpec::Mcts(settings) = spec else {
-        return Ok(());
-    };
-    let Some(es) = &settings.es else {
-        return Ok(());
-    };
-    let over = |field: &str, value: u64, max: u64| {
-        (value > max).then(|| {
-            (
-                field.to_string(),
-                format!("must be at most {max}, got {value}"),
-            )
-        })
-    };
-    let found = over("es.lambda", es.lambda as u64, MAX_ES_LAMBDA as u64)
-        .or_else(|| over("es.mu", es.mu as u64, MAX_ES_LAMBDA as u64))
-        .or_else(|| {
-            over(
-                "es.generations",
-                es.generations as u64,
-                MAX_ES_GENERATIONS as u64,
-            )
-        })
-        .or_else(|| {
-            over(
-                "es.sims_per_fitness",
-                u64::from(es.sims_per_fitness),
-                u64::from(MAX_ES_SIMS_PER_FITNESS),
-            )
-        });
-    match found {
-        Some(e) => Err(e),
-        None => Ok(()),
     }
 }
 

@@ -275,12 +275,11 @@ impl Tables {
         let mut outcomes = Vec::with_capacity(games.len());
         for g in games {
             let (a, b) = (g.job.id.first, g.job.id.second);
-            let s = g.game.final_scores;
             let m = matches
                 .get_mut(&(a, b))
-                .expect("records belong to the league");
+                .expect("the merge admits scheduled games only");
             m.games += 1;
-            let d = (s[0] - s[1]) as i64;
+            let d = g.game.score_difference();
             m.score_difference_sum += d;
             match d.signum() {
                 1 => {

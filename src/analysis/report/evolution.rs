@@ -4,7 +4,7 @@
 use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
 use crate::escape;
-use crate::evolve::population::Generation;
+use crate::evolve::population::{gap_warning, generations_on_disk, Generation};
 use crate::evolve::report::{
     hall_of_fame, lineage, lineage_svg, read_generations, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
 };
@@ -40,7 +40,11 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 /// A CSV file of the run as a table, or a note when the run has not written it.
 fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
     let path = dir.join(name);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::runfs::read_capped_text(
+        &path,
+        crate::runfs::MAX_DATA_FILE_BYTES,
+        "a run's table",
+    ) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(format!(
@@ -112,13 +116,14 @@ fn fitness_table(gens: &[Generation]) -> TextTable {
 /// Reads the generation files of the evolution run in `dir` and writes its report into `out`.
 pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
     let gens = read_generations(dir)?;
+    let gap = gap_warning(dir, &generations_on_disk(dir)?);
     let Some(latest) = gens.last() else {
         return Err(ReportError::Input(format!(
             "{}: no generation files (gen-NNN.ron) yet",
             dir.display()
         )));
     };
-    let spec = match std::fs::read_to_string(dir.join("spec.ron")) {
+    let spec = match crate::runfs::read_spec_text(&dir.join("spec.ron")) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
         Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
     };
@@ -167,6 +172,9 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
     }
     body.push_str("</ul></nav>\n</header>\n<main>\n");
+    if let Some(w) = &gap {
+        body.push_str(&format!("<p class=\"warning\">{}</p>\n", escape::html(w)));
+    }
     for (id, heading, content) in &sections {
         body.push_str(&section(id, heading, content));
     }
@@ -184,6 +192,7 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         game_pages: 0,
         largest_game_page: 0,
         files,
+        warnings: gap.into_iter().collect(),
     })
 }
 

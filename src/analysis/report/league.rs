@@ -65,6 +65,7 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
         game_pages: games.len(),
         largest_game_page,
         files,
+        warnings: merge.warnings(),
     })
 }
 

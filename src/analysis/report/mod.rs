@@ -84,6 +84,9 @@ pub struct WrittenReport {
     pub largest_game_page: u64,
     /// Every file written.
     pub files: Vec<PathBuf>,
+    /// What the reader should know about the input (missing games or generations), also shown
+    /// on the page; for stderr.
+    pub warnings: Vec<String>,
 }
 
 /// A figure to inline: its title and the SVG document.
@@ -115,7 +118,12 @@ fn run_figures(
     let mut figures = Vec::new();
     for figure in written.figures {
         files.extend([figure.png.clone(), figure.svg.clone()]);
-        let svg = std::fs::read_to_string(&figure.svg).map_err(|source| ReportError::Io {
+        let svg = crate::runfs::read_capped_text(
+            &figure.svg,
+            crate::runfs::MAX_DATA_FILE_BYTES,
+            "a figure",
+        )
+        .map_err(|source| ReportError::Io {
             path: figure.svg.display().to_string(),
             source,
         })?;

@@ -52,12 +52,16 @@ fn median(values: &mut [f64]) -> f64 {
 /// On-CPU time of this thread in ns (Linux scheduler statistics), to tell the cost of a
 /// decision from the waiting that other processes on a shared machine cause.
 fn thread_cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    evomcts::runfs::read_capped_text(
+        std::path::Path::new("/proc/thread-self/schedstat"),
+        4096,
+        "scheduler statistics",
+    )
+    .ok()?
+    .split_whitespace()
+    .next()?
+    .parse()
+    .ok()
 }
 
 struct Timing {
@@ -106,15 +110,16 @@ fn time_decisions(
 }
 
 pub fn run(args: SearchBenchArgs) -> Result<()> {
-    if args.positions == 0 {
-        bail!("--positions must be at least 1");
-    }
-    if args.repeats == 0 {
-        bail!("--repeats must be at least 1");
-    }
-    if args.sims == 0 {
-        bail!("--sims must be at least 1");
-    }
+    crate::cli::check_count("--positions", args.positions as u64, 1, 10_000)?;
+    crate::cli::check_count("--repeats", args.repeats as u64, 1, 100)?;
+    crate::cli::check_count("--sims", args.sims.into(), 1, 1_000_000)?;
+    // About 25 minutes of plain MCTS; the ES variants cost a few times more.
+    crate::cli::check_work(
+        "--positions × --repeats × --sims",
+        args.positions as u128 * args.repeats as u128 * u128::from(args.sims),
+        100_000_000,
+        "simulations per policy",
+    )?;
     let positions = sample_positions(args.positions, args.seed, 20..50);
 
     // Raw rollouts from the same positions: the engine cost inside every simulation.

@@ -87,9 +87,9 @@ fn time_star(positions: &[GameState], settings: &StarSettings) -> Result<Timings
 }
 
 pub fn run(args: StarBenchArgs) -> Result<()> {
-    if args.positions == 0 {
-        bail!("--positions must be at least 1");
-    }
+    // Depth 2 takes a few milliseconds per decision, depth 3 about a second.
+    crate::cli::check_count("--positions", args.positions as u64, 1, 10_000)?;
+    crate::cli::check_count("--depth3-positions", args.depth3_positions as u64, 0, 1_000)?;
     if args.first_turn >= args.last_turn || args.last_turn > 70 {
         bail!("--first-turn must be below --last-turn, which must be at most 70");
     }

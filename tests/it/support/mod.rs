@@ -100,3 +100,34 @@ pub fn lay(
         })
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Every line of code (comments left out) of the crate's `src/`, as (`file:line`, code), for
+/// tests of rules that hold across the sources.
+pub fn source_lines() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut lines = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if !code.starts_with("//") {
+                lines.push((format!("{}:{}", file.display(), i + 1), code.to_string()));
+            }
+        }
+    }
+    lines
+}
