@@ -145,6 +145,27 @@ fn evaluate(
     Ok((played, (members.len() * seeds.len()) as u64 - played))
 }
 
+/// Races `members` (the first `newborn` of them new this generation) on `seeds`; with
+/// functional hashing, plans the fingerprint classes first so each class plays once. Returns
+/// the samples played, the candidates dropped and the hashing counts.
+fn race_hashed(
+    spec: &EvolveSpec,
+    members: &mut [&mut Member],
+    newborn: usize,
+    hashing: Option<&mut Hashing>,
+    seeds: &[u64],
+    tracker: &Tracker,
+) -> Result<(u64, usize, Option<HashingCounts>), EvalError> {
+    let plan = hashing.map(|h| h.plan(members, newborn));
+    let classes = plan.as_ref().map(|p| p.classes.as_slice());
+    let (spent, dropped, saved) = evaluate_raced(spec, members, seeds, tracker, classes)?;
+    let counts = plan.map(|p| HashingCounts {
+        samples_saved: saved,
+        ..p.counts
+    });
+    Ok((spent, dropped, counts))
+}
+
 /// Evaluates `members` on a generation's `seeds`, raced when the spec says so (see
 /// `racing`); with `classes` (functional hashing) each class plays once. Returns the
 /// samples played, the number of candidates dropped and the samples saved.
@@ -270,18 +291,15 @@ fn initial(
     let sample_seeds = seeds(spec.seed, SAMPLES, 0, sample_count(spec));
     let (mut spent, dropped, mut counts) = {
         let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
-        let plan = hashing.as_deref_mut().map(|h| {
-            let newborn = refs.len();
-            h.plan(&mut refs, newborn)
-        });
-        let classes = plan.as_ref().map(|p| p.classes.as_slice());
-        let (spent, dropped, saved) =
-            evaluate_raced(spec, &mut refs, &sample_seeds, tracker, classes)?;
-        let counts = plan.map(|p| HashingCounts {
-            samples_saved: saved,
-            ..p.counts
-        });
-        (spent, dropped, counts)
+        let newborn = refs.len();
+        race_hashed(
+            spec,
+            &mut refs,
+            newborn,
+            hashing.as_deref_mut(),
+            &sample_seeds,
+            tracker,
+        )?
     };
     // The reference is not raced: it plays the nominal samples and the elites' extra
     // samples, so it compares like for like with an elite.
@@ -363,15 +381,14 @@ fn step(
         if reevaluate {
             refs.extend(parents.iter_mut());
         }
-        let plan = hashing.as_deref_mut().map(|h| h.plan(&mut refs, newborn));
-        let classes = plan.as_ref().map(|p| p.classes.as_slice());
-        let (spent, dropped, saved) =
-            evaluate_raced(spec, &mut refs, &sample_seeds, tracker, classes)?;
-        let counts = plan.map(|p| HashingCounts {
-            samples_saved: saved,
-            ..p.counts
-        });
-        (spent, dropped, counts)
+        race_hashed(
+            spec,
+            &mut refs,
+            newborn,
+            hashing.as_deref_mut(),
+            &sample_seeds,
+            tracker,
+        )?
     };
     let mut pool = offspring.clone();
     let (best, mean) = if reevaluate {
