@@ -299,18 +299,15 @@ fn the_baselines_formulas_equal_their_written_definitions() {
         let path = format!("{}/runs/validate/{name}.ron", env!("CARGO_MANIFEST_DIR"));
         SweepSpec::from_file(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     };
+    // (Q, N, n, C, H, p)
     let inputs = [
         (0.3, 40.0, 5.0, 0.01, 0.12, 0.2),
         (-0.7, 7.0, 1.0, 0.03, -0.05, 0.01),
         (0.05, 400.0, 37.0, 0.003, 0.4, 0.9),
     ];
-    let pb = spec_of("baseline-sweep-100-pb-fpu");
-    for point in pb.points() {
-        let Selection::Formula(text) = pb.settings_at(&point).selection else {
-            panic!("a formula")
-        };
-        let formula = Formula::parse(&text).unwrap();
-        let w = point.w.unwrap();
+    // The formula `text` equals `definition` on every input.
+    let check = |text: &str, definition: &dyn Fn(f64, f64, f64, f64, f64, f64) -> f64| {
+        let formula = Formula::parse(text).unwrap();
         for &(q, big_n, n, c, h, p) in &inputs {
             let value = formula.eval(&SelectionInputs {
                 q,
@@ -321,32 +318,28 @@ fn the_baselines_formulas_equal_their_written_definitions() {
                 prior: p,
                 ..SelectionInputs::default()
             });
-            let expected: f64 = q + 2.0 * c * (2.0 * f64::ln(big_n) / n).sqrt() + w * h / (n + 1.0);
+            let expected = definition(q, big_n, n, c, h, p);
             assert!(
                 (value - expected).abs() < 1e-12,
                 "{text}: {value} vs {expected}"
             );
         }
+    };
+    let pb = spec_of("baseline-sweep-100-pb-fpu");
+    for point in pb.points() {
+        let Selection::Formula(text) = pb.settings_at(&point).selection else {
+            panic!("a formula")
+        };
+        let w = point.w.unwrap();
+        check(&text, &|q, big_n, n, c, h, _| {
+            q + 2.0 * c * (2.0 * f64::ln(big_n) / n).sqrt() + w * h / (n + 1.0)
+        });
     }
     let puct = spec_of("baseline-sweep-100-puct");
     let Selection::Formula(text) = &puct.settings.selection else {
         panic!("a formula")
     };
-    let formula = Formula::parse(text).unwrap();
-    for &(q, big_n, n, c, h, p) in &inputs {
-        let value = formula.eval(&SelectionInputs {
-            q,
-            parent_visits: big_n,
-            child_visits: n,
-            c_e: c,
-            heuristic: h,
-            prior: p,
-            ..SelectionInputs::default()
-        });
-        let expected = q + c * p * big_n.sqrt() / (1.0 + n);
-        assert!(
-            (value - expected).abs() < 1e-12,
-            "{text}: {value} vs {expected}"
-        );
-    }
+    check(text, &|q, big_n, n, c, _, p| {
+        q + c * p * big_n.sqrt() / (1.0 + n)
+    });
 }
