@@ -138,19 +138,13 @@ fn analyse_repeats_every_recorded_decision_of_a_game() {
         .id()
         .number(spec.controllers.len(), spec.games_per_match);
     let run = dir.display().to_string();
-    let (json, _) = evomcts_ok(&[
-        "analyse",
-        &run,
-        "--game",
-        &number.to_string(),
-        "--turn",
-        "5",
-        "--controller",
-        "UCT",
-        "--top",
-        "4",
-        "--json",
-    ]);
+    let game_arg = number.to_string();
+    let analyse = |extra: &[&str]| {
+        let mut args = vec!["analyse", &run, "--game", &game_arg, "--turn", "5"];
+        args.extend_from_slice(extra);
+        evomcts_ok(&args).0
+    };
+    let json = analyse(&["--controller", "UCT", "--top", "4", "--json"]);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value["search"], value["recorded"]);
     assert_eq!(value["repeats_decision"], true);
@@ -160,16 +154,7 @@ fn analyse_repeats_every_recorded_decision_of_a_game() {
         .unwrap()
         .search;
     assert_eq!(value["recorded"], serde_json::to_value(recorded).unwrap());
-    let (table, _) = evomcts_ok(&[
-        "analyse",
-        &run,
-        "--game",
-        &number.to_string(),
-        "--turn",
-        "5",
-        "--controller",
-        "Mcts(sims: 50)",
-    ]);
+    let table = analyse(&["--controller", "Mcts(sims: 50)"]);
     assert!(table.contains("a fresh search): 50 simulations"), "{table}");
     assert!(table.contains("recorded for UCT"), "{table}");
 
