@@ -44,6 +44,8 @@ enum Command {
     Replicate(cli::replicate::ReplicateArgs),
     /// HTML pages of a league (tables, figures, a turn-by-turn viewer of every game) or of an evolution run, readable offline.
     Report(cli::report::ReportArgs),
+    /// Search a recorded game's position at a turn again and print the root statistics.
+    Analyse(cli::analyse::AnalyseArgs),
 }
 
 fn main() {
@@ -63,6 +65,7 @@ fn main() {
         Command::Validate(args) => cli::validate::run(args),
         Command::Replicate(args) => cli::replicate::run(args),
         Command::Report(args) => cli::report::run(args),
+        Command::Analyse(args) => cli::analyse::run(args),
     };
     if let Err(err) = result {
         if is_broken_pipe(&err) {

@@ -717,6 +717,7 @@ mod tests {
                 discards: 0,
             },
             es: [vec![], vec![]],
+            search: Default::default(),
         }
     }
 

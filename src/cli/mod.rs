@@ -1,5 +1,6 @@
 //! One file per subcommand; each parses its arguments and calls into the library.
 
+pub mod analyse;
 pub mod bench;
 pub mod check_fingerprints;
 pub mod evolve;

@@ -183,7 +183,7 @@ fn games_list(spec: &LeagueSpec, games: &[LeagueGame]) -> TextTable {
 }
 
 /// Game `k` of the schedule, or an error saying what K can be.
-fn find_game<'g>(
+pub fn find_game<'g>(
     spec: &LeagueSpec,
     games: &'g [LeagueGame],
     k: usize,
@@ -224,6 +224,7 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
         r.tile_seed
     );
     let state = replay_observed(r, |state, step| match step {
+        ReplayStep::ToMove { .. } => {}
         ReplayStep::NotPlaced { tile, reveal } => {
             let what = match reveal {
                 Reveal::Discarded => "fits nowhere and leaves the game",

@@ -296,6 +296,13 @@ pub fn replay(record: &GameRecord) -> Result<GameState, GameError> {
 /// One step of a replayed game, as [`replay_observed`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplayStep {
+    /// Turn `turn` (0-based) is about to be played: `player` has drawn `tile`; the state is
+    /// the position the player decided in.
+    ToMove {
+        turn: usize,
+        player: usize,
+        tile: TileKind,
+    },
     /// A revealed tile that fitted nowhere (discarded, or returned under the stack).
     NotPlaced { tile: TileKind, reveal: Reveal },
     /// Turn `turn` (0-based): `player` placed `tile` with `mv`; the state is after the move.
@@ -307,8 +314,8 @@ pub enum ReplayStep {
     },
 }
 
-/// The one replay loop: [`replay`], calling `observe(state, step)` after every reveal that
-/// placed nothing and after every move. The returned state is finished (end-of-game
+/// The one replay loop: [`replay`], calling `observe(state, step)` before every move (the
+/// decision's position), after every reveal that placed nothing and after every move. The returned state is finished (end-of-game
 /// scoring done); the observer never sees that last scoring.
 pub fn replay_observed(
     record: &GameRecord,
@@ -321,6 +328,7 @@ pub fn replay_observed(
             Reveal::Ready => {
                 let mv = *moves.next().ok_or(GameError::MovesRunOut)?;
                 let (turn, player) = (state.turns_played(), state.to_move());
+                observe(&state, ReplayStep::ToMove { turn, player, tile });
                 state.apply(mv)?;
                 observe(
                     &state,

@@ -6,6 +6,7 @@
 //! and a row per game; `stats` holds the tests and the rating fit; `report` prints and writes
 //! the tables (docs/outputs.md describes every file).
 
+pub mod analyse;
 pub mod load;
 pub mod records;
 pub mod report;
@@ -18,10 +19,12 @@ pub mod standings;
 pub use crate::stats;
 
 pub use load::{load_runs, LoadError, MergeReport};
-pub use records::{es_decisions_of, read_records, record_path, EsDecisionSummary, LeagueGame};
+pub use records::{
+    es_decisions_of, read_records, record_path, EsDecisionSummary, LeagueGame, SearchDecision,
+};
 pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome, Shard};
 pub use schedule::{schedule, GameId, GameJob};
-pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec};
+pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec, SearchDetail};
 pub use standings::{
     match_records, GameRow, MatchRecord, MatchResult, Rating, Ratings, Standing, Tables,
 };

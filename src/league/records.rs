@@ -8,6 +8,7 @@
 use super::schedule::{GameId, GameJob};
 use crate::game::GameRecord;
 use crate::search::mcts::EsDecisionRecord;
+use crate::search::SearchSummary;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -66,6 +67,18 @@ pub fn es_decisions_of<'a>(
     })
 }
 
+/// What the search of one decision found, kept when the spec asks for `search_detail`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchDecision {
+    /// Turns played before the decision (`GameState::turns_played`).
+    pub turn: usize,
+    pub search: SearchSummary,
+}
+
+fn no_search_decisions(decisions: &[Vec<SearchDecision>; 2]) -> bool {
+    decisions.iter().all(Vec::is_empty)
+}
+
 /// One finished league game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LeagueGame {
@@ -76,6 +89,10 @@ pub struct LeagueGame {
     pub game: GameRecord,
     /// ES decisions of each seat, in turn order.
     pub es: [Vec<EsDecisionSummary>; 2],
+    /// Each seat's search decisions in turn order, under `search_detail` (left out of records
+    /// without them, and empty when read from such records).
+    #[serde(default, skip_serializing_if = "no_search_decisions")]
+    pub search: [Vec<SearchDecision>; 2],
 }
 
 impl LeagueGame {

@@ -22,15 +22,16 @@
 use super::load::{merge_games, read_stored_spec, Expected, LoadError, Merged};
 use super::records::{
     read_records, record_path, EsDecisionSummary, LeagueGame, RecordError, RecordWriter,
+    SearchDecision,
 };
 use super::report::standings_table;
 use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{EsDetail, LeagueSpec, SpecFileError};
 use super::standings::Tables;
-use crate::game::{play_game, GameError};
+use crate::game::{play_game, Controller, GameError, GameState, Move};
 use crate::progress::{weighted_eta, WorkGroup};
 use crate::runfs::{LockError, RunLock};
-use crate::search::ControllerSpec;
+use crate::search::{Agent, ControllerSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -380,27 +381,60 @@ pub struct RunOutcome {
     pub duplicates: usize,
 }
 
+/// A league entrant as the referee sees it: its agent, and, when the spec asks for
+/// `search_detail`, what its search found at each of its decisions.
+struct Seat {
+    agent: Box<dyn Agent>,
+    /// Root children kept per decision; `None`: nothing is kept.
+    top: Option<usize>,
+    searches: Vec<SearchDecision>,
+}
+
+impl Controller for Seat {
+    fn choose_move(&mut self, state: &GameState) -> Move {
+        let mv = self.agent.choose_move(state);
+        if let Some(top) = self.top {
+            if let Some(search) = self.agent.search_summary(top) {
+                self.searches.push(SearchDecision {
+                    turn: state.turns_played(),
+                    search,
+                });
+            }
+        }
+        mv
+    }
+}
+
 /// Plays one scheduled game.
 pub fn play_league_game(
     spec: &LeagueSpec,
     job: &GameJob,
     spec_hash: &str,
 ) -> Result<LeagueGame, LeagueError> {
+    let top = spec.search_detail.root_children();
     let entrant = |i: usize, seat: usize| {
         let e = &spec.controllers[i];
-        e.spec
-            .build(job.controller_seeds[seat])
-            .map_err(|err| LeagueError::Controller {
-                name: e.name.clone(),
-                message: err.to_string(),
-            })
+        let agent =
+            e.spec
+                .build(job.controller_seeds[seat])
+                .map_err(|err| LeagueError::Controller {
+                    name: e.name.clone(),
+                    message: err.to_string(),
+                })?;
+        Ok::<_, LeagueError>(Seat {
+            agent,
+            top,
+            searches: Vec::new(),
+        })
     };
     let mut first = entrant(job.id.first, 0)?;
     let mut second = entrant(job.id.second, 1)?;
-    let (_, record) = play_game(spec.rules, job.tile_seed, [first.as_mut(), second.as_mut()])
-        .map_err(|source| LeagueError::Game {
-            game: job.id,
-            source,
+    let (_, record) =
+        play_game(spec.rules, job.tile_seed, [&mut first, &mut second]).map_err(|source| {
+            LeagueError::Game {
+                game: job.id,
+                source,
+            }
         })?;
     let keep_full = spec.es_detail == EsDetail::Full;
     let summarise = |records: Vec<_>| -> Vec<EsDecisionSummary> {
@@ -418,9 +452,10 @@ pub fn play_league_game(
         ],
         game: record,
         es: [
-            summarise(first.take_decision_records()),
-            summarise(second.take_decision_records()),
+            summarise(first.agent.take_decision_records()),
+            summarise(second.agent.take_decision_records()),
         ],
+        search: [first.searches, second.searches],
     })
 }
 

@@ -62,6 +62,37 @@ pub enum EsDetail {
     Full,
 }
 
+/// What to keep of each search decision in the records. Off unless the spec asks, and left out
+/// of the stored spec when off, so the hash of a spec that does not use it is unchanged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SearchDetail {
+    #[default]
+    Off,
+    /// For every MCTS decision the `k` most visited root children (move, visits, mean reward,
+    /// and `H` and `p` when the policy reads them) and the simulations spent; for Star the
+    /// searched value and the nodes visited. `k` is between 1 and
+    /// [`MAX_RECORDED_ROOT_CHILDREN`].
+    RootChildren(u16),
+}
+
+impl SearchDetail {
+    pub fn is_off(&self) -> bool {
+        *self == SearchDetail::Off
+    }
+
+    /// Root children kept per decision, `None` when nothing is recorded.
+    pub fn root_children(&self) -> Option<usize> {
+        match *self {
+            SearchDetail::Off => None,
+            SearchDetail::RootChildren(k) => Some(k as usize),
+        }
+    }
+}
+
+/// The most root children `search_detail: RootChildren(k)` may keep per decision, which bounds
+/// a record's size (about 90 bytes a child in JSON).
+pub const MAX_RECORDED_ROOT_CHILDREN: u16 = 64;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeagueSpec {
@@ -76,6 +107,8 @@ pub struct LeagueSpec {
     pub bonus: BonusRules,
     #[serde(default)]
     pub es_detail: EsDetail,
+    #[serde(default, skip_serializing_if = "SearchDetail::is_off")]
+    pub search_detail: SearchDetail,
     pub controllers: Vec<Entrant>,
 }
 
@@ -208,6 +241,16 @@ impl LeagueSpec {
                 return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
             }
         }
+        if let SearchDetail::RootChildren(k) = self.search_detail {
+            if !(1..=MAX_RECORDED_ROOT_CHILDREN).contains(&k) {
+                return err(
+                    "search_detail",
+                    format!(
+                        "RootChildren(k) keeps between 1 and {MAX_RECORDED_ROOT_CHILDREN} root children per decision, got {k}"
+                    ),
+                );
+            }
+        }
         let b = &self.bonus;
         for (f, v) in [
             ("bonus.win_points", b.win_points),
@@ -264,6 +307,25 @@ mod tests {
         let mut other = spec.clone();
         other.seed = 8;
         assert_ne!(spec.hash(), other.hash());
+    }
+
+    #[test]
+    fn search_detail_is_left_out_of_a_spec_that_does_not_use_it() {
+        let spec = LeagueSpec::from_ron(GOOD, "tiny.ron").unwrap();
+        assert!(!spec.to_ron().contains("search_detail"));
+        let with = GOOD.replace("seed: 7,", "seed: 7, search_detail: RootChildren(5),");
+        let detailed = LeagueSpec::from_ron(&with, "tiny.ron").unwrap();
+        assert_eq!(detailed.search_detail.root_children(), Some(5));
+        assert_ne!(spec.hash(), detailed.hash());
+        let again = LeagueSpec::from_ron(&detailed.to_ron(), "again.ron").unwrap();
+        assert_eq!(again, detailed);
+        for bad in ["RootChildren(0)", "RootChildren(65)"] {
+            let text = GOOD.replace("seed: 7,", &format!("seed: 7, search_detail: {bad},"));
+            let msg = LeagueSpec::from_ron(&text, "tiny.ron")
+                .unwrap_err()
+                .to_string();
+            assert!(msg.contains("search_detail"), "{msg}");
+        }
     }
 
     #[test]

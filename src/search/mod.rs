@@ -12,7 +12,7 @@ pub mod star;
 pub use crate::game::RandomController;
 
 use crate::game::Controller;
-use mcts::{EsDecisionRecord, MctsController, MctsSettings};
+use mcts::{EsDecisionRecord, MctsController, MctsSettings, RootSummary};
 use serde::{Deserialize, Serialize};
 use star::{StarController, StarSettings};
 
@@ -27,21 +27,51 @@ pub enum ControllerSpec {
     Star(StarSettings),
 }
 
+/// What a controller's search found at its last decision, as plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SearchSummary {
+    /// The root of an MCTS decision: simulations and the most visited root children.
+    Mcts(RootSummary),
+    /// A *-minimax decision: the searched value of the chosen move, from the deciding
+    /// player's view in the evaluation's unit (`None` if it was not finite), and the nodes
+    /// visited.
+    Star { value: Option<f64>, nodes: u64 },
+}
+
 /// A controller a league can play, which also hands over its per-decision records.
 pub trait Agent: Controller + Send {
     /// The ES decisions recorded since the last call (empty for controllers without ES).
     fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
         Vec::new()
     }
+
+    /// What the last decision's search found, keeping the `top` most visited root children
+    /// of an MCTS decision; `None` for controllers that do not search or before the first
+    /// decision. Computed only when called.
+    fn search_summary(&self, top: usize) -> Option<SearchSummary> {
+        let _ = top;
+        None
+    }
 }
 
 impl Agent for RandomController {}
 
-impl Agent for StarController {}
+impl Agent for StarController {
+    fn search_summary(&self, _top: usize) -> Option<SearchSummary> {
+        self.last_search().map(|found| SearchSummary::Star {
+            value: Some(found.value).filter(|v| v.is_finite()),
+            nodes: found.nodes,
+        })
+    }
+}
 
 impl Agent for MctsController {
     fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
         MctsController::take_decision_records(self)
+    }
+
+    fn search_summary(&self, top: usize) -> Option<SearchSummary> {
+        self.root_summary(top).map(SearchSummary::Mcts)
     }
 }
 

@@ -247,6 +247,70 @@ def check_league(driver, run, shots):
                "game %d turn %d: the formula panel shows the recorded ES formula %s"
                % (k, decision["turn"] + 1, decision["formula"]))
     check_no_errors(driver, "game %d viewer after stepping" % k)
+    check_search(driver, games[k], k, report, shots)
+
+
+def move_label(mv):
+    """A move as the viewer and `evomcts analyse` write it (Rust's `Move` display)."""
+    meeple = "no meeple" if mv["meeple"] is None else "meeple@%d" % mv["meeple"]
+    return "(%d,%d) r%d %s" % (mv["x"], mv["y"], mv["rotation"], meeple)
+
+
+def check_search(driver, game, k, report, shots):
+    """With search_detail recorded: the search panel at a turn opened from its address shows
+    the root children games.jsonl holds, the board shades their squares, and the address
+    follows the turn on display."""
+    decisions = [(seat, d) for seat in range(2) for d in game.get("search", [[], []])[seat]
+                 if "Mcts" in d["search"] and d["search"]["Mcts"]["simulations"] > 0]
+    if not decisions:
+        return
+    seat, decision = max(decisions, key=lambda sd: len(sd[1]["search"]["Mcts"]["children"]))
+    root = decision["search"]["Mcts"]
+    turn = decision["turn"] + 1
+    page = os.path.join(report, "games", "game-%d.html" % k)
+    driver.get("file://" + os.path.abspath(page) + "#turn=%d" % turn)
+    check_no_errors(driver, "game %d opened at #turn=%d" % (k, turn))
+    expect(shown_turn(driver) == turn, "game %d: #turn=%d opens the viewer at turn %d" % (k, turn, turn))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#search tbody tr")
+    shown = [[td.text for td in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+    wanted = [[move_label(c["mv"]), str(c["visits"]), "%.3f" % c["q"]] for c in root["children"]]
+    got = [[r[0].replace(" (played)", ""), r[1], r[3]] for r in shown]
+    expect(got == wanted, "game %d turn %d: the search panel lists the %d recorded root children (move, visits, Q)"
+           % (k, turn, len(wanted)), "shown %s, recorded %s" % (got, wanted))
+    note = driver.find_element(By.CSS_SELECTOR, "#search p.note").text
+    expect("%d simulations" % root["simulations"] in note and "%d legal moves" % root["legal_moves"] in note,
+           "game %d turn %d: the panel names the simulations and legal moves (%s)" % (k, turn, note))
+    played = move_label(game["game"]["moves"][turn - 1])
+    marked = [r[0] for r in shown if r[0].endswith("(played)")]
+    expect(marked == ([played + " (played)"] if played in [w[0] for w in wanted] else []),
+           "game %d turn %d: the played move is marked where it is listed" % (k, turn))
+    squares = {(c["mv"]["x"], c["mv"]["y"]) for c in root["children"]}
+    shaded = driver.find_elements(By.CSS_SELECTOR, "#board > rect.candidate")
+    expect(len(shaded) == len(squares), "game %d turn %d: the board shades the %d squares of the recorded moves"
+           % (k, turn, len(squares)))
+    command = driver.find_element(By.ID, "analyse").text
+    expect("analyse" in command and command.endswith("--turn %d" % turn) and game["names"][seat] in command,
+           "game %d turn %d: the viewer shows the command that analyses the turn (%s)" % (k, turn, command))
+    drawn = driver.find_element(By.ID, "drawn").text
+    expect(drawn.startswith("drawn: ") and drawn.endswith(" (placed)"),
+           "game %d turn %d: the tiles drawn at the turn are shown (%s)" % (k, turn, drawn))
+    check_screenshot(driver, os.path.join(shots, "game-%d-search-turn-%d.png" % (k, turn)),
+                     "game %d search at turn %d" % (k, turn), 40)
+    ActionChains(driver).send_keys_to_element(driver.find_element(By.TAG_NAME, "body"), Keys.ARROW_RIGHT).perform()
+    address = driver.execute_script("return window.location.hash;")
+    expect(address == "#turn=%d" % (turn + 1), "game %d: → makes the address #turn=%d (%s)" % (k, turn + 1, address))
+    # An ES decision with every candidate recorded lists its last generation.
+    es = [d for s in range(2) for d in game["es"][s] if d.get("full") and d["full"]["generations"]]
+    if es:
+        d = es[0]
+        driver.get("file://" + os.path.abspath(page) + "#turn=%d" % (d["turn"] + 1))
+        rows = driver.find_elements(By.CSS_SELECTOR, "#es-candidates tbody tr")
+        last = d["full"]["generations"][-1]["candidates"]
+        cells = [row.find_elements(By.TAG_NAME, "td")[2].text for row in rows]
+        expect(cells == ["%.3f" % c["fitness"] for c in last],
+               "game %d turn %d: the ES panel lists the last generation's %d candidates with their fitness"
+               % (k, d["turn"] + 1, len(last)), "%s" % cells)
+    check_no_errors(driver, "game %d viewer after the search checks" % k)
 
 
 def check_evolution(driver, run, shots):
@@ -261,6 +325,9 @@ def check_evolution(driver, run, shots):
            "evolution: the hall of fame lists formulas")
     boxes = driver.find_elements(By.CSS_SELECTOR, "#lineage svg rect")
     expect(len(boxes) >= 2, "evolution: the lineage is inline SVG (%d boxes)" % (len(boxes) - 1))
+    cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#logbook tbody td, #hall-of-fame tbody td")]
+    long = [c for c in cells if re.fullmatch(r"-?\d+\.\d{4,}", c)]
+    expect(not long, "evolution: the tables show numbers rounded (none with more than 3 decimals)", "%s" % long[:5])
     check_screenshot(driver, os.path.join(shots, "evolution.png"), "evolution report", 10)
 
 

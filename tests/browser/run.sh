@@ -10,8 +10,9 @@
 # then the README's quick league and the committed populations/carcassonne-demo, writes their
 # reports, and drives the pages as a user would (tests/browser/check.py): steps a
 # game viewer to a turn with the arrow keys, the buttons and the slider and compares the
-# scores shown with the game's record, checks that no page logged a JavaScript error, and that
-# screenshots are not blank. Screenshots stay in the printed work folder.
+# scores shown with the game's record, compares the root statistics shown at a turn with
+# games.jsonl, opens a turn from its address (#turn=T), checks that no page logged a JavaScript
+# error, and that screenshots are not blank. Screenshots stay in the printed work folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
@@ -30,13 +31,16 @@ W=$(mktemp -d /tmp/evomcts-browser-test.XXXXXX)
 echo "browser test: work folder $W"
 
 # Two seats, two games per match: four games, ES decisions recorded for the viewer's formula
-# panel. The first name holds markup that must show as text.
+# panel with every candidate (es_detail: Full), and the root statistics of every search
+# (search_detail) for its search panel. The first name holds markup that must show as text.
 cat > "$W/league.ron" <<'RON'
 (
     name: "browser",
     description: "Tiny league of the browser test",
     games_per_match: 2,
     seed: 5,
+    es_detail: Full,
+    search_detail: RootChildren(6),
     controllers: [
         (name: "<b>&\"x", spec: Random),
         (name: "ES-MCTS", spec: Mcts(sims: 20, es: (generations: 2, lambda: 2))),

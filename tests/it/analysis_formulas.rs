@@ -55,6 +55,7 @@ fn game(
             discards: 0,
         },
         es,
+        search: Default::default(),
     }
 }
 

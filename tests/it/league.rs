@@ -84,6 +84,7 @@ fn fake_game(first: usize, second: usize, index: u32, scores: [i32; 2]) -> Leagu
             discards: 0,
         },
         es: [vec![], vec![]],
+        search: Default::default(),
     }
 }
 

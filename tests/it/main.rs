@@ -35,6 +35,7 @@ mod reliability_paths;
 mod reliability_records;
 mod replication;
 mod report;
+mod search_detail;
 mod search_knowledge;
 mod search_mcts;
 mod search_star;

@@ -6,6 +6,7 @@
 use crate::analysis_common::temp_dir;
 use evomcts::analysis::board::states_by_turn;
 use evomcts::league::{load_runs, LeagueGame};
+use evomcts::search::SearchSummary;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,6 +19,8 @@ const LEAGUE: &str = r#"(
     name: "report",
     games_per_match: 2,
     seed: 21,
+    es_detail: Full,
+    search_detail: RootChildren(3),
     controllers: [
         (name: "<b>&\"x", spec: Random),
         (name: "ES-MCTS", spec: Mcts(sims: 16, es: (generations: 2, lambda: 2))),
@@ -245,11 +248,63 @@ fn the_viewer_shows_the_scores_the_replay_computes_at_every_turn() {
                 assert_eq!(turn["move"]["player"], ((t - 1) % 2) as i64);
                 let es = &game.es[(t - 1) % 2];
                 match es.iter().find(|d| d.turn == t - 1) {
-                    Some(d) => assert_eq!(turn["es"]["formula"], serde_json::json!(d.formula)),
+                    Some(d) => {
+                        assert_eq!(turn["es"]["formula"], serde_json::json!(d.formula));
+                        let last = d.full.as_ref().unwrap().generations.last();
+                        let shown = &turn["es"]["last_generation"];
+                        match last {
+                            Some(g) => assert_eq!(
+                                shown["candidates"].as_array().unwrap().len(),
+                                g.candidates.len()
+                            ),
+                            None => assert!(shown.is_null()),
+                        }
+                    }
                     None => assert!(turn["es"].is_null(), "game {k} turn {t}"),
+                }
+                // The search the record holds for the move, child by child.
+                let search = &turn["search"];
+                match game.search[(t - 1) % 2].iter().find(|d| d.turn == t - 1) {
+                    Some(d) => {
+                        let SearchSummary::Mcts(root) = &d.search else {
+                            panic!("only MCTS searches here")
+                        };
+                        assert_eq!(search["simulations"], root.simulations);
+                        let shown = search["children"].as_array().unwrap();
+                        assert_eq!(shown.len(), root.children.len());
+                        for (c, r) in shown.iter().zip(&root.children) {
+                            assert_eq!(c["label"], r.mv.to_string());
+                            assert_eq!(c["visits"], r.visits);
+                            assert_eq!(c["q"].as_f64().unwrap(), r.q);
+                            assert_eq!(c["played"], r.mv == mv);
+                        }
+                    }
+                    None => assert!(search.is_null(), "game {k} turn {t}: a random move"),
                 }
             }
         }
+        // Every revealed tile is a placed one or listed as not placed, in the record's order.
+        let mut revealed = Vec::new();
+        for (t, turn) in turns.iter().enumerate() {
+            for d in turn["not_placed"].as_array().unwrap() {
+                revealed.push(d["tile"].as_str().unwrap().to_string());
+            }
+            if t > 0 {
+                revealed.push(turn["move"]["tile"].as_str().unwrap().to_string());
+            }
+        }
+        for d in data["not_placed_at_end"].as_array().unwrap() {
+            revealed.push(d["tile"].as_str().unwrap().to_string());
+        }
+        let draws: Vec<String> = game
+            .game
+            .draws
+            .iter()
+            .map(|t| t.letter().to_string())
+            .collect();
+        assert_eq!(revealed, draws, "game {k}");
+        let command = data["analyse_command"][0].as_str().unwrap();
+        assert!(command.starts_with("evomcts analyse '") && command.ends_with(" --turn "));
         let last = turns.last().unwrap();
         assert_eq!(pair(&last["scores"]), game.game.final_scores);
         assert_eq!(last["finished"], true);

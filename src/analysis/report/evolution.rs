@@ -37,6 +37,20 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
     rows
 }
 
+/// A CSV cell for people: a number with a fractional part to three decimals, as the terminal
+/// prints fitness; anything else (whole numbers, formulas, ids) as it is. The CSV file itself
+/// keeps full precision.
+fn rounded_cell(cell: &str) -> String {
+    let looks_numeric = cell.contains('.')
+        && cell
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
+    match cell.parse::<f64>() {
+        Ok(value) if looks_numeric && value.is_finite() => format!("{value:.3}"),
+        _ => cell.to_string(),
+    }
+}
+
 /// A CSV file of the run as a table, or a note when the run has not written it.
 fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
     let path = dir.join(name);
@@ -62,9 +76,11 @@ fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError>
     let mut rows = parse_csv(&text).into_iter();
     let headers = rows.next().unwrap_or_default();
     Ok(table(&TextTable {
-        title: format!("{title} ({name})"),
+        title: format!("{title} ({name}; numbers to three decimals, the file keeps them whole)"),
         headers,
-        rows: rows.collect(),
+        rows: rows
+            .map(|row| row.iter().map(|cell| rounded_cell(cell)).collect())
+            .collect(),
     }))
 }
 
@@ -199,6 +215,19 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_cells_round_numbers_and_keep_everything_else() {
+        assert_eq!(rounded_cell("-6.166666666666666"), "-6.167");
+        assert_eq!(rounded_cell("0.2812500000000002"), "0.281");
+        assert_eq!(rounded_cell("24"), "24");
+        assert_eq!(
+            rounded_cell("Q + 2*C*sqrt(2.5*ln(N)/n)"),
+            "Q + 2*C*sqrt(2.5*ln(N)/n)"
+        );
+        assert_eq!(rounded_cell("1e5"), "1e5");
+        assert_eq!(rounded_cell(""), "");
+    }
 
     #[test]
     fn csv_fields_keep_quoted_commas_and_quotes() {

@@ -37,7 +37,13 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
     let mut drawings = TileDrawings::default();
     let mut largest_game_page = 0;
     for (i, game) in games.iter().enumerate() {
-        let view = game_view(game, numbers[i], &mut drawings)?;
+        // The command names the first folder: every folder of a merged report holds the game.
+        let view = game_view(
+            game,
+            numbers[i],
+            &mut drawings,
+            runs.first().map(|r| r.as_path()),
+        )?;
         let neighbour =
             |j: Option<usize>| j.and_then(|j| numbers.get(j)).map(|&k| game_page_name(k));
         let page = game_page(
@@ -236,11 +242,16 @@ fn game_page(
 <p class="note">The virtual score is what a player would have if the game ended now (end-of-game scoring of every open feature).</p>
 <h3>This turn</h3>
 <dl id="move"></dl>
+<p id="drawn"></p>
 <h3>Selection formula</h3>
 <p id="formula"></p>
+<div id="es-candidates"></div>
+<h3>Search</h3>
+<div id="search"></div>
+<p class="note" id="analyse-note">Analyse this position: <code id="analyse"></code></p>
 </div>
 </div>
-<p class="note">←/→ step one turn, Home/End jump to the start or the final board; the tile just laid is outlined. Player 1 red, player 2 blue.</p>
+<p class="note">←/→ step one turn, Home/End jump to the start or the final board; the tile just laid is outlined; the address (<code>#turn=T</code>) names the turn on display. Player 1 red, player 2 blue. With search statistics recorded, the squares of the most visited moves are shaded by their share of the simulations.</p>
 </main>
 <script>window.GAME = {data};</script>
 "#,

@@ -12,8 +12,9 @@ use crate::analysis::board::{draw_tile, draw_tile_letter, draw_tile_meeple, stat
 use crate::analysis::{font, PlotError};
 use crate::formula::typeset::pretty;
 use crate::formula::Formula;
-use crate::game::{FeatureKind, GameState, PlacedTile};
+use crate::game::{replay_observed, FeatureKind, GameState, Move, PlacedTile, ReplayStep, Reveal};
 use crate::league::LeagueGame;
+use crate::search::SearchSummary;
 use plotters::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -170,6 +171,65 @@ pub struct FormulaView {
     pub typeset: Option<String>,
     pub canonical: Option<String>,
     pub fitness: Option<f64>,
+    /// The candidates of the last generation with their fitness, in birth order, when the
+    /// league recorded them (`es_detail: Full`).
+    pub last_generation: Option<GenerationView>,
+}
+
+/// The candidates of one ES generation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GenerationView {
+    /// 1-based.
+    pub generation: usize,
+    pub candidates: Vec<CandidateView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CandidateView {
+    pub formula: String,
+    pub typeset: Option<String>,
+    pub fitness: Option<f64>,
+}
+
+/// A root child of a recorded MCTS decision, placed on the board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChildView {
+    /// The move as `Move`'s display writes it.
+    pub label: String,
+    /// Where its square lies, in pixels from the board's corner.
+    pub left: i32,
+    pub top: i32,
+    pub visits: u32,
+    /// Its visits over the decision's simulations.
+    pub share: Option<f64>,
+    pub q: f64,
+    pub heuristic: Option<f64>,
+    pub prior: Option<f64>,
+    /// The move the record plays.
+    pub played: bool,
+}
+
+/// What the league recorded of the search behind a move (`search_detail`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchView {
+    /// `mcts` or `star`.
+    pub kind: &'static str,
+    pub simulations: u64,
+    pub es_simulations: u64,
+    pub legal_moves: usize,
+    /// Most visited first (MCTS).
+    pub children: Vec<ChildView>,
+    /// The searched value and the nodes visited (Star).
+    pub value: Option<f64>,
+    pub nodes: Option<u64>,
+}
+
+/// A tile revealed that fitted nowhere.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NotPlacedView {
+    pub tile: char,
+    /// `discarded` (out of the game) or `returned` (back under the stack).
+    pub fate: &'static str,
 }
 
 /// The board after turn `turn` (0: the start tile alone).
@@ -188,6 +248,10 @@ pub struct TurnView {
     pub finished: bool,
     /// Set when the mover is an ES controller.
     pub es: Option<FormulaView>,
+    /// The search behind the move, when the league recorded it.
+    pub search: Option<SearchView>,
+    /// Tiles revealed before this turn's move that fitted nowhere, in order.
+    pub not_placed: Vec<NotPlacedView>,
 }
 
 /// Everything a viewer page shows of one game.
@@ -207,6 +271,11 @@ pub struct GameView {
     pub tiles: Vec<TileView>,
     pub meeples: Vec<MeepleSpan>,
     pub turns: Vec<TurnView>,
+    /// Tiles revealed after the last move that fitted nowhere (the stack then ended).
+    pub not_placed_at_end: Vec<NotPlacedView>,
+    /// Per seat, the command that analyses a turn of this game with the seat's controller,
+    /// but for the turn's number, which the viewer appends; `None` without a run folder.
+    pub analyse_command: Option<[String; 2]>,
 }
 
 fn feature_name(kind: FeatureKind) -> &'static str {
@@ -218,53 +287,189 @@ fn feature_name(kind: FeatureKind) -> &'static str {
     }
 }
 
+fn typeset(formula: &str) -> Option<String> {
+    formula.parse::<Formula>().ok().map(|f| pretty(&f))
+}
+
 fn es_view(game: &LeagueGame, player: usize, decision_turn: usize) -> Option<FormulaView> {
     let decision = game.es[player].iter().find(|d| d.turn == decision_turn)?;
-    let typeset = decision
-        .formula
-        .as_deref()
-        .and_then(|f| f.parse::<Formula>().ok())
-        .map(|f| pretty(&f));
+    let last_generation = decision
+        .full
+        .as_ref()
+        .and_then(|full| full.generations.last())
+        .map(|g| GenerationView {
+            generation: g.generation,
+            candidates: g
+                .candidates
+                .iter()
+                .map(|c| CandidateView {
+                    formula: c.formula.clone(),
+                    typeset: typeset(&c.formula),
+                    fitness: Some(c.fitness).filter(|f| f.is_finite()),
+                })
+                .collect(),
+        });
     Some(FormulaView {
         formula: decision.formula.clone(),
-        typeset,
+        typeset: decision.formula.as_deref().and_then(typeset),
         canonical: decision.canonical.clone(),
         fitness: decision.fitness.filter(|f| f.is_finite()),
+        last_generation,
     })
 }
 
+/// Where the board's squares lie: the north-west square of the box around the final board and
+/// every square a recorded root child names.
+#[derive(Clone, Copy)]
+struct Grid {
+    x0: i32,
+    y0: i32,
+}
+
+impl Grid {
+    fn left(&self, x: i8) -> i32 {
+        PADDING + (x as i32 - self.x0) * TILE
+    }
+
+    fn top(&self, y: i8) -> i32 {
+        PADDING + (y as i32 - self.y0) * TILE
+    }
+}
+
+fn search_view(
+    game: &LeagueGame,
+    player: usize,
+    decision_turn: usize,
+    grid: Grid,
+) -> Option<SearchView> {
+    let decision = game.search[player]
+        .iter()
+        .find(|d| d.turn == decision_turn)?;
+    let played = game.game.moves.get(decision_turn).copied();
+    Some(match &decision.search {
+        SearchSummary::Mcts(root) => SearchView {
+            kind: "mcts",
+            simulations: root.simulations,
+            es_simulations: root.es_simulations,
+            legal_moves: root.legal_moves,
+            children: root
+                .children
+                .iter()
+                .map(|c| ChildView {
+                    label: c.mv.to_string(),
+                    left: grid.left(c.mv.x),
+                    top: grid.top(c.mv.y),
+                    visits: c.visits,
+                    share: (root.simulations > 0)
+                        .then(|| f64::from(c.visits) / root.simulations as f64),
+                    q: c.q,
+                    heuristic: c.heuristic,
+                    prior: c.prior,
+                    played: Some(c.mv) == played,
+                })
+                .collect(),
+            value: None,
+            nodes: None,
+        },
+        SearchSummary::Star { value, nodes } => SearchView {
+            kind: "star",
+            simulations: 0,
+            es_simulations: 0,
+            legal_moves: 0,
+            children: Vec::new(),
+            value: *value,
+            nodes: Some(*nodes),
+        },
+    })
+}
+
+/// The squares of every recorded root child's move.
+fn recorded_moves(game: &LeagueGame) -> impl Iterator<Item = Move> + '_ {
+    game.search
+        .iter()
+        .flatten()
+        .filter_map(|d| match &d.search {
+            SearchSummary::Mcts(root) => Some(root.children.iter().map(|c| c.mv)),
+            SearchSummary::Star { .. } => None,
+        })
+        .flatten()
+}
+
+/// Per turn (from 0, the start tile alone), the tiles revealed before its move that fitted
+/// nowhere; one entry more holds those revealed after the last move.
+fn not_placed_by_turn(game: &LeagueGame) -> Vec<Vec<NotPlacedView>> {
+    let mut out = vec![Vec::new(), Vec::new()];
+    // The record replayed already when the boards were built, so this pass cannot fail.
+    let _ = replay_observed(&game.game, |_, step| match step {
+        ReplayStep::NotPlaced { tile, reveal } => {
+            out.last_mut().expect("never empty").push(NotPlacedView {
+                tile: tile.letter(),
+                fate: match reveal {
+                    Reveal::ReturnedToBottom => "returned",
+                    Reveal::Discarded | Reveal::Ready => "discarded",
+                },
+            })
+        }
+        ReplayStep::Moved { .. } => out.push(Vec::new()),
+        ReplayStep::ToMove { .. } => {}
+    });
+    out
+}
+
 /// The viewer's data of `game`, number `number` in schedule order. Tile drawings go into
-/// `drawings`, shared with the other games of the report.
+/// `drawings`, shared with the other games of the report. With `run`, the folder the game was
+/// read from, the viewer shows the `evomcts analyse` command of the turn on display.
 pub fn game_view(
     game: &LeagueGame,
     number: usize,
     drawings: &mut TileDrawings,
+    run: Option<&std::path::Path>,
 ) -> Result<GameView, PlotError> {
     let states = states_by_turn(&game.game)
         .map_err(|e| PlotError::Data(format!("game {number} ({}): {e}", game.id())))?;
     let last = states.len() - 1;
     let final_board = states[last].placed_tiles();
-    let (x0, x1, y0, y1) = final_board.iter().fold(
+    let squares = final_board
+        .iter()
+        .map(|t| (t.x, t.y))
+        .chain(recorded_moves(game).map(|mv| (mv.x, mv.y)));
+    let (x0, x1, y0, y1) = squares.fold(
         (i32::MAX, i32::MIN, i32::MAX, i32::MIN),
-        |(x0, x1, y0, y1), t| {
-            let (x, y) = (t.x as i32, t.y as i32);
+        |(x0, x1, y0, y1), (x, y)| {
+            let (x, y) = (x as i32, y as i32);
             (x0.min(x), x1.max(x), y0.min(y), y1.max(y))
         },
     );
+    let grid = Grid { x0, y0 };
     let mut tiles = Vec::with_capacity(final_board.len());
     for t in final_board {
         tiles.push(TileView {
-            left: PADDING + (t.x as i32 - x0) * TILE,
-            top: PADDING + (t.y as i32 - y0) * TILE,
+            left: grid.left(t.x),
+            top: grid.top(t.y),
             drawing: drawings.key_of(&PlacedTile { meeple: None, ..*t })?,
         });
     }
     let meeples = meeple_spans(&states, drawings)?;
+    let mut not_placed = not_placed_by_turn(game);
+    let not_placed_at_end = not_placed.pop().unwrap_or_default();
     let turns = states
         .iter()
         .enumerate()
-        .map(|(turn, state)| turn_view(game, &states, turn, state, turn == last))
+        .map(|(turn, state)| {
+            let mut view = turn_view(game, &states, turn, state, turn == last, grid);
+            view.not_placed = not_placed.get(turn).cloned().unwrap_or_default();
+            view
+        })
         .collect();
+    let analyse_command = run.map(|run| {
+        game.names.clone().map(|name| {
+            format!(
+                "evomcts analyse {} --game {number} --controller {} --turn ",
+                crate::escape::shell(&run.display().to_string()),
+                crate::escape::shell(&name)
+            )
+        })
+    });
     Ok(GameView {
         number,
         id: game.id().to_string(),
@@ -276,6 +481,8 @@ pub fn game_view(
         tiles,
         meeples,
         turns,
+        not_placed_at_end,
+        analyse_command,
     })
 }
 
@@ -285,6 +492,7 @@ fn turn_view(
     turn: usize,
     state: &GameState,
     finished: bool,
+    grid: Grid,
 ) -> TurnView {
     let mv = (turn > 0).then(|| {
         let player = states[turn - 1].to_move();
@@ -308,6 +516,9 @@ fn turn_view(
         }
     });
     let es = mv.as_ref().and_then(|m| es_view(game, m.player, turn - 1));
+    let search = mv
+        .as_ref()
+        .and_then(|m| search_view(game, m.player, turn - 1, grid));
     TurnView {
         turn,
         mv,
@@ -316,6 +527,8 @@ fn turn_view(
         supply: [state.supply(0), state.supply(1)],
         finished,
         es,
+        search,
+        not_placed: Vec::new(),
     }
 }
 

@@ -39,7 +39,7 @@ mod thompson;
 mod tree;
 
 use rand::SeedableRng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use record::{EsAcceptanceRecord, EsCandidateRecord, EsDecisionRecord, EsGenerationRecord};
 pub use settings::{
@@ -69,15 +69,37 @@ pub enum SearchError {
 }
 
 /// Statistics of one root child after a search.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChildStats {
     pub mv: Move,
     pub visits: u32,
     /// Mean reward from the deciding player's view.
     pub q: f64,
     /// The knowledge terminals `H` and `p`, when the policy reads them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heuristic: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior: Option<f64>,
+}
+
+/// What the root of a finished decision looked like: the simulations spent and the most
+/// visited root children.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RootSummary {
+    /// MCTS simulations of the decision (0 for a forced move).
+    pub simulations: u64,
+    /// Simulations the ES spent scoring candidates (not part of `simulations`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub es_simulations: u64,
+    /// Root children: one per legal move.
+    pub legal_moves: usize,
+    /// The most visited root children, most visited first; ties go to the higher mean
+    /// reward, then to the earlier child in arena order.
+    pub children: Vec<ChildStats>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Figures of the last decision.
@@ -417,6 +439,26 @@ impl MctsController {
                 }
             })
             .collect()
+    }
+
+    /// The `top` most visited root children of the current tree and the simulations of the
+    /// decision so far (`None` before the first decision). Read from the tree
+    /// only when asked, so a search that nobody summarises pays nothing for it.
+    pub fn root_summary(&self, top: usize) -> Option<RootSummary> {
+        if !self.started {
+            return None;
+        }
+        let mut children = self.root_children();
+        let legal_moves = children.len();
+        // Stable: equal visits and means keep arena order.
+        children.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.q.total_cmp(&a.q)));
+        children.truncate(top);
+        Some(RootSummary {
+            simulations: self.sims_done,
+            es_simulations: self.es_sims_done,
+            legal_moves,
+            children,
+        })
     }
 
     /// The move the final-move rule picks from the current tree (`None` before the

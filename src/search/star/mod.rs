@@ -165,6 +165,8 @@ pub struct SearchResult {
 /// A Star1/Star2/Star2.5 player. Deterministic: ties go to the first move in move order.
 pub struct StarController {
     searcher: StarSearcher,
+    /// What the last decision's search found.
+    last: Option<SearchResult>,
 }
 
 impl StarController {
@@ -173,20 +175,28 @@ impl StarController {
         let _ = seed;
         Ok(StarController {
             searcher: StarSearcher::new(settings)?,
+            last: None,
         })
     }
 
     pub fn settings(&self) -> &StarSettings {
         self.searcher.settings()
     }
+
+    /// What the last decision's search found (`None` before the first decision).
+    pub fn last_search(&self) -> Option<&SearchResult> {
+        self.last.as_ref()
+    }
 }
 
 impl Controller for StarController {
     fn choose_move(&mut self, state: &GameState) -> Move {
-        self.searcher
+        let result = self
+            .searcher
             .search(state)
-            .expect("the referee hands controllers a position with a drawn tile")
-            .best
+            .expect("the referee hands controllers a position with a drawn tile");
+        self.last = Some(result);
+        result.best
     }
 }
 
