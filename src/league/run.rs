@@ -70,6 +70,12 @@ pub enum LeagueError {
         file: String,
         source: std::io::Error,
     },
+    #[error("{dir}: interrupted after {recorded} of {scheduled} games; every finished game is recorded, continue with --resume")]
+    Interrupted {
+        dir: String,
+        recorded: usize,
+        scheduled: usize,
+    },
 }
 
 pub struct RunOptions {
@@ -462,6 +468,18 @@ pub fn run_league_observed(
     opts: &RunOptions,
     observer: &mut dyn FnMut(&LiveUpdate<'_>),
 ) -> Result<RunOutcome, LeagueError> {
+    run_league_until(spec, opts, observer, &AtomicBool::new(false))
+}
+
+/// `run_league_observed` that stops starting games once `cancel` is set (by another thread,
+/// e.g. on Ctrl-C in the Python module): the games under way finish and are recorded, the run
+/// ends with `LeagueError::Interrupted`, and `--resume` continues it as if never stopped.
+pub fn run_league_until(
+    spec: &LeagueSpec,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&LiveUpdate<'_>),
+    cancel: &AtomicBool,
+) -> Result<RunOutcome, LeagueError> {
     crate::runfs::check_threads(opts.threads).map_err(LeagueError::Threads)?;
     // Every controller is built once before the disk is touched, so a spec that cannot be
     // played leaves no run folder behind.
@@ -559,7 +577,7 @@ pub fn run_league_observed(
         scope.spawn(move || {
             pool.install(|| {
                 pending.par_iter().for_each_with(tx, |tx, job| {
-                    if !stop.load(Ordering::Relaxed) {
+                    if !stop.load(Ordering::Relaxed) && !cancel.load(Ordering::Relaxed) {
                         let started = Instant::now();
                         let game = play_league_game(spec, job, hash);
                         let _ = tx.send((game, started.elapsed().as_secs_f64()));
@@ -584,6 +602,14 @@ pub fn run_league_observed(
     progress.finish();
     if let Some(e) = first_error {
         return Err(e);
+    }
+    if games.len() < jobs.len() && cancel.load(Ordering::Relaxed) {
+        live.write(spec, &games, jobs.len(), observer)?;
+        return Err(LeagueError::Interrupted {
+            dir: dir_name,
+            recorded: games.len(),
+            scheduled: jobs.len(),
+        });
     }
     // The last refresh: the live file equals the final standings of what is recorded.
     live.write(spec, &games, jobs.len(), observer)?;
