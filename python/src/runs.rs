@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use evomcts::evolve::{run_evolution, EvolveSpec};
-use evomcts::league::{load_runs, report, run_league_until, LeagueSpec, Tables};
+use evomcts::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
 use evomcts::progress::duration;
 use evomcts::runfs::{read_capped_text, MAX_DATA_FILE_BYTES};
 use pyo3::prelude::*;
@@ -45,17 +45,8 @@ fn run_league<'py>(
         shard: None,
     };
     let cancel = AtomicBool::new(false);
-    let outcome = interruptible(py, &cancel, || -> anyhow::Result<_> {
-        let outcome = run_league_until(&spec, &opts, &mut |_| {}, &cancel)?;
-        let tables = Tables::from_games(
-            &spec.names(),
-            spec.games_per_match,
-            &spec.bonus,
-            &outcome.games,
-        );
-        report::write_tables(&tables, &out)
-            .with_context(|| format!("writing tables to {}", out.display()))?;
-        Ok(outcome)
+    let (outcome, _tables) = interruptible(py, &cancel, || {
+        run_league_with_tables(&spec, &opts, &cancel)
     })?
     .map_err(raise)?;
     let result = PyDict::new(py);

@@ -70,6 +70,8 @@ pub enum LeagueError {
         file: String,
         source: std::io::Error,
     },
+    #[error("writing tables to {dir}: {source}")]
+    Tables { dir: String, source: std::io::Error },
     #[error("{dir}: interrupted after {recorded} of {scheduled} games; every finished game is recorded, continue with --resume")]
     Interrupted {
         dir: String,
@@ -455,6 +457,28 @@ fn names_the_same_files(stored: &LeagueSpec, spec: &LeagueSpec, games: &[LeagueG
                 .find(|g| g.id().first == i || g.id().second == i)
         })
         .all(|g| play_league_game(spec, &g.job, &old).is_ok_and(|again| again.game == g.game))
+}
+
+/// Runs (or resumes) a league into `opts.out_dir`, stopping early once `cancel` is set (see
+/// [`run_league_until`]), then writes its tables there: what `evomcts league` and the Python
+/// module's `run_league` do.
+pub fn run_league_with_tables(
+    spec: &LeagueSpec,
+    opts: &RunOptions,
+    cancel: &AtomicBool,
+) -> Result<(RunOutcome, Tables), LeagueError> {
+    let outcome = run_league_until(spec, opts, &mut |_| {}, cancel)?;
+    let tables = Tables::from_games(
+        &spec.names(),
+        spec.games_per_match,
+        &spec.bonus,
+        &outcome.games,
+    );
+    super::report::write_tables(&tables, &opts.out_dir).map_err(|source| LeagueError::Tables {
+        dir: opts.out_dir.display().to_string(),
+        source,
+    })?;
+    Ok((outcome, tables))
 }
 
 /// Runs (or resumes) a league into `opts.out_dir`.
