@@ -72,23 +72,12 @@ fn main() {
             std::process::exit(0);
         }
         // Messages quote names and paths as given, which may hold an ESC or a line break.
-        evomcts::note!("error: {}", evomcts::escape::terminal(&error_message(&err)));
+        evomcts::note!(
+            "error: {}",
+            evomcts::escape::terminal(&evomcts::progress::error_message(&err))
+        );
         std::process::exit(2);
     }
-}
-
-/// The error and its causes on one line, each cause once: library errors already quote their
-/// source in their own message, so a plain `{:#}` would repeat it.
-fn error_message(err: &anyhow::Error) -> String {
-    let mut message = err.to_string();
-    for cause in err.chain().skip(1) {
-        let cause = cause.to_string();
-        if !message.contains(&cause) {
-            message.push_str(": ");
-            message.push_str(&cause);
-        }
-    }
-    message
 }
 
 /// `evomcts replay … | head` closes the pipe before everything is printed. Rust ignores SIGPIPE,

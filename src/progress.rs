@@ -23,6 +23,21 @@ macro_rules! note {
     };
 }
 
+/// An error and its causes on one line, each cause once, as the command line prints it after
+/// `error: ` (and the Python module raises it): library errors already quote their source in
+/// their own message, so a plain `{:#}` would repeat it.
+pub fn error_message(err: &anyhow::Error) -> String {
+    let mut message = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !message.contains(&cause) {
+            message.push_str(": ");
+            message.push_str(&cause);
+        }
+    }
+    message
+}
+
 /// A duration for people: `41s`, `3m05s`, `2h07m`.
 pub fn duration(seconds: f64) -> String {
     let s = seconds.max(0.0).round() as u64;
@@ -117,6 +132,18 @@ pub fn weighted_eta(groups: &[WorkGroup], workers: usize) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_message_names_each_cause_once() {
+        let inner = anyhow::anyhow!("runs/a.ron:3:5: expected `)`");
+        let quoted = inner.context("invalid spec: runs/a.ron:3:5: expected `)`");
+        assert_eq!(
+            error_message(&quoted),
+            "invalid spec: runs/a.ron:3:5: expected `)`"
+        );
+        let err = anyhow::anyhow!("no such file").context("invalid grammar");
+        assert_eq!(error_message(&err), "invalid grammar: no such file");
+    }
 
     #[test]
     fn durations_and_rates_read_as_people_write_them() {

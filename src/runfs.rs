@@ -290,6 +290,38 @@ pub fn resolve_controller(spec: &mut ControllerSpec, base: &Path) -> Result<(), 
     Ok(())
 }
 
+/// Every check a controller of a spec passes (its settings, its formula's own `[C=...]`, the
+/// work of one decision), as (field, message).
+pub fn check_controller(spec: &ControllerSpec) -> Result<(), (String, String)> {
+    spec.validate()
+        .map_err(|e| (String::new(), e.to_string()))?;
+    check_formula_c_e(spec)?;
+    check_decision_work(spec)
+}
+
+/// A controller written as a spec writes it (`Mcts(sims: 400, c_e: 2.0)`, `Random`), parsed in
+/// the spec files' dialect, the files it names read relative to `base` and every check of
+/// [`check_controller`] passed; `file` names the text in errors.
+pub fn parse_controller(
+    text: &str,
+    file: &str,
+    base: &Path,
+) -> Result<ControllerSpec, SpecFileError> {
+    let invalid = |(field, message): (String, String)| SpecFileError::Invalid {
+        file: file.to_string(),
+        field: if field.is_empty() {
+            "spec".into()
+        } else {
+            field
+        },
+        message,
+    };
+    let mut spec: ControllerSpec = parse_spec(text, file, |_| Ok(()))?;
+    resolve_controller(&mut spec, base).map_err(invalid)?;
+    check_controller(&spec).map_err(invalid)?;
+    Ok(spec)
+}
+
 /// Bounds on a per-decision ES, each of whose sizes multiplies into every decision's work.
 pub const MAX_ES_LAMBDA: usize = 10_000;
 pub const MAX_ES_GENERATIONS: usize = 100_000;
@@ -539,6 +571,42 @@ pub fn check_threads(threads: Option<usize>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_controller_is_parsed_resolved_and_checked_with_errors_naming_place_and_field() {
+        let here = Path::new("");
+        let spec = parse_controller("Mcts(sims: 40, c_e: 1.5)", "<controller>", here).unwrap();
+        let ControllerSpec::Mcts(settings) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!((settings.sims, settings.c_e), (40, 1.5));
+        assert_eq!(
+            parse_controller("Random", "<controller>", here).unwrap(),
+            ControllerSpec::Random
+        );
+        let syntax = parse_controller("Mcts(sims: 40", "<controller>", here)
+            .unwrap_err()
+            .to_string();
+        assert!(syntax.starts_with("<controller>:1:"), "{syntax}");
+        let work = parse_controller("Mcts(sims: 20000000)", "<controller>", here)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            work.starts_with("<controller>: field `spec`") && work.contains("`sims`"),
+            "{work}"
+        );
+        let missing = parse_controller(
+            "Mcts(selection: FormulaFile(\"no/such/formula.txt\"))",
+            "<controller>",
+            here,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            missing.contains("field `selection`") && missing.contains("no/such/formula.txt"),
+            "{missing}"
+        );
+    }
 
     #[test]
     fn a_second_lock_on_a_folder_is_refused_and_names_the_holder() {

@@ -472,6 +472,15 @@ pub fn draw_board(state: &GameState, png: &Path, svg: &Path) -> Result<(), PlotE
     draw_board_labelled(state, &BoardLabels::default_for(state), png, svg)
 }
 
+/// `state`'s board as the text of an SVG picture, titled and outlined as [`draw_board`] draws it.
+pub fn board_svg(state: &GameState) -> Result<String, PlotError> {
+    chart::svg_text(&BoardFigure {
+        state,
+        labels: BoardLabels::default_for(state),
+    })
+    .map_err(PlotError::Data)
+}
+
 pub fn draw_board_labelled(
     state: &GameState,
     labels: &BoardLabels,
@@ -584,5 +593,14 @@ mod tests {
         for c in PLAYER_COLOURS.into_iter().chain([CITY]) {
             assert!(far(PENNANT, c), "{c:?}");
         }
+    }
+
+    #[test]
+    fn the_board_as_svg_text_is_one_picture_titled_with_its_turn() {
+        let state = crate::game::sample_positions(1, 3, 5..6).remove(0);
+        let svg = board_svg(&state).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+        assert_eq!(svg.matches("<svg").count(), 1);
+        assert!(svg.contains(&format!("Turn {}", state.turns_played())));
     }
 }

@@ -75,16 +75,23 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
     });
     drawn?;
     written.map_err(io(png))?;
+    let text = svg_text(figure).map_err(|e| draw_error(svg, e))?;
+    crate::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
+    Ok(())
+}
+
+/// `figure` as the text of an SVG file, as [`save`] writes it.
+pub fn svg_text(figure: &impl Figure) -> Result<String, String> {
+    font::register().map_err(|e| e.to_string())?;
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, figure.size()).into_drawing_area();
         root.fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
-            .map_err(|e| draw_error(svg, e))?;
+            .map_err(|e| e.to_string())?;
     }
-    crate::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
-    Ok(())
+    Ok(text)
 }
 
 /// Draws `figure` into `dir/STEM.png` and `dir/STEM.svg`.

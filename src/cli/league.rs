@@ -1,10 +1,11 @@
 //! `evomcts league`: runs or resumes a league and prints its tables.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use evomcts::league::{report, run_league, schedule, LeagueSpec, RunOptions, Shard, Tables};
+use evomcts::league::{report, run_league_with_tables, schedule, LeagueSpec, RunOptions, Shard};
 use evomcts::{escape, runfs};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// The league the README's main command runs when no spec is given.
 pub const BUILT_IN_QUICK: &str = include_str!("../../runs/quick.ron");
@@ -75,7 +76,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         escape::path(&out.join(evomcts::league::run::LIVE_STANDINGS_FILE))
     );
     let start = std::time::Instant::now();
-    let outcome = run_league(&spec, &opts)?;
+    let (outcome, tables) = run_league_with_tables(&spec, &opts, &AtomicBool::new(false))?;
     if outcome.duplicates > 0 {
         evomcts::note!(
             "{} games were recorded more than once (identically) and are counted once",
@@ -91,16 +92,6 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         outcome.already_recorded,
         start.elapsed().as_secs_f64()
     );
-    let tables = Tables::from_games(
-        &spec.names(),
-        spec.games_per_match,
-        &spec.bonus,
-        &outcome.games,
-    );
-    // Written before printing: a reader that stops early (`| head`) ends the process at the
-    // next print, and the files must not depend on it.
-    report::write_tables(&tables, &out)
-        .with_context(|| format!("writing tables to {}", out.display()))?;
     print!("{}", report::to_text(&tables));
     evomcts::note!("tables written to {}", escape::path(&out));
     Ok(())

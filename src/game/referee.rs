@@ -46,6 +46,7 @@ impl Controller for RandomController {
 
 /// The hidden stack of one game, shuffled from a tile-sequence seed. Two games with the same
 /// seed draw the same sequence, which is how leagues pair games across seatings.
+#[derive(Clone)]
 pub struct TileStack {
     tiles: Vec<TileKind>,
     next: usize,

@@ -22,7 +22,10 @@ pub use load::{load_runs, LoadError, MergeReport};
 pub use records::{
     es_decisions_of, read_records, record_path, EsDecisionSummary, LeagueGame, SearchDecision,
 };
-pub use run::{play_league_game, run_league, LeagueError, RunOptions, RunOutcome, Shard};
+pub use run::{
+    play_league_game, run_league, run_league_until, run_league_with_tables, LeagueError,
+    RunOptions, RunOutcome, Shard,
+};
 pub use schedule::{schedule, GameId, GameJob};
 pub use spec::{BonusRules, Entrant, EsDetail, LeagueSpec, SearchDetail};
 pub use standings::{

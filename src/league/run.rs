@@ -71,6 +71,14 @@ pub enum LeagueError {
         file: String,
         source: std::io::Error,
     },
+    #[error("writing tables to {dir}: {source}")]
+    Tables { dir: String, source: std::io::Error },
+    #[error("{dir}: interrupted after {recorded} of {scheduled} games; every finished game is recorded, continue with --resume")]
+    Interrupted {
+        dir: String,
+        recorded: usize,
+        scheduled: usize,
+    },
 }
 
 pub struct RunOptions {
@@ -486,6 +494,28 @@ fn names_the_same_files(stored: &LeagueSpec, spec: &LeagueSpec, games: &[LeagueG
         .all(|g| play_league_game(spec, &g.job, &old).is_ok_and(|again| again.game == g.game))
 }
 
+/// Runs (or resumes) a league into `opts.out_dir`, stopping early once `cancel` is set (see
+/// [`run_league_until`]), then writes its tables there: what `evomcts league` and the Python
+/// module's `run_league` do.
+pub fn run_league_with_tables(
+    spec: &LeagueSpec,
+    opts: &RunOptions,
+    cancel: &AtomicBool,
+) -> Result<(RunOutcome, Tables), LeagueError> {
+    let outcome = run_league_until(spec, opts, &mut |_| {}, cancel)?;
+    let tables = Tables::from_games(
+        &spec.names(),
+        spec.games_per_match,
+        &spec.bonus,
+        &outcome.games,
+    );
+    super::report::write_tables(&tables, &opts.out_dir).map_err(|source| LeagueError::Tables {
+        dir: opts.out_dir.display().to_string(),
+        source,
+    })?;
+    Ok((outcome, tables))
+}
+
 /// Runs (or resumes) a league into `opts.out_dir`.
 pub fn run_league(spec: &LeagueSpec, opts: &RunOptions) -> Result<RunOutcome, LeagueError> {
     run_league_observed(spec, opts, &mut |_| {})
@@ -496,6 +526,18 @@ pub fn run_league_observed(
     spec: &LeagueSpec,
     opts: &RunOptions,
     observer: &mut dyn FnMut(&LiveUpdate<'_>),
+) -> Result<RunOutcome, LeagueError> {
+    run_league_until(spec, opts, observer, &AtomicBool::new(false))
+}
+
+/// `run_league_observed` that stops starting games once `cancel` is set (by another thread,
+/// e.g. on Ctrl-C in the Python module): the games under way finish and are recorded, the run
+/// ends with `LeagueError::Interrupted`, and `--resume` continues it as if never stopped.
+pub fn run_league_until(
+    spec: &LeagueSpec,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&LiveUpdate<'_>),
+    cancel: &AtomicBool,
 ) -> Result<RunOutcome, LeagueError> {
     crate::runfs::check_threads(opts.threads).map_err(LeagueError::Threads)?;
     // Every controller is built once before the disk is touched, so a spec that cannot be
@@ -594,7 +636,7 @@ pub fn run_league_observed(
         scope.spawn(move || {
             pool.install(|| {
                 pending.par_iter().for_each_with(tx, |tx, job| {
-                    if !stop.load(Ordering::Relaxed) {
+                    if !stop.load(Ordering::Relaxed) && !cancel.load(Ordering::Relaxed) {
                         let started = Instant::now();
                         let game = play_league_game(spec, job, hash);
                         let _ = tx.send((game, started.elapsed().as_secs_f64()));
@@ -619,6 +661,14 @@ pub fn run_league_observed(
     progress.finish();
     if let Some(e) = first_error {
         return Err(e);
+    }
+    if games.len() < jobs.len() && cancel.load(Ordering::Relaxed) {
+        live.write(spec, &games, jobs.len(), observer)?;
+        return Err(LeagueError::Interrupted {
+            dir: dir_name,
+            recorded: games.len(),
+            scheduled: jobs.len(),
+        });
     }
     // The last refresh: the live file equals the final standings of what is recorded.
     live.write(spec, &games, jobs.len(), observer)?;

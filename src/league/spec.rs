@@ -228,17 +228,12 @@ impl LeagueSpec {
                     format!("`{}` is used twice", c.name),
                 );
             }
-            if let Err(e) = c.spec.validate() {
-                return err(
-                    &format!("controllers[{i}].spec ({})", c.name),
-                    e.to_string(),
-                );
-            }
-            if let Err((f, m)) = crate::runfs::check_formula_c_e(&c.spec) {
-                return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
-            }
-            if let Err((f, m)) = crate::runfs::check_decision_work(&c.spec) {
-                return err(&format!("controllers[{i}].spec ({}).{f}", c.name), m);
+            if let Err((f, m)) = crate::runfs::check_controller(&c.spec) {
+                let field = format!("controllers[{i}].spec ({})", c.name);
+                return match f.as_str() {
+                    "" => err(&field, m),
+                    f => err(&format!("{field}.{f}"), m),
+                };
             }
         }
         if let SearchDetail::RootChildren(k) = self.search_detail {

@@ -233,6 +233,39 @@ fn an_interrupted_and_torn_run_resumes_to_the_same_tables() {
 }
 
 #[test]
+fn a_cancelled_run_stops_early_keeps_its_games_and_resumes_to_the_same_tables() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let spec = small_spec(17);
+    let whole_dir = temp_dir("cancel-whole");
+    let whole = run_league(&spec, &opts(&whole_dir, false, 1, None)).unwrap();
+
+    let dir = temp_dir("cancelled");
+    let cancel = AtomicBool::new(false);
+    // Set from the first refresh of the live standings, as Ctrl-C would from another thread.
+    let err = evomcts::league::run_league_until(
+        &spec,
+        &opts(&dir, false, 1, None),
+        &mut |_| cancel.store(true, Ordering::Relaxed),
+        &cancel,
+    )
+    .err()
+    .unwrap();
+    let recorded = read_records(&record_path(&dir)).unwrap().games.len();
+    assert!(
+        matches!(err, evomcts::league::LeagueError::Interrupted { recorded: r, scheduled: 12, .. } if r == recorded),
+        "{err}"
+    );
+    assert!((1..12).contains(&recorded), "{recorded} games recorded");
+    assert!(err.to_string().contains("--resume"), "{err}");
+
+    let resumed = run_league(&spec, &opts(&dir, true, 2, None)).unwrap();
+    assert_eq!(resumed.already_recorded, recorded);
+    assert_eq!(resumed.games, whole.games);
+    std::fs::remove_dir_all(dir).unwrap();
+    std::fs::remove_dir_all(whole_dir).unwrap();
+}
+
+#[test]
 fn a_corrupt_record_line_is_reported_with_its_line_number() {
     let dir = temp_dir("corrupt");
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,0 +1,138 @@
+//! Controllers from the spec syntax of league and evolution files, one decision at a time or
+//! a whole game between two of them.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use evomcts::game::{play_game, Controller, GameRng, GameState, Move};
+use evomcts::search::{Agent, ControllerSpec};
+use pyo3::prelude::*;
+use rand::SeedableRng;
+
+use crate::game::{rules, PyGame, PyMove};
+use crate::{interruptible, raise};
+
+/// A controller written as a league file writes one: ``Controller("Mcts(sims: 400, c_e:
+/// 2.0)")``, ``Controller("Star(depth: 2, probing: 1)")``, ``Controller("Random")``. Files it
+/// names (``FormulaFile(...)``, an ES grammar) are read relative to the working directory. All
+/// of its random choices come from ``seed``.
+#[pyclass(module = "evomcts._evomcts", name = "Controller")]
+pub struct PyController {
+    spec: ControllerSpec,
+    seed: u64,
+    /// Behind a mutex only to make the class `Sync`, as Python objects must be; `decide`
+    /// holds `&mut self`, so it never waits for the lock.
+    agent: Mutex<Box<dyn Agent>>,
+}
+
+fn build(spec: &ControllerSpec, seed: u64) -> PyResult<Box<dyn Agent>> {
+    spec.build(seed).map_err(raise)
+}
+
+#[pymethods]
+impl PyController {
+    #[new]
+    #[pyo3(signature = (spec, seed=0))]
+    fn new(spec: &str, seed: u64) -> PyResult<Self> {
+        let spec =
+            evomcts::runfs::parse_controller(spec, "<controller>", Path::new("")).map_err(raise)?;
+        let agent = build(&spec, seed)?;
+        Ok(PyController {
+            spec,
+            seed,
+            agent: Mutex::new(agent),
+        })
+    }
+
+    /// The controller's spec as RON, with the content of any file it named.
+    #[getter]
+    fn spec(&self) -> String {
+        evomcts::runfs::ron_options()
+            .to_string(&self.spec)
+            .expect("a controller spec serialises")
+    }
+
+    /// The seed its random choices come from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The controller's move for ``game``'s tile to place, for the player to move. The
+    /// controller keeps its random generator from one decision to the next; the GIL is
+    /// released while it searches.
+    fn decide(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyMove> {
+        if game.state.drawn().is_none() {
+            return Err(raise(evomcts::game::GameError::GameOver));
+        }
+        let state = game.state.clone();
+        let agent = self.agent.get_mut().map_err(|_| {
+            raise(anyhow::anyhow!(
+                "the controller failed in an earlier decision"
+            ))
+        })?;
+        let inner = py.detach(move || agent.choose_move(&state));
+        Ok(PyMove { inner })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Controller({:?}, seed={})", self.spec(), self.seed)
+    }
+}
+
+/// A seat's controller that, once `cancel` is set, plays random moves so that an interrupted
+/// game ends quickly (its record is thrown away).
+struct Cancellable<'a> {
+    agent: Box<dyn Agent>,
+    cancel: &'a AtomicBool,
+    fallback: GameRng,
+}
+
+impl Controller for Cancellable<'_> {
+    fn choose_move(&mut self, state: &GameState) -> Move {
+        if self.cancel.load(Ordering::Relaxed) {
+            if let Some(mv) = state.random_move(&mut self.fallback) {
+                return mv;
+            }
+        }
+        self.agent.choose_move(state)
+    }
+}
+
+/// Plays one game between fresh copies of ``a`` (first seat) and ``b`` (second seat), each
+/// built from its spec and seed (the controllers passed are not changed, so the same call
+/// plays the same game), on the tile sequence of ``tile_seed``. Returns the game's record as
+/// JSON, the `game` field of a league record. Releases the GIL; Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (a, b, tile_seed, *, bottom_of_stack=false, two_tile_city_scores_two=false))]
+fn play_json(
+    py: Python<'_>,
+    a: &PyController,
+    b: &PyController,
+    tile_seed: u64,
+    bottom_of_stack: bool,
+    two_tile_city_scores_two: bool,
+) -> PyResult<String> {
+    let rules = rules(bottom_of_stack, two_tile_city_scores_two);
+    let cancel = AtomicBool::new(false);
+    let seat = |c: &PyController| -> PyResult<Cancellable<'_>> {
+        Ok(Cancellable {
+            agent: build(&c.spec, c.seed)?,
+            cancel: &cancel,
+            fallback: GameRng::seed_from_u64(c.seed),
+        })
+    };
+    let (mut first, mut second) = (seat(a)?, seat(b)?);
+    let played = interruptible(py, &cancel, || {
+        play_game(rules, tile_seed, [&mut first, &mut second])
+    })?;
+    let (_, record) = played.map_err(raise)?;
+    Ok(serde_json::to_string(&record).expect("a record serialises"))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyController>()?;
+    m.add_function(wrap_pyfunction!(play_json, m)?)?;
+    Ok(())
+}

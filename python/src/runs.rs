@@ -1,0 +1,176 @@
+//! Leagues and evolution runs into run folders, and a run folder's tables, as `evomcts
+//! league`, `evomcts evolve` and `evomcts table` produce them.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::Context;
+use evomcts::evolve::{run_evolution, EvolveSpec};
+use evomcts::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
+use evomcts::progress::duration;
+use evomcts::runfs::{read_capped_text, MAX_DATA_FILE_BYTES};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::{interruptible, raise};
+
+fn threads_option(threads: Option<usize>) -> PyResult<Option<usize>> {
+    evomcts::runfs::check_threads(threads)
+        .map_err(|m| raise(anyhow::anyhow!("invalid value for threads: {m}")))?;
+    Ok(threads)
+}
+
+/// Runs (or with ``resume`` continues) the league of ``spec_path`` into the folder ``out``
+/// and writes its tables there, as ``evomcts league SPEC --out OUT`` does. Returns counts of
+/// the games played now and already recorded.
+#[pyfunction]
+#[pyo3(signature = (spec_path, out, *, threads=None, resume=false, quiet=false))]
+fn run_league<'py>(
+    py: Python<'py>,
+    spec_path: PathBuf,
+    out: PathBuf,
+    threads: Option<usize>,
+    resume: bool,
+    quiet: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_option(threads)?;
+    let spec = LeagueSpec::from_file(&spec_path).map_err(raise)?;
+    let opts = evomcts::league::RunOptions {
+        out_dir: out.clone(),
+        resume,
+        threads,
+        progress: !quiet,
+        max_games: None,
+        shard: None,
+    };
+    let cancel = AtomicBool::new(false);
+    let (outcome, _tables) = interruptible(py, &cancel, || {
+        run_league_with_tables(&spec, &opts, &cancel)
+    })?
+    .map_err(raise)?;
+    let result = PyDict::new(py);
+    result.set_item("games", outcome.games.len())?;
+    result.set_item("played_now", outcome.played_now)?;
+    result.set_item("already_recorded", outcome.already_recorded)?;
+    result.set_item("duplicates", outcome.duplicates)?;
+    result.set_item("dropped_torn_line", outcome.dropped_torn_line)?;
+    Ok(result)
+}
+
+/// Runs (or with ``resume`` continues) the evolution of ``spec_path`` into the folder ``out``,
+/// as ``evomcts evolve SPEC --out OUT`` does, stopping once generation ``stop_after`` is
+/// written if given. Returns the last generation's champion and counts. Ctrl-C stops it after
+/// the generation under way is written; ``resume=True`` continues it as if never stopped.
+#[pyfunction]
+#[pyo3(signature = (spec_path, out, *, threads=None, resume=false, stop_after=None, quiet=false))]
+fn evolve<'py>(
+    py: Python<'py>,
+    spec_path: PathBuf,
+    out: PathBuf,
+    threads: Option<usize>,
+    resume: bool,
+    stop_after: Option<usize>,
+    quiet: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_option(threads)?;
+    let spec = EvolveSpec::from_file(&spec_path).map_err(raise)?;
+    let last_wanted = stop_after
+        .unwrap_or(usize::MAX)
+        .min(spec.strategy.generations);
+    let cancel = AtomicBool::new(false);
+    // One generation per call of the library's run, each call a resume of the last: a resumed
+    // run is byte for byte the uninterrupted one, and between generations Ctrl-C can stop it.
+    let run = |resume: bool, generation: usize| {
+        run_evolution(
+            &spec,
+            &evomcts::evolve::RunOptions {
+                out_dir: out.clone(),
+                resume,
+                threads,
+                progress: false,
+                stop_after: Some(generation),
+            },
+        )
+    };
+    let started = Instant::now();
+    let outcome = interruptible(py, &cancel, || -> anyhow::Result<_> {
+        let first = run(resume, 0)?;
+        let (resumed_from, mut generations_run) = (first.resumed_from, first.generations_run);
+        let mut last = first.last;
+        let done_before = last.generation;
+        while last.generation < last_wanted && !cancel.load(Ordering::Relaxed) {
+            let next = run(true, last.generation + 1)?;
+            generations_run += next.generations_run;
+            last = next.last;
+            if !quiet {
+                let elapsed = started.elapsed().as_secs_f64();
+                let per_generation = elapsed / (last.generation - done_before) as f64;
+                let c = &last.champion;
+                evomcts::note!(
+                    "gen {:>3}/{}  best {:.3}  mean {:.3}  champion #{} {}: {}  [{} elapsed, ETA {} at the mean generation's time]",
+                    last.generation,
+                    spec.strategy.generations,
+                    last.best,
+                    last.mean,
+                    c.id,
+                    c.fitness,
+                    c.formula,
+                    duration(elapsed),
+                    duration(per_generation * (last_wanted - last.generation) as f64),
+                );
+            }
+        }
+        Ok((last, resumed_from, generations_run))
+    })?
+    .map_err(raise)?;
+    let (last, resumed_from, generations_run) = outcome;
+    let result = PyDict::new(py);
+    result.set_item("generation", last.generation)?;
+    result.set_item("generations", spec.strategy.generations)?;
+    result.set_item("generations_run", generations_run)?;
+    result.set_item("resumed_from", resumed_from)?;
+    result.set_item("samples_spent", last.samples_spent)?;
+    result.set_item("champion", last.champion.formula.to_string())?;
+    result.set_item("champion_fitness", last.champion.fitness.to_string())?;
+    result.set_item("reference", last.reference.formula.to_string())?;
+    result.set_item("reference_fitness", last.reference.fitness.to_string())?;
+    Ok(result)
+}
+
+/// The tables of a run folder as CSV text by name: for a league folder (``spec.ron`` and
+/// ``games.jsonl``) the tables ``evomcts table`` writes, recomputed from the records
+/// (``games``, ``standings``, ``ratings``, ``matches``, ...); for an evolution folder, its
+/// ``logbook`` and ``hall_of_fame``. The key ``kind`` says which: ``"league"`` or
+/// ``"evolution"``.
+#[pyfunction]
+fn run_tables(path: PathBuf) -> PyResult<Vec<(String, String)>> {
+    if evomcts::league::record_path(&path).exists() || !path.join("logbook.csv").exists() {
+        let (spec, games, _merge) = load_runs(std::slice::from_ref(&path)).map_err(raise)?;
+        let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
+        let mut out = vec![("kind".to_string(), "league".to_string())];
+        for (name, table) in report::csv_tables(&tables) {
+            out.push((name.trim_end_matches(".csv").to_string(), table.to_csv()));
+        }
+        return Ok(out);
+    }
+    let mut out = vec![("kind".to_string(), "evolution".to_string())];
+    for (name, file) in [
+        ("logbook", evomcts::evolve::report::LOGBOOK),
+        ("hall_of_fame", evomcts::evolve::report::HALL_OF_FAME),
+    ] {
+        let file = path.join(file);
+        let text = read_capped_text(&file, MAX_DATA_FILE_BYTES, "a table")
+            .with_context(|| format!("cannot read {}", file.display()))
+            .map_err(raise)?;
+        out.push((name.to_string(), text));
+    }
+    Ok(out)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_league, m)?)?;
+    m.add_function(wrap_pyfunction!(evolve, m)?)?;
+    m.add_function(wrap_pyfunction!(run_tables, m)?)?;
+    Ok(())
+}

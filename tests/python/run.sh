@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Python test of .ci/run: the package under python/ installed with pip into a fresh
+# virtual environment, then its pytest suite (python/tests, which also runs the examples of
+# docs/python.md).
+#
+# Run it locally (needs python3 with the venv module, the Rust toolchain, and PyPI):
+#
+#     bash tests/python/run.sh
+#
+# Installs maturin (the build backend), pytest, pandas and matplotlib (docs/python.md plots a
+# league's standings) from PyPI, then `pip install ./python`, which compiles the library in
+# release mode. Any failed test fails the script, and so does finding no tests (pytest's
+# exit status 5).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+W=$(mktemp -d /tmp/evomcts-python-test.XXXXXX)
+echo "python test: virtual environment in $W/venv"
+python3 -m venv "$W/venv"
+PY="$W/venv/bin/python"
+"$PY" -m pip install --quiet --upgrade pip
+"$PY" -m pip install --quiet maturin pytest pandas matplotlib
+"$PY" -m pip install --quiet "$ROOT/python"
+# From outside the repository, so `import evomcts` finds the installed package, not python/.
+cd "$W"
+status=0
+"$PY" -m pytest -q -p no:cacheprovider "$ROOT/python/tests" || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "python test: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$status"
