@@ -53,7 +53,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
             threads: args.run.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
-            srun: super::step_worker::srun_options(args.srun, &spec.name)?,
+            srun: super::step_worker::srun_options(args.srun, &spec.name, !args.quiet)?,
         },
     )?;
     let last = &outcome.last;

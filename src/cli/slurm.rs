@@ -66,24 +66,11 @@ pub fn run(args: SlurmArgs) -> Result<()> {
     }
     let spec = LeagueSpec::from_file(&args.spec)?;
     let stem = runfs::spec_file_stem(&args.spec);
-    let out = match args.out {
+    let out = match args.out.clone() {
         Some(out) => out,
         None => runfs::default_folder("runs", &args.spec).map_err(anyhow::Error::msg)?,
     };
-    let bin = match args.bin {
-        Some(b) => b,
-        None => std::env::current_exe()?.canonicalize()?,
-    };
-    let opts = SlurmOptions {
-        tasks: args.tasks,
-        cpus_per_task: args.cpus_per_task,
-        mem: args.mem,
-        time: args.time,
-        partition: args.partition,
-        bin,
-        out,
-        job_name: stem,
-    };
+    let opts = options(args, out, stem)?;
     let dir = write_slurm(&spec, &opts)?;
     let games = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
     let shown = escape::terminal(&dir.display().to_string());
@@ -94,6 +81,24 @@ pub fn run(args: SlurmArgs) -> Result<()> {
     );
     print!("{}", submit_hint(&dir));
     Ok(())
+}
+
+/// The scripts' options from the flags, for the run folder `out`, jobs named after `job_name`.
+fn options(args: SlurmArgs, out: PathBuf, job_name: String) -> Result<SlurmOptions> {
+    let bin = match args.bin {
+        Some(b) => b,
+        None => std::env::current_exe()?.canonicalize()?,
+    };
+    Ok(SlurmOptions {
+        tasks: args.tasks,
+        cpus_per_task: args.cpus_per_task,
+        mem: args.mem,
+        time: args.time,
+        partition: args.partition,
+        bin,
+        out,
+        job_name,
+    })
 }
 
 /// The driver job of an evolution, validation or sweep.
@@ -126,20 +131,8 @@ fn allocation(args: SlurmArgs) -> Result<()> {
         }
         Kind::League => unreachable!("leagues are job arrays"),
     };
-    let bin = match args.bin {
-        Some(b) => b,
-        None => std::env::current_exe()?.canonicalize()?,
-    };
-    let opts = SlurmOptions {
-        tasks: args.tasks,
-        cpus_per_task: args.cpus_per_task,
-        mem: args.mem,
-        time: args.time,
-        partition: args.partition,
-        bin,
-        out: args.out.unwrap_or(default),
-        job_name: name.clone(),
-    };
+    let out = args.out.clone().unwrap_or(default);
+    let opts = options(args, out, name.clone())?;
     let what = format!("{} `{name}`", command.join(" "));
     let dir = write_allocation(&opts, &text, &what, command)?;
     let shown = escape::terminal(&dir.display().to_string());

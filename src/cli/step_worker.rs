@@ -55,13 +55,15 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
     Ok(())
 }
 
-/// The `--srun` options of a driver: this binary, the steps named after the run.
-pub fn srun_options(on: bool, name: &str) -> Result<Option<SrunOptions>> {
+/// The `--srun` options of a driver: this binary, the steps named after the run, a line per
+/// step on stderr unless `--quiet`.
+pub fn srun_options(on: bool, name: &str, progress: bool) -> Result<Option<SrunOptions>> {
     if !on {
         return Ok(None);
     }
     Ok(Some(SrunOptions {
         bin: std::env::current_exe()?.canonicalize()?,
         name: name.to_string(),
+        progress,
     }))
 }

@@ -91,7 +91,7 @@ fn options(a: &PlayArgs, name: &str) -> Result<PlayOptions> {
         threads: a.threads,
         progress: !a.quiet,
         stop_after: a.stop_after,
-        srun: super::step_worker::srun_options(a.srun, name)?,
+        srun: super::step_worker::srun_options(a.srun, name, !a.quiet)?,
     })
 }
 

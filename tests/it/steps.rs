@@ -6,6 +6,7 @@
 //! does the same on a real Slurm cluster.
 
 use crate::support::scratch;
+use evomcts::runfs::SpecFile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -87,23 +88,26 @@ fn text(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// The tiny evolution run on this machine's `threads` threads, into a scratch folder `name`.
+fn evolve_locally(name: &str, threads: &str) -> PathBuf {
+    let local = scratch("steps", name);
+    let args = [
+        "evolve",
+        EVOLVE,
+        "--out",
+        text(&local),
+        "--threads",
+        threads,
+        "--quiet",
+    ];
+    ok(&run(&args, None, &[]));
+    local
+}
+
 #[test]
 fn an_evolution_played_as_steps_is_byte_identical_for_any_number_of_tasks() {
     let slurm = fake_slurm("srun-any");
-    let local = scratch("steps", "evolve-local");
-    ok(&run(
-        &[
-            "evolve",
-            EVOLVE,
-            "--out",
-            text(&local),
-            "--threads",
-            "1",
-            "--quiet",
-        ],
-        None,
-        &[],
-    ));
+    let local = evolve_locally("evolve-local", "1");
     for tasks in ["1", "4"] {
         let dir = scratch("steps", &format!("evolve-{tasks}"));
         let stderr = ok(&run(
@@ -125,20 +129,7 @@ fn an_evolution_played_as_steps_is_byte_identical_for_any_number_of_tasks() {
 #[test]
 fn a_failed_worker_loses_only_its_games_and_a_rerun_finishes_with_the_same_bytes() {
     let slurm = fake_slurm("srun-fault");
-    let local = scratch("steps", "fault-local");
-    ok(&run(
-        &[
-            "evolve",
-            EVOLVE,
-            "--out",
-            text(&local),
-            "--threads",
-            "2",
-            "--quiet",
-        ],
-        None,
-        &[],
-    ));
+    let local = evolve_locally("fault-local", "2");
     let dir = scratch("steps", "fault");
     let out = run(
         &["evolve", EVOLVE, "--out", text(&dir), "--srun", "--quiet"],
@@ -346,4 +337,45 @@ fn srun_outside_slurm_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot start `srun`"), "{stderr}");
+}
+
+#[test]
+fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
+    // A step's work travels as JSON: a field lost or rounded on the way would make the workers
+    // play other games than the driver means.
+    for entry in std::fs::read_dir("runs/evolve").unwrap() {
+        let path = entry.unwrap().path();
+        let spec = evomcts::evolve::EvolveSpec::from_file(&path).unwrap();
+        let work = evomcts::evolve::steps::Work::Fitness {
+            fitness: Box::new(spec.fitness.clone()),
+            tasks: vec![evomcts::evolve::steps::FitnessTask {
+                formula: spec.seed_formula.to_string(),
+                seed: u64::MAX,
+            }],
+        };
+        let text = serde_json::to_string(&work).unwrap();
+        let back: evomcts::evolve::steps::Work = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, work, "{}", path.display());
+    }
+    for entry in std::fs::read_dir("runs/validate").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        let Ok(spec) = evomcts::evolve::validate::ValidateSpec::from_file(&path) else {
+            continue; // a sweep
+        };
+        let work = evomcts::evolve::steps::Work::Pairings {
+            rules: spec.rules,
+            pairings: vec![evomcts::evolve::validate::Pairing {
+                label: spec.name.clone(),
+                candidate: spec.candidate.clone(),
+                other: spec.baseline.clone(),
+            }],
+            tasks: Vec::new(),
+        };
+        let text = serde_json::to_string(&work).unwrap();
+        let back: evomcts::evolve::steps::Work = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, work, "{}", path.display());
+    }
 }

@@ -10,7 +10,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
-S=/tmp/evomcts-slurm-ci
 W=$(mktemp -d /tmp/evomcts-slurm-test.XXXXXX)
 # The run folder's name holds a space, a quote and shell syntax: the scripts must quote it
 # for the shell and for Slurm's own reading of #SBATCH lines.
@@ -23,66 +22,10 @@ logs() {
     done
     exit 1
 }
-teardown() {
-    for p in "$S/slurmd.pid" "$S/slurmctld.pid"; do
-        [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null || true
-    done
-}
-trap teardown EXIT
-
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-    export DEBIAN_FRONTEND=noninteractive
-    bash tests/apt-install.sh slurm-wlm munge
-fi
-[ -s /etc/munge/munge.key ] || mungekey --create --keyfile=/etc/munge/munge.key
-chown munge:munge /etc/munge/munge.key
-chmod 600 /etc/munge/munge.key
-install -d -o munge -g munge -m 0755 /run/munge
-pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
-munge -n | unmunge >/dev/null || logs "munge does not work"
-
-teardown
-rm -rf "$S"
-mkdir -p "$S/state" "$S/spool"
-H=$(hostname -s)
-# At least 4 CPUs, so a driver job of 3 tasks fits a 2-core machine (config_overrides: slurmd
-# trusts the configured count).
-C=$(nproc)
-[ "$C" -ge 4 ] || C=4
-cat > /etc/slurm/slurm.conf <<CONF
-ClusterName=evomcts-ci
-SlurmctldHost=$H(127.0.0.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-StateSaveLocation=$S/state
-SlurmdSpoolDir=$S/spool
-SlurmctldPidFile=$S/slurmctld.pid
-SlurmdPidFile=$S/slurmd.pid
-SlurmctldLogFile=$S/slurmctld.log
-SlurmdLogFile=$S/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/backfill
-MpiDefault=none
-MailProg=/bin/true
-DependencyParameters=kill_invalid_depend
-ReturnToService=2
-SlurmdParameters=config_overrides
-NodeName=$H NodeAddr=127.0.0.1 CPUs=$C RealMemory=1000 State=UNKNOWN
-PartitionName=debug Nodes=$H Default=YES MaxTime=INFINITE State=UP
-CONF
-slurmctld || logs "slurmctld did not start"
-slurmd || logs "slurmd did not start"
-for _ in $(seq 120); do
-    [ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && break
-    sleep 0.5
-done
-[ "$(sinfo -h -o %t)" = idle ] || logs "the node never became idle"
+# shellcheck source=tests/slurm/cluster.sh
+. tests/slurm/cluster.sh
+trap stop_cluster EXIT
+start_cluster
 
 "$BIN" slurm tests/slurm/tiny.ron --tasks 3 --out "$CL" --cpus-per-task 1 --mem 200M --time 00:10:00
 array=$(sbatch --parsable "$CL/slurm/league.sbatch") || logs "sbatch of the array failed"

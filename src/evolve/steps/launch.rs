@@ -15,6 +15,8 @@ pub struct SrunOptions {
     pub bin: PathBuf,
     /// Names the steps in `squeue --steps` (`evomcts-<name>`).
     pub name: String,
+    /// A line on stderr per step (its tasks, the step's and the merge's wall time).
+    pub progress: bool,
 }
 
 /// The progress line a driver keeps in the run folder, rewritten after every step.
@@ -144,13 +146,16 @@ impl StepRunner {
     ) {
         let context = self.context.lock().expect("the context").clone();
         let line = format!(
-            "{} {context} step {}: {tasks} tasks ({played} played in this step, {:.3} s of task time recorded), step {step_seconds:.3} s, merge {merge_seconds:.3} s, {:.3} s in all\n",
-            crate::runfs::utc_now(),
+            "{context} step {}: {tasks} tasks ({played} played in this step, {:.3} s of task time recorded), step {step_seconds:.3} s, merge {merge_seconds:.3} s, {:.3} s in all",
             dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             recorded_seconds(dir),
             started.elapsed().as_secs_f64()
         );
-        let _ = write_atomically(&self.run_dir.join(PROGRESS_FILE), line.as_bytes());
+        if self.options.progress {
+            crate::note!("{line}");
+        }
+        let stamped = format!("{} {line}\n", crate::runfs::utc_now());
+        let _ = write_atomically(&self.run_dir.join(PROGRESS_FILE), stamped.as_bytes());
     }
 
     /// Removes the step folders once what they produced is written elsewhere.
