@@ -6,13 +6,15 @@
 #      by `evomcts step-worker` on one thread under /usr/bin/time, REPEATS times;
 #   2. the overhead of a step: `srun` over 3 tasks of an allocation starting `evomcts
 #      step-worker` on a step with nothing left to play, 10 times; and `srun true` beside it;
-#   3. the merge: a driver reading the 12 records of a finished step (its progress line).
+#   3. real steps: tests/slurm/evolve-tiny.ron as a driver job over 3 tasks, its per-step lines
+#      (tasks, task time recorded, the step's and the merge's wall time).
 # Prints one line per measurement; every timing is printed raw, with the median.
-# Usage: bash tests/slurm/measure.sh [BIN] [REPEATS]
+# Usage: bash tests/slurm/measure.sh [BIN] [REPEATS] [all|cpu|cluster]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
 REPEATS=${2:-3}
+MODE=${3:-all}
 W=$(mktemp -d /tmp/evomcts-slurm-measure.XXXXXX)
 logs() {
     echo "---- measurement failed: $*" >&2
@@ -35,6 +37,7 @@ first_step() { # preset, folder -> the step folder
 echo "machine: $(nproc) vCPU, $(lscpu | sed -n 's/^Model name: *//p'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for preset in carcassonne-uct100 carcassonne-knowledge100 carcassonne-knowledge400; do
     step=$(first_step "runs/evolve/$preset.ron" "$W/$preset")
+    [ "$MODE" = cluster ] && continue
     tasks=$(tr -cd ',' < "$step/todo.json" | wc -c)
     tasks=$((tasks + 1))
     mine=$(( (tasks + 3) / 4 ))
@@ -47,6 +50,7 @@ for preset in carcassonne-uct100 carcassonne-knowledge100 carcassonne-knowledge4
     echo "cpu per game, $preset: median $(median < "$W/cpu") s over $REPEATS runs of $((2 * mine)) games ($(tr '\n' ' ' < "$W/cpu"))"
 done
 
+[ "$MODE" = cpu ] && { rm -rf "$W"; exit 0; }
 start_cluster
 step=$(ls -d "$W/carcassonne-uct100"/steps/*/)
 echo "[]" > "$step/todo.json"
@@ -66,10 +70,13 @@ for what in empty-step srun-true; do
     echo "$what over 3 tasks: median $(echo "$values" | median) s wall over 10 ($(echo "$values" | tr '\n' ' '))"
 done
 
-# The merge: play the first step of carcassonne-uct100 whole, then let a driver read it.
-PATH="$W/nosrun:$PATH" "$BIN" evolve runs/evolve/carcassonne-uct100.ron --out "$W/merge" --srun --quiet >/dev/null 2>&1 || true
-mstep=$(ls -d "$W/merge"/steps/*/)
-"$BIN" step-worker "$mstep" --threads 2 2>/dev/null
-PATH="$W/nosrun:$PATH" "$BIN" evolve runs/evolve/carcassonne-uct100.ron --out "$W/merge" --srun --resume 2>&1 |
-    grep -o "step $(basename "$mstep"): .*" || logs "no progress line for the merged step"
+# Real steps: the tiny evolution as a driver job over 3 tasks.
+"$BIN" slurm tests/slurm/evolve-tiny.ron --kind evolve --tasks 3 --out "$W/tiny" \
+    --cpus-per-task 1 --mem 200M --time 00:30:00 >/dev/null
+sbatch --wait "$W/tiny/slurm/run.sbatch" >/dev/null || logs "the tiny evolution failed"
+grep -h "step [0-9a-f]*: " "$W"/tiny/slurm/logs/driver-*.out
+for field in step merge; do
+    values=$(grep -h "step [0-9a-f]*: " "$W"/tiny/slurm/logs/driver-*.out | sed -n "s/.*, $field \([0-9.]*\) s.*/\1/p")
+    echo "$field wall per step of the tiny evolution: median $(echo "$values" | median) s over $(echo "$values" | wc -l) steps"
+done
 rm -rf "$W"
