@@ -9,6 +9,27 @@
 
 use std::fmt::Write;
 
+/// A Slurm job or step name: letters, digits, `_`, `-`, `.`; anything else becomes `_`, at
+/// most 64 characters, `fallback` when nothing is left.
+pub fn slurm_job_name(name: &str, fallback: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .take(64)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() {
+        fallback.to_string()
+    } else {
+        cleaned
+    }
+}
+
 /// Whether `c` would act on the text around it or not be seen: control characters, the Unicode
 /// line and paragraph separators, the bidirectional controls (U+202E shows the rest of a line
 /// reversed) and the zero-width and other invisible format characters (U+200B makes two names

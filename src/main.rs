@@ -23,8 +23,12 @@ enum Command {
     Table(cli::table::TableArgs),
     /// Replay a run's recorded games from their seeds and check they reproduce.
     Replay(cli::replay::ReplayArgs),
-    /// Write a Slurm job array (one league slice per task) and its merge job.
+    /// Write a Slurm job array (one league slice per task) and its merge job, or the driver job
+    /// of an evolution or validation over one allocation.
     Slurm(cli::slurm::SlurmArgs),
+    /// One task of a job step started by `evolve --srun` or `validate … --srun` (not for people).
+    #[command(hide = true)]
+    StepWorker(cli::step_worker::StepWorkerArgs),
     /// Play one game between two random controllers and print the board and scores.
     Play(cli::play::PlayArgs),
     /// Benchmarks that measure real work (engine, ...), printed as text or JSON.
@@ -56,6 +60,7 @@ fn main() {
         Command::Table(args) => cli::table::run(args),
         Command::Replay(args) => cli::replay::run(args),
         Command::Slurm(args) => cli::slurm::run(args),
+        Command::StepWorker(args) => cli::step_worker::run(args),
         Command::Play(args) => cli::play::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Formula(args) => cli::formula::run(args),

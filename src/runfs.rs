@@ -530,7 +530,7 @@ fn hostname() -> String {
 }
 
 /// The current time as `YYYY-MM-DD HH:MM:SS UTC`.
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

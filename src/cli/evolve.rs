@@ -22,6 +22,11 @@ pub struct EvolveArgs {
     /// bandit runs) evaluated of its total with the generation's and the run's ETA.
     #[arg(long)]
     quiet: bool,
+    /// Play every batch of games as a Slurm job step over the allocation's tasks (run inside
+    /// `sbatch`; `evomcts slurm SPEC --kind evolve` writes the script); the run folder must be
+    /// on a file system the tasks share. The files are the same bytes as without it.
+    #[arg(long)]
+    srun: bool,
 }
 
 pub fn run(args: EvolveArgs) -> Result<()> {
@@ -48,6 +53,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
             threads: args.run.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
+            srun: super::step_worker::srun_options(args.srun, &spec.name, !args.quiet)?,
         },
     )?;
     let last = &outcome.last;

@@ -13,6 +13,7 @@ pub mod replicate;
 pub mod report;
 pub mod run_args;
 pub mod slurm;
+pub mod step_worker;
 pub mod table;
 pub mod validate;
 

@@ -39,6 +39,10 @@ struct PlayArgs {
     /// No progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Play the games as one Slurm job step over the allocation's tasks (run inside `sbatch`;
+    /// `evomcts slurm SPEC --kind validate|sweep` writes the script). Same rows as without it.
+    #[arg(long)]
+    srun: bool,
 }
 
 #[derive(Subcommand)]
@@ -77,8 +81,8 @@ struct BanditArgs {
     threads: Option<usize>,
 }
 
-fn options(a: &PlayArgs, name: &str) -> PlayOptions {
-    PlayOptions {
+fn options(a: &PlayArgs, name: &str) -> Result<PlayOptions> {
+    Ok(PlayOptions {
         out_dir: a
             .out
             .clone()
@@ -87,14 +91,15 @@ fn options(a: &PlayArgs, name: &str) -> PlayOptions {
         threads: a.threads,
         progress: !a.quiet,
         stop_after: a.stop_after,
-    }
+        srun: super::step_worker::srun_options(a.srun, name, !a.quiet)?,
+    })
 }
 
 pub fn run(args: ValidateArgs) -> Result<()> {
     match args.command {
         ValidateCommand::Carcassonne(a) => {
             let spec = ValidateSpec::from_file(&a.spec)?;
-            let opts = options(&a, &spec.name);
+            let opts = options(&a, &spec.name)?;
             evomcts::note!(
                 "validate `{}`: {} unseen sequences x 2 seatings -> {}",
                 escape::terminal(&spec.name),
@@ -110,7 +115,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
         }
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
-            let opts = options(&a, &spec.name);
+            let opts = options(&a, &spec.name)?;
             evomcts::note!(
                 "sweep `{}`: {} grid points, {} sequences x 2 seatings each -> {}",
                 escape::terminal(&spec.name),

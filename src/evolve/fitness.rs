@@ -237,6 +237,18 @@ pub fn evaluate_all_observed(
     requests: &[Request<'_>],
     on_sample: &(dyn Fn() + Sync),
 ) -> Result<Vec<Vec<f64>>, EvalError> {
+    evaluate_all_reported(fitness, requests, &|_, _| {}, &|_, _, _| on_sample())
+}
+
+/// `evaluate_all`, calling `on_start(request, seed index)` before and `on_sample(request, seed
+/// index, value)` after each sample on the thread that computes it (a step's worker records
+/// each sample as it finishes); neither can change a sample.
+pub fn evaluate_all_reported(
+    fitness: &FitnessSpec,
+    requests: &[Request<'_>],
+    on_start: &(dyn Fn(usize, usize) + Sync),
+    on_sample: &(dyn Fn(usize, usize, f64) + Sync),
+) -> Result<Vec<Vec<f64>>, EvalError> {
     let compiled: Vec<CompiledFormula> = requests
         .iter()
         .map(|r| {
@@ -248,17 +260,18 @@ pub fn evaluate_all_observed(
             })
         })
         .collect::<Result<_, _>>()?;
-    let tasks: Vec<(usize, u64)> = requests
+    let tasks: Vec<(usize, usize, u64)> = requests
         .iter()
         .enumerate()
-        .flat_map(|(i, r)| r.seeds.iter().map(move |&s| (i, s)))
+        .flat_map(|(i, r)| r.seeds.iter().enumerate().map(move |(j, &s)| (i, j, s)))
         .collect();
     let values: Vec<f64> = tasks
         .par_iter()
-        .map_init(BanditScratch::default, |scratch, &(i, seed)| {
-            let value = sample(fitness, requests[i].formula, &compiled[i], seed, scratch);
-            on_sample();
-            value
+        .map_init(BanditScratch::default, |scratch, &(i, j, seed)| {
+            on_start(i, j);
+            let value = sample(fitness, requests[i].formula, &compiled[i], seed, scratch)?;
+            on_sample(i, j, value);
+            Ok(value)
         })
         .collect::<Result<_, _>>()?;
     let mut out = Vec::with_capacity(requests.len());

@@ -13,7 +13,8 @@
 //! sequences of evolution, of the UCT sweep and of validation apart; `validate` plays a
 //! formula against a tuned baseline on unseen sequences and measures the bandit baselines;
 //! `sweep` tunes a baseline's constants (C_E, a formula weight, the prior's temperature, the
-//! final-move rule) on sweep sequences.
+//! final-move rule) on sweep sequences; `steps` plays the games of any of them as Slurm job
+//! steps across an allocation, through the run folder, with the same bytes as one machine.
 //!
 //! Layering: uses `formula`, `game`, `search`, `runfs` (seeds, spec files, atomic writes, the
 //! run-folder lock) and `stats`; never `league`, and nothing below uses it.
@@ -29,6 +30,7 @@ pub mod racing;
 pub mod report;
 pub mod run;
 pub mod spec;
+pub mod steps;
 pub mod sweep;
 pub mod validate;
 

@@ -26,7 +26,9 @@ use super::population::{
 use super::progress::Tracker;
 use super::racing::race;
 use super::report::write_reports;
+use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, SpecFileError};
+use super::steps::{FitnessTask, SrunOptions, StepError, StepRunner, Work};
 use crate::formula::{mutate, Grammar, InitialPopulation};
 use crate::game::GameRng;
 use crate::runfs::{derive_seed, RunLock};
@@ -74,6 +76,8 @@ pub enum EvolveError {
     Threads(String),
     #[error(transparent)]
     Lock(#[from] crate::runfs::LockError),
+    #[error(transparent)]
+    Steps(#[from] StepError),
 }
 
 pub struct RunOptions {
@@ -88,6 +92,50 @@ pub struct RunOptions {
     pub progress: bool,
     /// Stop once this generation is written (to test interrupted runs).
     pub stop_after: Option<usize>,
+    /// Where fitness samples are played: `None` on this machine's threads, or as job steps
+    /// across a Slurm allocation (see `steps`); the run's files are the same bytes.
+    pub srun: Option<SrunOptions>,
+}
+
+/// Where a generation's samples are played, and what counts them for progress lines: the one
+/// place the local and the Slurm runner differ, so racing, hashing and selection are the same
+/// code for both.
+struct Placement<'a> {
+    tracker: &'a Tracker,
+    steps: Option<&'a StepRunner>,
+}
+
+impl Placement<'_> {
+    /// The samples of every request, in request order.
+    fn play(
+        &self,
+        fitness: &FitnessSpec,
+        requests: &[Request<'_>],
+    ) -> Result<Vec<Vec<f64>>, EvolveError> {
+        let Some(runner) = self.steps else {
+            return Ok(evaluate_all_observed(fitness, requests, &|| {
+                self.tracker.sample_done()
+            })?);
+        };
+        let work = Work::Fitness {
+            fitness: Box::new(fitness.clone()),
+            tasks: requests
+                .iter()
+                .flat_map(|r| {
+                    r.seeds.iter().map(|&seed| FitnessTask {
+                        formula: r.formula.to_string(),
+                        seed,
+                    })
+                })
+                .collect(),
+        };
+        let values = runner.play(&work, &|| self.tracker.sample_done())?;
+        let mut rest = values.into_iter();
+        Ok(requests
+            .iter()
+            .map(|r| rest.by_ref().take(r.seeds.len()).map(|v| v[0]).collect())
+            .collect())
+    }
 }
 
 pub struct RunOutcome {
@@ -122,9 +170,9 @@ fn evaluate(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     seeds: &[u64],
-    tracker: &Tracker,
+    at: &Placement,
     classes: Option<&[usize]>,
-) -> Result<(u64, u64), EvalError> {
+) -> Result<(u64, u64), EvolveError> {
     if seeds.is_empty() || members.is_empty() {
         return Ok((0, 0));
     }
@@ -137,7 +185,7 @@ fn evaluate(
                 seeds,
             })
             .collect();
-        evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())
+        at.play(&spec.fitness, &requests)
     })?;
     for (member, values) in members.iter_mut().zip(samples) {
         member.fitness.add(&values);
@@ -154,11 +202,11 @@ fn race_hashed(
     newborn: usize,
     hashing: Option<&mut Hashing>,
     seeds: &[u64],
-    tracker: &Tracker,
-) -> Result<(u64, usize, Option<HashingCounts>), EvalError> {
+    at: &Placement,
+) -> Result<(u64, usize, Option<HashingCounts>), EvolveError> {
     let plan = hashing.map(|h| h.plan(members, newborn));
     let classes = plan.as_ref().map(|p| p.classes.as_slice());
-    let (spent, dropped, saved) = evaluate_raced(spec, members, seeds, tracker, classes)?;
+    let (spent, dropped, saved) = evaluate_raced(spec, members, seeds, at, classes)?;
     let counts = plan.map(|p| HashingCounts {
         samples_saved: saved,
         ..p.counts
@@ -173,9 +221,9 @@ fn evaluate_raced(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     seeds: &[u64],
-    tracker: &Tracker,
+    at: &Placement,
     classes: Option<&[usize]>,
-) -> Result<(u64, usize, u64), EvalError> {
+) -> Result<(u64, usize, u64), EvolveError> {
     let formulas: Vec<crate::formula::Formula> =
         members.iter().map(|m| m.formula.clone()).collect();
     let alone: Vec<usize> = (0..members.len()).collect();
@@ -195,12 +243,12 @@ fn evaluate_raced(
                         seeds: batch,
                     })
                     .collect();
-                evaluate_all_observed(&spec.fitness, &requests, &|| tracker.sample_done())
+                at.play(&spec.fitness, &requests)
             })?;
             played += count;
-            Ok(samples)
+            Ok::<_, EvolveError>(samples)
         },
-        |p| tracker.race(p),
+        |p| at.tracker.race(p),
     )?;
     let mut dropped = 0;
     for (i, member) in members.iter_mut().enumerate() {
@@ -244,14 +292,14 @@ fn crown(
     spec: &EvolveSpec,
     parents: &mut [Member],
     generation: usize,
-    tracker: &Tracker,
+    at: &Placement,
     hashing: Option<&mut Hashing>,
-) -> Result<(Member, u64, u64), EvalError> {
+) -> Result<(Member, u64, u64), EvolveError> {
     let elites = spec.noise.elites.min(parents.len());
     let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
     let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
     let classes = hashing.map(|h| h.classes(&refs));
-    let (spent, saved) = evaluate(spec, &mut refs, &extra, tracker, classes.as_deref())?;
+    let (spent, saved) = evaluate(spec, &mut refs, &extra, at, classes.as_deref())?;
     let best = spec
         .noise
         .champion
@@ -274,9 +322,9 @@ fn initial(
     spec: &EvolveSpec,
     grammar: &Grammar,
     hash: &str,
-    tracker: &Tracker,
+    at: &Placement,
     mut hashing: Option<&mut Hashing>,
-) -> Result<Generation, EvalError> {
+) -> Result<Generation, EvolveError> {
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
     let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
     let mut parents: Vec<Member> = (0..spec.strategy.mu)
@@ -298,7 +346,7 @@ fn initial(
             newborn,
             hashing.as_deref_mut(),
             &sample_seeds,
-            tracker,
+            at,
         )?
     };
     // The reference is not raced: it plays the nominal samples and the elites' extra
@@ -307,7 +355,7 @@ fn initial(
         spec,
         &mut [&mut reference],
         &sample_seeds[..spec.noise.samples],
-        tracker,
+        at,
         None,
     )?
     .0;
@@ -315,14 +363,14 @@ fn initial(
         spec,
         &mut [&mut reference],
         &seeds(spec.seed, ELITE, 0, spec.noise.elite_samples),
-        tracker,
+        at,
         None,
     )?
     .0;
     let offspring = parents.clone();
     let (best, mean) = summary(&offspring);
     rank_sort(&mut parents);
-    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, 0, tracker, hashing)?;
+    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, 0, at, hashing)?;
     if let Some(counts) = &mut counts {
         counts.samples_saved += elite_saved;
     }
@@ -349,9 +397,9 @@ fn step(
     spec: &EvolveSpec,
     grammar: &Grammar,
     prev: &Generation,
-    tracker: &Tracker,
+    at: &Placement,
     mut hashing: Option<&mut Hashing>,
-) -> Result<Generation, EvalError> {
+) -> Result<Generation, EvolveError> {
     let g = prev.generation + 1;
     let mu = spec.strategy.mu;
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, g as u64]));
@@ -387,7 +435,7 @@ fn step(
             newborn,
             hashing.as_deref_mut(),
             &sample_seeds,
-            tracker,
+            at,
         )?
     };
     let mut pool = offspring.clone();
@@ -402,7 +450,7 @@ fn step(
     rank_sort(&mut pool);
     pool.truncate(mu);
     let mut parents = pool;
-    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, g, tracker, hashing)?;
+    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, g, at, hashing)?;
     if let Some(counts) = &mut counts {
         counts.samples_saved += elite_saved;
     }
@@ -585,6 +633,20 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         .unwrap_or(usize::MAX)
         .min(spec.strategy.generations);
     let tracker = Tracker::new(opts.progress, stop_at, spec);
+    let runner = opts.srun.clone().map(|o| StepRunner::new(dir, o));
+    let at = Placement {
+        tracker: &tracker,
+        steps: runner.as_ref(),
+    };
+    // The steps of a generation are kept until it is written: a rerun after a failed step
+    // finds their records and plays only what is missing.
+    let written = |generation: &Generation| -> Result<(), EvolveError> {
+        write_generation(opts, generation)?;
+        if let Some(r) = &runner {
+            r.clear()?;
+        }
+        Ok(())
+    };
     // The bank is recorded before generation 0 and read back on resume, with the classes
     // rebuilt from the generations written.
     let mut hashing = match &spec.noise.functional_hashing {
@@ -602,12 +664,15 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         Some(generation) => generation,
         None => {
             tracker.begin(0);
+            if let Some(r) = &runner {
+                r.set_context("generation 0");
+            }
             let generation =
-                pool.install(|| initial(spec, &grammar, &hash, &tracker, hashing.as_mut()))?;
+                pool.install(|| initial(spec, &grammar, &hash, &at, hashing.as_mut()))?;
             if let Some(h) = &mut hashing {
                 h.absorb(&generation);
             }
-            write_generation(opts, &generation)?;
+            written(&generation)?;
             write_champion(opts, &generation)?;
             write_reports(dir, games_per_sample(spec))?;
             generations_run += 1;
@@ -617,11 +682,14 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     };
     while current.generation < stop_at {
         tracker.begin(current.generation + 1);
-        let next = pool.install(|| step(spec, &grammar, &current, &tracker, hashing.as_mut()))?;
+        if let Some(r) = &runner {
+            r.set_context(&format!("generation {}", current.generation + 1));
+        }
+        let next = pool.install(|| step(spec, &grammar, &current, &at, hashing.as_mut()))?;
         if let Some(h) = &mut hashing {
             h.absorb(&next);
         }
-        write_generation(opts, &next)?;
+        written(&next)?;
         write_champion(opts, &next)?;
         write_reports(dir, games_per_sample(spec))?;
         generations_run += 1;

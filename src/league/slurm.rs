@@ -34,6 +34,8 @@ pub struct SlurmOptions {
 
 /// The most CPUs per task a script may ask for.
 pub const MAX_CPUS_PER_TASK: usize = 1024;
+/// The most tasks one driver's allocation may ask for.
+pub const MAX_ALLOCATION_TASKS: usize = 100_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SlurmError {
@@ -150,24 +152,26 @@ fn check_sbatch_path(out: &str) -> Result<(), SlurmError> {
     Ok(())
 }
 
-/// A job name: letters, digits, `_`, `-`, `.`; anything else becomes `_`.
-fn job_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .take(64)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if cleaned.is_empty() {
-        "league".to_string()
-    } else {
-        cleaned
+/// Checks the CPUs, time, memory and partition of `opts`; returns the partition's `#SBATCH`
+/// line (empty for the cluster's default).
+fn check_resources(opts: &SlurmOptions) -> Result<String, SlurmError> {
+    if opts.cpus_per_task == 0 || opts.cpus_per_task > MAX_CPUS_PER_TASK {
+        return Err(invalid(
+            "--cpus-per-task",
+            &opts.cpus_per_task.to_string(),
+            format!("must be between 1 and {MAX_CPUS_PER_TASK}"),
+        ));
     }
+    check_time(&opts.time)?;
+    check_mem(&opts.mem)?;
+    let partition = match &opts.partition {
+        Some(p) => {
+            check_partition(p)?;
+            format!("#SBATCH --partition={p}\n")
+        }
+        None => String::new(),
+    };
+    Ok(partition)
 }
 
 /// The scripts for `spec` (whose frozen copy the jobs read from `spec_copy`).
@@ -185,28 +189,13 @@ pub fn slurm_scripts(
             format!("must be between 1 and the league's {games} games"),
         ));
     }
-    if opts.cpus_per_task == 0 || opts.cpus_per_task > MAX_CPUS_PER_TASK {
-        return Err(invalid(
-            "--cpus-per-task",
-            &opts.cpus_per_task.to_string(),
-            format!("must be between 1 and {MAX_CPUS_PER_TASK}"),
-        ));
-    }
-    check_time(&opts.time)?;
-    check_mem(&opts.mem)?;
-    let partition = match &opts.partition {
-        Some(p) => {
-            check_partition(p)?;
-            format!("#SBATCH --partition={p}\n")
-        }
-        None => String::new(),
-    };
+    let partition = check_resources(opts)?;
     let out = check_path("--out", &opts.out)?;
     let bin = check_path("--bin", &opts.bin)?;
     let spec_copy = check_path("--out", spec_copy)?;
     check_sbatch_path(&out)?;
     let logs = format!("{out}/slurm/logs");
-    let stem = job_name(&opts.job_name);
+    let stem = escape::slurm_job_name(&opts.job_name, "league");
     let name = escape::terminal(&spec.name);
     let (time, mem, cpus) = (&opts.time, &opts.mem, opts.cpus_per_task);
     let (q_bin, q_spec, q_out) = (
@@ -290,16 +279,95 @@ pub fn write_slurm(spec: &LeagueSpec, opts: &SlurmOptions) -> Result<PathBuf, Sl
         ("merge.sbatch", &scripts.merge),
         ("submit.sh", &scripts.submit),
     ] {
-        let path = dir.join(name);
-        crate::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-                .map_err(|e| io(&path, e))?;
-        }
+        write_script(&dir.join(name), text)?;
     }
     Ok(dir)
+}
+
+/// One driver job over an allocation of `opts.tasks` tasks for a run whose games are played as
+/// job steps (`evolve`, `validate carcassonne`, `validate sweep` with `--srun`): the script that
+/// runs `BIN <command…> SPEC --out OUT --resume --srun`, and `submit.sh`. `spec_text` is the
+/// run's spec as written to its frozen copy; `what` describes the run in the script's comment.
+/// Every value is checked as for a league's scripts, before any folder is made.
+pub fn write_allocation(
+    opts: &SlurmOptions,
+    spec_text: &str,
+    what: &str,
+    command: &[&str],
+) -> Result<PathBuf, SlurmError> {
+    let io = |path: &Path, source| SlurmError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if opts.tasks == 0 || opts.tasks > MAX_ALLOCATION_TASKS {
+        return Err(invalid(
+            "--tasks",
+            &opts.tasks.to_string(),
+            format!("must be between 1 and {MAX_ALLOCATION_TASKS}"),
+        ));
+    }
+    let partition = check_resources(opts)?;
+    check_path("--out", &opts.out)?;
+    let out_path = std::path::absolute(&opts.out).map_err(|e| io(&opts.out, e))?;
+    let out = check_path("--out", &out_path)?;
+    check_sbatch_path(&out)?;
+    let bin = check_path("--bin", &opts.bin)?;
+    let dir = out_path.join("slurm");
+    let spec_copy = dir.join("spec.ron");
+    let q_spec = escape::shell(&check_path("--out", &spec_copy)?);
+    let (q_bin, q_out) = (escape::shell(&bin), escape::shell(&out));
+    let stem = escape::slurm_job_name(&opts.job_name, "run");
+    let what = escape::terminal(what).replace('\n', " ");
+    let (k, cpus, mem, time) = (opts.tasks, opts.cpus_per_task, &opts.mem, &opts.time);
+    let words: Vec<String> = command.iter().map(|w| escape::shell(w)).collect();
+    let words = words.join(" ");
+    let script = format!(
+        "#!/bin/bash\n\
+         # {what}: one driver; the games are played as job steps over the allocation's {k} tasks.\n\
+         #SBATCH --job-name=evomcts-{stem}\n\
+         #SBATCH --ntasks={k}\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --mem={mem}\n\
+         #SBATCH --time={time}\n\
+         {partition}\
+         #SBATCH --output=\"{out}/slurm/logs/driver-%j.out\"\n\
+         set -euo pipefail\n\
+         # --resume: a resubmitted or requeued driver continues the run, and plays only the games\n\
+         # of an interrupted step that have no record yet.\n\
+         exec {q_bin} {words} {q_spec} --out {q_out} --resume --srun\n",
+    );
+    let submit = format!(
+        "#!/bin/bash\n\
+         # Submits the driver job.\n\
+         set -euo pipefail\n\
+         cd {q_dir}\n\
+         job=$(sbatch --parsable run.sbatch)\n\
+         echo \"driver job $job; the run is in \"{q_out}\n",
+        q_dir = escape::shell(&format!("{out}/slurm")),
+    );
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
+    crate::runfs::write_atomically(&spec_copy, spec_text.as_bytes())
+        .map_err(|e| io(&spec_copy, e))?;
+    for (name, text) in [("run.sbatch", &script), ("submit.sh", &submit)] {
+        write_script(&dir.join(name), text)?;
+    }
+    Ok(dir)
+}
+
+/// Writes an executable script.
+fn write_script(path: &Path, text: &str) -> Result<(), SlurmError> {
+    let io = |source| SlurmError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    crate::runfs::write_atomically(path, text.as_bytes()).map_err(io)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+    }
+    Ok(())
 }
 
 /// What to run to submit the scripts in `dir` (the folder `write_slurm` returns), for people:
@@ -328,6 +396,6 @@ mod tests {
         assert!(check_mem("2G\nx").is_err() && check_mem("G").is_err());
         assert!(check_partition("debug,long").is_ok());
         assert!(check_partition("debug\ntouch").is_err());
-        assert_eq!(job_name("a b\n$(x)"), "a_b___x_");
+        assert_eq!(escape::slurm_job_name("a b\n$(x)", "league"), "a_b___x_");
     }
 }

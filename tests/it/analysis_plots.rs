@@ -316,6 +316,7 @@ fn plot_all_draws_an_evolution_run() {
             threads: Some(2),
             progress: false,
             stop_after: None,
+            srun: None,
         },
     )
     .unwrap();

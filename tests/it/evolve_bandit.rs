@@ -32,6 +32,7 @@ fn evolved_champion_beats_or_matches_ucb1_on_held_out_runs() {
             threads: None,
             progress: false,
             stop_after: None,
+            srun: None,
         },
     )
     .unwrap();

@@ -71,6 +71,7 @@ fn a_small_run_writes_a_champion_that_mcts_reads_from_its_file() {
             threads: None,
             progress: false,
             stop_after: None,
+            srun: None,
         },
     )
     .unwrap();

@@ -32,6 +32,7 @@ fn options(dir: &Path, stop_after: Option<usize>, resume: bool) -> RunOptions {
         threads: Some(2),
         progress: false,
         stop_after,
+        srun: None,
     }
 }
 

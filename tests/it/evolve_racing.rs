@@ -190,6 +190,7 @@ fn options(dir: &std::path::Path, threads: usize, resume: bool, stop: Option<usi
         threads: Some(threads),
         progress: false,
         stop_after: stop,
+        srun: None,
     }
 }
 

@@ -41,6 +41,7 @@ fn logbook_hall_of_fame_and_lineage_match_the_generation_files() {
             threads: Some(2),
             progress: false,
             stop_after: None,
+            srun: None,
         },
     )
     .unwrap();

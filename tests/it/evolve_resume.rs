@@ -29,6 +29,7 @@ fn options(dir: &Path, threads: usize, resume: bool, stop_after: Option<usize>) 
         threads: Some(threads),
         progress: false,
         stop_after,
+        srun: None,
     }
 }
 

@@ -115,6 +115,7 @@ fn evolution_run() -> &'static (PathBuf, String) {
             threads: Some(1),
             progress: false,
             stop_after: None,
+            srun: None,
         };
         run_evolution(&spec, &opts).unwrap();
         let last = std::fs::read_to_string(dir.join("gen-001.ron")).unwrap();

@@ -40,5 +40,6 @@ mod search_knowledge;
 mod search_mcts;
 mod search_star;
 mod search_star_narrow;
+mod steps;
 mod support;
 mod validate;

@@ -113,6 +113,7 @@ fn bandit_weights_must_be_finite_and_not_negative() {
             threads: Some(1),
             progress: false,
             stop_after: None,
+            srun: None,
         },
     )
     .unwrap();

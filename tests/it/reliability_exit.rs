@@ -152,6 +152,7 @@ fn evolve_opts(dir: &Path, resume: bool) -> EvolveOptions {
         threads: Some(1),
         progress: false,
         stop_after: None,
+        srun: None,
     }
 }
 

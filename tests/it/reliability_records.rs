@@ -177,6 +177,7 @@ fn evolve_opts(dir: &Path, resume: bool, stop_after: Option<usize>) -> EvolveOpt
         threads: Some(1),
         progress: false,
         stop_after,
+        srun: None,
     }
 }
 

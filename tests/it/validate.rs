@@ -121,6 +121,7 @@ fn opts(dir: &Path, resume: bool, threads: usize, stop: Option<usize>) -> PlayOp
         threads: Some(threads),
         progress: false,
         stop_after: stop,
+        srun: None,
     }
 }
 

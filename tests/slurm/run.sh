@@ -2,11 +2,14 @@
 # The Slurm end-to-end test of .ci/run: installs Slurm from Debian's packages if needed, starts
 # a one-node cluster on localhost, runs tests/slurm/tiny.ron as the job array that
 # `evomcts slurm` writes, waits for the merge job, and checks that every table equals the one a
-# local run of the same spec produces. Fails with the daemons' logs if the cluster won't start.
+# local run of the same spec produces. Then an evolution (3 tasks) and a validation as the
+# driver jobs `evomcts slurm --kind` writes, compared byte for byte with local runs, and the
+# fault test: one task of a step killed, a second driver refused by the lock, the resubmitted
+# driver finishing with the local run's bytes. Fails with the daemons' logs if the cluster
+# won't start.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
-S=/tmp/evomcts-slurm-ci
 W=$(mktemp -d /tmp/evomcts-slurm-test.XXXXXX)
 # The run folder's name holds a space, a quote and shell syntax: the scripts must quote it
 # for the shell and for Slurm's own reading of #SBATCH lines.
@@ -14,67 +17,15 @@ CL="$W/clu ster's \$(x)"
 
 logs() {
     echo "---- slurm test failed: $*" >&2
-    for f in "$S/slurmctld.log" "$S/slurmd.log" "$CL"/slurm/logs/*; do
+    for f in "$S/slurmctld.log" "$S/slurmd.log" "$CL"/slurm/logs/* "$CL"/*/slurm/logs/*; do
         [ -f "$f" ] && { echo "==== $f" >&2; tail -n 40 "$f" >&2; }
     done
     exit 1
 }
-teardown() {
-    for p in "$S/slurmd.pid" "$S/slurmctld.pid"; do
-        [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null || true
-    done
-}
-trap teardown EXIT
-
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-    export DEBIAN_FRONTEND=noninteractive
-    bash tests/apt-install.sh slurm-wlm munge
-fi
-[ -s /etc/munge/munge.key ] || mungekey --create --keyfile=/etc/munge/munge.key
-chown munge:munge /etc/munge/munge.key
-chmod 600 /etc/munge/munge.key
-install -d -o munge -g munge -m 0755 /run/munge
-pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
-munge -n | unmunge >/dev/null || logs "munge does not work"
-
-teardown
-rm -rf "$S"
-mkdir -p "$S/state" "$S/spool"
-H=$(hostname -s)
-C=$(nproc)
-cat > /etc/slurm/slurm.conf <<CONF
-ClusterName=evomcts-ci
-SlurmctldHost=$H(127.0.0.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-StateSaveLocation=$S/state
-SlurmdSpoolDir=$S/spool
-SlurmctldPidFile=$S/slurmctld.pid
-SlurmdPidFile=$S/slurmd.pid
-SlurmctldLogFile=$S/slurmctld.log
-SlurmdLogFile=$S/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/backfill
-MpiDefault=none
-MailProg=/bin/true
-DependencyParameters=kill_invalid_depend
-ReturnToService=2
-NodeName=$H NodeAddr=127.0.0.1 CPUs=$C RealMemory=1000 State=UNKNOWN
-PartitionName=debug Nodes=$H Default=YES MaxTime=INFINITE State=UP
-CONF
-slurmctld || logs "slurmctld did not start"
-slurmd || logs "slurmd did not start"
-for _ in $(seq 120); do
-    [ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && break
-    sleep 0.5
-done
-[ "$(sinfo -h -o %t)" = idle ] || logs "the node never became idle"
+# shellcheck source=tests/slurm/cluster.sh
+. tests/slurm/cluster.sh
+trap stop_cluster EXIT
+start_cluster
 
 "$BIN" slurm tests/slurm/tiny.ron --tasks 3 --out "$CL" --cpus-per-task 1 --mem 200M --time 00:10:00
 array=$(sbatch --parsable "$CL/slurm/league.sbatch") || logs "sbatch of the array failed"
@@ -88,4 +39,76 @@ for f in standings.csv ratings.csv statistics.csv win_rates.csv matches.csv game
     cmp "$W/local/$f" "$CL/$f" || logs "$f of the cluster run differs from the local run"
 done
 echo "slurm: 3 array tasks + merge job reproduced the local league's tables"
+
+# The state of job $1 once it has ended.
+finished() {
+    for _ in $(seq 1200); do
+        [ -z "$(squeue -h -j "$1" 2>/dev/null)" ] && break
+        sleep 0.5
+    done
+    scontrol show job "$1" | grep -o "JobState=[A-Z_]*"
+}
+same() { # folder A, folder B, files...
+    local a=$1 b=$2
+    shift 2
+    for f in "$@"; do
+        cmp "$a/$f" "$b/$f" || logs "$f of $b differs from the local run's"
+    done
+}
+EVOLVE_FILES="gen-000.ron gen-001.ron gen-002.ron logbook.csv hall_of_fame.csv champion.txt champion.ron lineage.dot"
+
+# An evolution whose racing batches are job steps over 3 tasks.
+"$BIN" evolve tests/slurm/evolve-tiny.ron --out "$W/evolve-local" --threads 2 --quiet >/dev/null
+"$BIN" slurm tests/slurm/evolve-tiny.ron --kind evolve --tasks 3 --out "$CL/evolve" \
+    --cpus-per-task 1 --mem 200M --time 00:10:00 >/dev/null
+job=$(sbatch --parsable "$CL/evolve/slurm/run.sbatch") || logs "sbatch of the evolution failed"
+finished "$job" | grep -q COMPLETED || logs "the evolution's driver job did not complete"
+grep -q "worker 2/3" "$CL/evolve/slurm/logs/driver-$job.out" || logs "the steps did not run 3 tasks"
+# shellcheck disable=SC2086
+same "$W/evolve-local" "$CL/evolve" $EVOLVE_FILES
+[ -s "$CL/evolve/steps-progress.txt" ] || logs "no progress line in the run folder"
+echo "slurm: an evolution over 3 tasks wrote the local run's generations, logbook and hall of fame"
+
+# A validation as one step over 3 tasks.
+"$BIN" validate carcassonne tests/slurm/validate-tiny.ron --out "$W/validate-local" --threads 2 --quiet >/dev/null
+"$BIN" slurm tests/slurm/validate-tiny.ron --kind validate --tasks 3 --out "$CL/validate" \
+    --cpus-per-task 1 --mem 200M --time 00:10:00 >/dev/null
+job=$(sbatch --parsable "$CL/validate/slurm/run.sbatch") || logs "sbatch of the validation failed"
+finished "$job" | grep -q COMPLETED || logs "the validation's driver job did not complete"
+same "$W/validate-local" "$CL/validate" games.csv summary.md
+echo "slurm: a validation over 3 tasks wrote the local run's games and summary"
+
+# Faults: kill one task of a step once it has recorded a game; a second driver is refused
+# while the first runs; the resubmitted driver plays only what is missing.
+F="$CL/fault"
+"$BIN" evolve tests/slurm/evolve-fault.ron --out "$W/fault-local" --threads 2 --quiet >/dev/null
+"$BIN" slurm tests/slurm/evolve-fault.ron --kind evolve --tasks 3 --out "$F" \
+    --cpus-per-task 1 --mem 200M --time 00:10:00 >/dev/null
+job=$(sbatch --parsable "$F/slurm/run.sbatch") || logs "sbatch of the fault run failed"
+victim=""
+for _ in $(seq 600); do
+    for r in "$F"/steps/*/results-*.jsonl; do
+        [ -s "$r" ] || continue
+        # results-<job>.<step>-<task>-<pid>.jsonl: the pid of the worker that wrote it.
+        pid=${r##*-}
+        victim=${pid%.jsonl}
+        break 2
+    done
+    sleep 0.1
+done
+[ -n "$victim" ] || logs "no task recorded a game"
+if "$BIN" evolve tests/slurm/evolve-fault.ron --out "$F" --resume --srun --quiet 2>"$W/second.err"; then
+    logs "a second driver on the run folder was not refused"
+fi
+grep -q "in use by another evomcts process" "$W/second.err" || logs "the second driver was refused for another reason: $(cat "$W/second.err")"
+kill -KILL "$victim" || logs "the task $victim ended before it could be killed"
+finished "$job" | grep -q COMPLETED && logs "the driver went on although a task was killed"
+recorded=$(cat "$F"/steps/*/results-*.jsonl | grep -c '}$' || true)
+[ "$recorded" -gt 0 ] || logs "the killed step kept no records"
+job=$(sbatch --parsable "$F/slurm/run.sbatch") || logs "sbatch of the resubmitted driver failed"
+finished "$job" | grep -q COMPLETED || logs "the resubmitted driver did not complete"
+grep -q "$recorded of 36 tasks already recorded" "$F/slurm/logs/driver-$job.out" ||
+    logs "the resubmitted driver did not keep the $recorded recorded games"
+same "$W/fault-local" "$F" gen-000.ron gen-001.ron logbook.csv hall_of_fame.csv champion.txt
+echo "slurm: a killed task lost only its unfinished games ($recorded of 36 kept); the rerun wrote the local run's bytes"
 rm -rf "$W"
