@@ -14,6 +14,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
+# A machine whose python3 lacks the venv module (Debian's python3 without python3-venv) gets
+# Debian's packages first.
+if ! command -v python3 >/dev/null || ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    bash tests/apt-install.sh python3 python3-venv python3-pip
+fi
 W=$(mktemp -d /tmp/evomcts-python-test.XXXXXX)
 echo "python test: virtual environment in $W/venv"
 python3 -m venv "$W/venv"
