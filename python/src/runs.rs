@@ -90,6 +90,8 @@ fn evolve<'py>(
                 threads,
                 progress: false,
                 stop_after: Some(generation),
+                // Python runs on the caller's machine; an allocation is the command line's job.
+                srun: None,
             },
         )
     };
