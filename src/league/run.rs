@@ -33,10 +33,9 @@ use crate::progress::{weighted_eta, WorkGroup};
 use crate::runfs::{LockError, RunLock};
 use crate::search::{Agent, ControllerSpec};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -281,6 +280,20 @@ pub fn decision_cost_prior(controller: &ControllerSpec) -> f64 {
         }
         ControllerSpec::Star(s) => 600f64.powi(s.depth.saturating_sub(1).min(4) as i32),
     }
+}
+
+/// Orders games by their match's expected cost (`decision_cost_prior` of both seats), most
+/// expensive first, keeping schedule order among equals. Workers that take the next game as
+/// they free up then end on short games, instead of one core waiting for a long game started
+/// last. The order changes when games finish, never what they are.
+pub fn order_longest_first(jobs: &mut [GameJob], spec: &LeagueSpec) {
+    let prior: Vec<f64> = spec
+        .controllers
+        .iter()
+        .map(|e| decision_cost_prior(&e.spec))
+        .collect();
+    let cost = |j: &GameJob| prior[j.id.first] + prior[j.id.second];
+    jobs.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
 }
 
 /// A progress bar over league games (played by `league`, played again by `replay`) whose time
@@ -611,6 +624,7 @@ pub fn run_league_until(
     if let Some(n) = opts.max_games {
         pending.truncate(n);
     }
+    order_longest_first(&mut pending, spec);
 
     let mut writer = RecordWriter::open(&path, valid_len)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -633,16 +647,21 @@ pub fn run_league_until(
     std::thread::scope(|scope| {
         let (pending, stop) = (&pending, &stop);
         let hash = &hash;
+        // Each worker takes the next game of the list as it frees up, so the games run in the
+        // order `order_longest_first` gave them and the last ones to finish are short.
+        let next = AtomicUsize::new(0);
         scope.spawn(move || {
-            pool.install(|| {
-                pending.par_iter().for_each_with(tx, |tx, job| {
-                    if !stop.load(Ordering::Relaxed) && !cancel.load(Ordering::Relaxed) {
-                        let started = Instant::now();
-                        let game = play_league_game(spec, job, hash);
-                        let _ = tx.send((game, started.elapsed().as_secs_f64()));
+            pool.broadcast(|_| {
+                while let Some(job) = pending.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if stop.load(Ordering::Relaxed) || cancel.load(Ordering::Relaxed) {
+                        break;
                     }
-                })
-            })
+                    let started = Instant::now();
+                    let game = play_league_game(spec, job, hash);
+                    let _ = tx.send((game, started.elapsed().as_secs_f64()));
+                }
+            });
+            drop(tx);
         });
         for (result, seconds) in rx {
             let finished = result
@@ -688,6 +707,44 @@ pub fn run_league_until(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_are_ordered_most_expensive_match_first_keeping_schedule_order_among_equals() {
+        let spec = LeagueSpec::from_ron(
+            r#"(name: "o", games_per_match: 2, seed: 3, controllers: [
+                (name: "r", spec: Random),
+                (name: "big", spec: Mcts(sims: 400)),
+                (name: "small", spec: Mcts(sims: 20)),
+            ])"#,
+            "o.ron",
+        )
+        .unwrap();
+        let scheduled = schedule(spec.seed, 3, spec.games_per_match);
+        let mut ordered = scheduled.clone();
+        order_longest_first(&mut ordered, &spec);
+        let cost = |j: &GameJob| {
+            let p = |i: usize| decision_cost_prior(&spec.controllers[i].spec);
+            p(j.id.first) + p(j.id.second)
+        };
+        assert!(ordered.windows(2).all(|w| cost(&w[0]) >= cost(&w[1])));
+        // big vs small first, Random vs small last.
+        assert_eq!((ordered[0].id.first, ordered[0].id.second), (1, 2));
+        let last = ordered.last().unwrap().id;
+        assert!(
+            [(0, 2), (2, 0)].contains(&(last.first, last.second)),
+            "{last:?}"
+        );
+        // Same games, and among equal costs the schedule's order.
+        let mut ids: Vec<_> = ordered.iter().map(|j| j.id).collect();
+        let position = |id: GameId| scheduled.iter().position(|j| j.id == id).unwrap();
+        for w in ordered.windows(2) {
+            if cost(&w[0]) == cost(&w[1]) {
+                assert!(position(w[0].id) < position(w[1].id));
+            }
+        }
+        ids.sort_by_key(|&id| position(id));
+        assert_eq!(ids, scheduled.iter().map(|j| j.id).collect::<Vec<_>>());
+    }
 
     fn prior(ron: &str) -> f64 {
         let spec: ControllerSpec = crate::runfs::ron_options().from_str(ron).unwrap();

@@ -3,6 +3,7 @@
 pub mod engine;
 pub mod search;
 pub mod star;
+pub mod threads;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -21,6 +22,8 @@ enum Which {
     Search(search::SearchBenchArgs),
     /// Star1, Star2 and Star2.5 decisions on mid-game positions.
     Star(star::StarBenchArgs),
+    /// A league on 1 and on 2 worker threads: the speed-up from the second core.
+    Threads(threads::ThreadsBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -28,5 +31,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
         Which::Engine(a) => engine::run(a),
         Which::Search(a) => search::run(a),
         Which::Star(a) => star::run(a),
+        Which::Threads(a) => threads::run(a),
     }
 }
