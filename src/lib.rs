@@ -11,6 +11,7 @@ pub mod escape;
 pub mod evolve;
 pub mod formula;
 pub mod game;
+pub mod games;
 pub mod league;
 pub mod progress;
 pub mod runfs;

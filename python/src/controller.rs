@@ -89,7 +89,7 @@ struct Cancellable<'a> {
     fallback: GameRng,
 }
 
-impl Controller for Cancellable<'_> {
+impl Controller<GameState> for Cancellable<'_> {
     fn choose_move(&mut self, state: &GameState) -> Move {
         if self.cancel.load(Ordering::Relaxed) {
             if let Some(mv) = state.random_move(&mut self.fallback) {

@@ -427,7 +427,7 @@ pub fn star_decisions(
         ("Star2", StarSettings::star2()),
         ("Star2.5", StarSettings::star25()),
     ];
-    let bound = StarSettings::star1().evaluation.bound();
+    let bound = crate::game::evaluation::evaluation_bound(StarSettings::star1().evaluation);
     let mut bounds = vec![
         ("true bounds".to_string(), bound),
         ("paper".to_string(), 100.0),

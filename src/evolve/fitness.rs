@@ -163,11 +163,12 @@ pub fn play_both_seatings_recorded(
         let mut base = other
             .build(seat_seed(1 - candidate_seat))
             .map_err(|e| format!("baseline: {e}"))?;
-        let players: [&mut dyn crate::game::Controller; 2] = if candidate_seat == 0 {
-            [cand.as_mut(), base.as_mut()]
-        } else {
-            [base.as_mut(), cand.as_mut()]
-        };
+        let players: [&mut dyn crate::game::Controller<crate::game::GameState>; 2] =
+            if candidate_seat == 0 {
+                [cand.as_mut(), base.as_mut()]
+            } else {
+                [base.as_mut(), cand.as_mut()]
+            };
         let (state, record) =
             play_game(rules, tile_seed, players).map_err(|e| format!("game: {e}"))?;
         let scores = state.scores();

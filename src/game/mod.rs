@@ -8,7 +8,9 @@
 //! `random_games` the benchmark games and test positions, `render` the text board.
 
 pub mod draw;
+pub mod evaluation;
 pub mod features;
+mod interface;
 mod movegen;
 pub mod random_games;
 pub mod referee;

@@ -13,36 +13,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-/// The RNG of every random choice in evomcts: small, fast, and the same stream on every
-/// platform for a given seed.
-pub type GameRng = rand_pcg::Pcg64Mcg;
-
-/// Anything that picks a move for the player to move. Search controllers implement this.
-pub trait Controller {
-    /// A legal move for `state.drawn()`, played by `state.to_move()`.
-    fn choose_move(&mut self, state: &GameState) -> Move;
-}
-
-/// A controller that plays the benchmarks' random player.
-pub struct RandomController {
-    rng: GameRng,
-}
-
-impl RandomController {
-    pub fn new(seed: u64) -> Self {
-        RandomController {
-            rng: GameRng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl Controller for RandomController {
-    fn choose_move(&mut self, state: &GameState) -> Move {
-        state
-            .random_move(&mut self.rng)
-            .expect("a drawn tile has a placement")
-    }
-}
+pub use crate::games::{Controller, GameRng, RandomController};
 
 /// The hidden stack of one game, shuffled from a tile-sequence seed. Two games with the same
 /// seed draw the same sequence, which is how leagues pair games across seatings.
@@ -236,7 +207,7 @@ pub mod seed_string {
 pub fn play_game(
     rules: Rules,
     tile_seed: u64,
-    controllers: [&mut dyn Controller; 2],
+    controllers: [&mut dyn Controller<GameState>; 2],
 ) -> Result<(GameState, GameRecord), GameError> {
     play_game_observed(rules, tile_seed, controllers, |_, _| {})
 }
@@ -245,7 +216,7 @@ pub fn play_game(
 pub fn play_game_observed(
     rules: Rules,
     tile_seed: u64,
-    controllers: [&mut dyn Controller; 2],
+    controllers: [&mut dyn Controller<GameState>; 2],
     mut observe: impl FnMut(&GameState, Move),
 ) -> Result<(GameState, GameRecord), GameError> {
     let mut state = GameState::new(rules);

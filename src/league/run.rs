@@ -411,7 +411,7 @@ struct Seat {
     searches: Vec<SearchDecision>,
 }
 
-impl Controller for Seat {
+impl Controller<GameState> for Seat {
     fn choose_move(&mut self, state: &GameState) -> Move {
         let mv = self.agent.choose_move(state);
         if let Some(top) = self.top {

@@ -39,7 +39,7 @@ pub enum SearchSummary {
 }
 
 /// A controller a league can play, which also hands over its per-decision records.
-pub trait Agent: Controller + Send {
+pub trait Agent: Controller<crate::game::GameState> + Send {
     /// The ES decisions recorded since the last call (empty for controllers without ES).
     fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
         Vec::new()

@@ -355,7 +355,7 @@ fn settings_validate_and_round_trip() {
 #[test]
 fn true_bounds_hold_over_random_games() {
     let b = score_difference_bound();
-    let h = Evaluation::Heyden.bound();
+    let h = evomcts::game::evaluation::evaluation_bound(Evaluation::Heyden);
     eprintln!("true bounds: score difference ±{b}, Heyden ±{h}");
     for state in sample_positions(100, 77, 0..71) {
         for me in 0..2 {

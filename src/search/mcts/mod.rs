@@ -489,7 +489,7 @@ impl MctsController {
     }
 }
 
-impl Controller for MctsController {
+impl Controller<GameState> for MctsController {
     fn choose_move(&mut self, state: &GameState) -> Move {
         self.try_choose_move(state)
             .unwrap_or_else(|err| panic!("MCTS asked to move: {err}"))

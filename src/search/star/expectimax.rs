@@ -4,9 +4,10 @@
 //! rules through `GameState::reveal` itself, tries every move, and shares only the move order
 //! (so ties go to the same move) and the evaluation.
 
-use super::eval::{evaluate, order_moves, Evaluation};
 use super::{SearchResult, StarError, MAX_DEPTH};
+use crate::game::evaluation::{evaluate, order_moves};
 use crate::game::{GameError, GameState, Reveal, TileKind, Unplaceable};
+use crate::games::Evaluation;
 
 struct Expectimax {
     depth: u32,

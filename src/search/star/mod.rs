@@ -28,11 +28,11 @@
 //! **Move ordering** (Ameneyro et al.): a meeple on a city, on a monastery, on a road, no
 //! meeple, a meeple on a field; stable within each class.
 
-mod eval;
 mod expectimax;
 mod searcher;
 
-pub use eval::{evaluate, move_class, order_moves, score_difference_bound, Evaluation};
+pub use crate::game::evaluation::{evaluate, move_class, order_moves, score_difference_bound};
+pub use crate::games::Evaluation;
 pub use expectimax::{expectimax, expectimax_with_leaf_range};
 pub use searcher::StarSearcher;
 
@@ -111,7 +111,7 @@ impl StarSettings {
     /// The same search with L and U set to true bounds of the evaluation, so pruning never
     /// changes the result.
     pub fn with_true_bounds(self) -> Self {
-        let b = self.evaluation.bound();
+        let b = crate::game::evaluation::evaluation_bound(self.evaluation);
         StarSettings {
             lower: -b,
             upper: b,
@@ -189,7 +189,7 @@ impl StarController {
     }
 }
 
-impl Controller for StarController {
+impl Controller<GameState> for StarController {
     fn choose_move(&mut self, state: &GameState) -> Move {
         let result = self
             .searcher

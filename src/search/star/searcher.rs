@@ -12,8 +12,8 @@
 //! States and move lists come from pools that grow to the search depth and are then reused: a
 //! search allocates nothing per node once warm.
 
-use super::eval::{evaluate, order_moves};
 use super::{SearchResult, StarError, StarSettings};
+use crate::game::evaluation::{evaluate, order_moves};
 use crate::game::{GameError, GameState, Move, Reveal, TileKind, Unplaceable};
 
 #[derive(Copy, Clone)]

@@ -1,37 +1,21 @@
-//! What the *-minimax search maximises, and the order in which it tries moves.
+//! How a Carcassonne position at a search horizon is valued, and the order in which the exact
+//! searches try its moves.
 //!
 //! Both evaluations are differences from the searching player's view, so the search is
-//! zero-sum. `score_difference_bound` and `Evaluation::bound` give true bounds (L, U), derived
+//! zero-sum. `score_difference_bound` and `evaluation_bound` give true bounds (L, U), derived
 //! from the tile set, under which pruning provably leaves the result unchanged.
 
-use crate::game::{FeatureKind, GameState, Move, SegmentNode, TileKind, MEEPLES_PER_PLAYER};
-use serde::{Deserialize, Serialize};
+use super::{FeatureKind, GameState, Move, SegmentNode, TileKind, MEEPLES_PER_PLAYER};
+use crate::games::Evaluation;
 use std::sync::OnceLock;
 
-/// How a position at the search horizon is valued.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Evaluation {
-    /// Own virtual score minus the opponent's (`GameState::virtual_scores`): the papers' choice.
-    #[default]
-    ScoreDifference,
-    /// Heyden's (2009) weighted features, as given in Müller's thesis §4.4.4: 100 × score
-    /// difference, 10 × difference of meeples in supply, 10 × difference of what the incomplete
-    /// roads, monasteries and fields each player controls would score now, 12.5 × the same for
-    /// incomplete cities (not doubled), −40 × difference of the number of controlled fields with
-    /// fewer than 3 completed cities. Every term is a difference so the search stays zero-sum;
-    /// a finished game (stack empty) is valued 100 × its final score difference.
-    Heyden,
-}
-
-impl Evaluation {
-    /// A true bound B: every evaluation lies in [−B, B].
-    pub fn bound(self) -> f64 {
-        let b = score_difference_bound();
-        match self {
-            Evaluation::ScoreDifference => b,
-            // 100·|Δscore| + 10·|Δincomplete| + 12.5·|Δcity| ≤ 122.5·B; meeples and fields ≤ 7.
-            Evaluation::Heyden => 122.5 * b + (10.0 + 40.0) * f64::from(MEEPLES_PER_PLAYER),
-        }
+/// A true bound B on `evaluation`: every value lies in [−B, B].
+pub fn evaluation_bound(evaluation: Evaluation) -> f64 {
+    let b = score_difference_bound();
+    match evaluation {
+        Evaluation::ScoreDifference => b,
+        // 100·|Δscore| + 10·|Δincomplete| + 12.5·|Δcity| ≤ 122.5·B; meeples and fields ≤ 7.
+        Evaluation::Heyden => 122.5 * b + (10.0 + 40.0) * f64::from(MEEPLES_PER_PLAYER),
     }
 }
 

@@ -1,0 +1,206 @@
+//! The interface between games and the searches: what a two-player game with chance must tell
+//! a searcher, and nothing more. Carcassonne (`crate::game`) and Pig (`pig`) implement it;
+//! MCTS, the *-minimax searches and the random player (`crate::search`) are written against it
+//! only.
+//!
+//! A state is at one of three kinds of point: a **decision** (the player to move picks one of
+//! the legal moves), a **chance event** (the game draws an outcome: a tile, a die roll), or the
+//! **end**. Hidden information stays hidden: a state exposes the probabilities of the outcomes
+//! its player could know (Carcassonne's multiset of hidden tiles), never the order in which
+//! they will come.
+//!
+//! Architecture invariant: this module knows no game and no search. It does no I/O.
+
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// The RNG of every random choice in evomcts: small, fast, and the same stream on every
+/// platform for a given seed.
+pub type GameRng = rand_pcg::Pcg64Mcg;
+
+/// How a position at a search horizon is valued, from one player's view. Every game offers
+/// `ScoreDifference`; a game may offer more (Carcassonne: `Heyden`) and says which through
+/// [`Game::offers`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Evaluation {
+    /// Own score minus the opponent's, counting what the position would score if the game
+    /// ended now (Carcassonne's virtual scores; Pig's banked scores): the papers' choice.
+    #[default]
+    ScoreDifference,
+    /// Heyden's (2009) weighted features of a Carcassonne position (see
+    /// `crate::game::evaluation`); offered by Carcassonne only.
+    Heyden,
+}
+
+/// One outcome of a chance event, as the exact searches (expectimax, Star) enumerate them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChanceOutcome {
+    /// Which outcome: what [`Game::apply_outcome`] takes and [`Game::sample_chance`] reports.
+    pub label: u8,
+    /// Proportional to its probability (Carcassonne: the hidden count of the tile kind).
+    pub weight: f64,
+    /// What follows the outcome.
+    pub then: AfterOutcome,
+}
+
+/// What an outcome leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterOutcome {
+    /// A decision of the player to move then (or the end).
+    Decision,
+    /// Another chance event on a changed state (Carcassonne's official rule: an unplaceable
+    /// tile is discarded and the same player draws again).
+    ChanceAgain,
+    /// Nothing changes and the event repeats (Carcassonne's bottom-of-stack rule: the tile
+    /// goes back): leaving the outcome out renormalises the others exactly.
+    Repeat,
+}
+
+/// A two-player, zero-sum game with chance, as the searches see it.
+///
+/// Architecture invariant: every method is pure game logic: no I/O, no clock, and every random
+/// choice comes from the `GameRng` passed in, so a search is reproducible from its seed.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// A move of the player to move. Stored in search trees and records.
+    type Move: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned + 'static;
+    /// Why a move or outcome cannot be applied.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// A blank state for buffers that are overwritten (`clone_from`) before use.
+    fn placeholder() -> Self;
+
+    /// The player to move (0 or 1), at a decision or at a chance event.
+    fn to_move(&self) -> usize;
+
+    /// Whether the player to move must pick a move now.
+    fn at_decision(&self) -> bool;
+
+    /// Whether the game has ended as the rules stand (no move and no chance event is left).
+    fn is_over(&self) -> bool;
+
+    /// Whether no decision can ever come again from this state, so its value is its final
+    /// score. At least `is_over`; a game may know it earlier (Carcassonne's bottom-of-stack
+    /// rule once no hidden tile fits anywhere).
+    fn is_terminal(&self) -> bool {
+        self.is_over()
+    }
+
+    /// Decisions taken so far in the game.
+    fn turns_played(&self) -> usize;
+
+    /// The legal moves at a decision, in the game's fixed order; empty elsewhere.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Plays `move` for the player to move.
+    fn apply_move(&mut self, mv: Self::Move) -> Result<(), Self::Error>;
+
+    /// A move drawn by the game's random player (rollouts and the `Random` controller).
+    /// `None` when not at a decision.
+    fn random_move(&self, rng: &mut GameRng) -> Option<Self::Move>;
+
+    /// What the decision is about, as a small label the search keeps with its nodes and
+    /// RAVE's action keys (Carcassonne: the drawn tile kind); 0 where there is nothing.
+    fn decision_label(&self) -> u8;
+
+    /// The chance outcomes the MCTS tree gives a node, in a fixed order: `visit(label)` once
+    /// each. [`Game::sample_chance`] reports the slot of the outcome it drew in this order.
+    fn chance_slots(&self, visit: impl FnMut(u8));
+
+    /// Resolves the chance event with a sampled outcome (and any that follow before a
+    /// decision, as the game's rules chain them). Returns the slot of the first outcome drawn
+    /// among [`Game::chance_slots`], or `None` when the game ended instead.
+    fn sample_chance(&mut self, rng: &mut GameRng) -> Option<usize>;
+
+    /// The outcomes of the chance event with their weights, for exact searches: `out` is
+    /// cleared first. Every outcome with a positive probability is listed once.
+    fn chance_outcomes(&self, out: &mut Vec<ChanceOutcome>);
+
+    /// Applies one outcome of [`Game::chance_outcomes`].
+    fn apply_outcome(&mut self, label: u8) -> Result<(), Self::Error>;
+
+    /// Final scores once the game is over (the rollout's result).
+    fn scores(&self) -> [i32; 2];
+
+    /// Plays to the end with the random player's moves and sampled outcomes: a rollout.
+    fn play_out_randomly(&mut self, rng: &mut GameRng) {
+        self.play_out_randomly_observed(rng, |_, _| {});
+    }
+
+    /// [`Game::play_out_randomly`], calling `before_move(state, move)` before each move is
+    /// played. The random choices do not depend on the observer.
+    fn play_out_randomly_observed(
+        &mut self,
+        rng: &mut GameRng,
+        mut before_move: impl FnMut(&Self, Self::Move),
+    ) {
+        loop {
+            if self.is_terminal() {
+                break;
+            }
+            if !self.at_decision() {
+                if self.sample_chance(rng).is_none() {
+                    break;
+                }
+                continue;
+            }
+            let mv = self.random_move(rng).expect("a decision has a move");
+            before_move(self, mv);
+            self.apply_move(mv)
+                .expect("the random player's move is legal");
+        }
+    }
+
+    /// Whether the game offers `evaluation`.
+    fn offers(evaluation: Evaluation) -> bool {
+        evaluation == Evaluation::ScoreDifference
+    }
+
+    /// The value of this state for `player` under `evaluation` (one the game offers):
+    /// a difference, so the search is zero-sum.
+    fn evaluate(&self, player: usize, evaluation: Evaluation) -> f64;
+
+    /// A true bound B: every value of `evaluation` lies in [−B, B] in every state of this
+    /// state's game (its rules and size, not its position).
+    fn evaluation_bound(&self, evaluation: Evaluation) -> f64;
+
+    /// The moves in the order an exact search should try them (best first by the game's
+    /// knowledge); `out` is cleared first. By default the order of `moves`.
+    fn order_moves(&self, moves: &[Self::Move], out: &mut Vec<Self::Move>) {
+        out.clear();
+        out.extend_from_slice(moves);
+    }
+
+    /// A move, its player and its decision's label packed into one number: the identity of
+    /// an action for RAVE's all-moves-as-first statistics. Read before the move is applied.
+    fn action_key(&self, mv: Self::Move) -> u32;
+}
+
+/// Anything that picks a move for the player to move. Search controllers implement this.
+pub trait Controller<G: Game> {
+    /// A legal move of `state`, which is at a decision.
+    fn choose_move(&mut self, state: &G) -> G::Move;
+}
+
+/// The game's random player, seeded.
+pub struct RandomController {
+    rng: GameRng,
+}
+
+impl RandomController {
+    pub fn new(seed: u64) -> Self {
+        use rand::SeedableRng;
+        RandomController {
+            rng: GameRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Controller<G> for RandomController {
+    fn choose_move(&mut self, state: &G) -> G::Move {
+        state
+            .random_move(&mut self.rng)
+            .expect("the random player is asked only at decisions")
+    }
+}
