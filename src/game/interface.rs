@@ -165,12 +165,10 @@ impl Game for GameState {
 
     /// The player, the tile kind and the move's square, rotation and meeple segment.
     #[inline]
-    fn action_key(&self, mv: Move) -> u32 {
-        let player = GameState::to_move(self) as u32;
-        let tile = self.decision_label() as u32;
+    fn action_key(player: u8, tile: u8, mv: Move) -> u32 {
         let meeple = mv.meeple.map_or(0, |s| s as u32 + 1);
-        player << 27
-            | tile << 22
+        (player as u32) << 27
+            | (tile as u32) << 22
             | ((mv.x as i32 + 128) as u32 & 0xff) << 14
             | ((mv.y as i32 + 128) as u32 & 0xff) << 6
             | (mv.rotation as u32 & 3) << 4

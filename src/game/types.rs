@@ -38,7 +38,7 @@ pub struct Placement {
 
 /// A complete turn: the drawn tile's placement and the meeple choice (a segment index of the
 /// tile's definition, or none).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Move {
     pub x: i8,
     pub y: i8,

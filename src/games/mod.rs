@@ -63,8 +63,17 @@ pub enum AfterOutcome {
 /// Architecture invariant: every method is pure game logic: no I/O, no clock, and every random
 /// choice comes from the `GameRng` passed in, so a search is reproducible from its seed.
 pub trait Game: Clone + Debug + Send + Sync + 'static {
-    /// A move of the player to move. Stored in search trees and records.
-    type Move: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned + 'static;
+    /// A move of the player to move. Stored in search trees and records; `Default` is a
+    /// placeholder for tree nodes no move leads to.
+    type Move: Copy
+        + Default
+        + PartialEq
+        + Debug
+        + Send
+        + Sync
+        + Serialize
+        + DeserializeOwned
+        + 'static;
     /// Why a move or outcome cannot be applied.
     type Error: std::error::Error + Send + Sync + 'static;
 
@@ -172,9 +181,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         out.extend_from_slice(moves);
     }
 
-    /// A move, its player and its decision's label packed into one number: the identity of
-    /// an action for RAVE's all-moves-as-first statistics. Read before the move is applied.
-    fn action_key(&self, mv: Self::Move) -> u32;
+    /// A move packed with the player who plays it and its decision's label
+    /// ([`Game::decision_label`]) into one number: the identity of an action for RAVE's
+    /// all-moves-as-first statistics. A game has few enough distinct actions per game that
+    /// a simulation's set of them stays small (Carcassonne: at most 72 moves a game).
+    fn action_key(player: u8, label: u8, mv: Self::Move) -> u32;
 }
 
 /// Anything that picks a move for the player to move. Search controllers implement this.

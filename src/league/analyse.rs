@@ -39,9 +39,9 @@ pub struct Analysis {
     /// The move the analysing controller chose.
     pub chosen: Move,
     /// What its search found (`None` for a controller that does not search).
-    pub search: Option<SearchSummary>,
+    pub search: Option<SearchSummary<crate::game::Move>>,
     /// What the league recorded of the decision's search (with `search_detail`).
-    pub recorded: Option<SearchSummary>,
+    pub recorded: Option<SearchSummary<crate::game::Move>>,
 }
 
 impl Analysis {
@@ -141,7 +141,7 @@ pub fn analyse_turn(
         })
     };
     let repeats_decision = matches!(analyst, Analyst::Entrant(name) if *name == mover.name);
-    let mut agent: Box<dyn Agent> = match analyst {
+    let mut agent: Box<dyn Agent<crate::game::GameState>> = match analyst {
         Analyst::Entrant(_) if repeats_decision => {
             let mut agent = build(&mover.spec, &mover.name, game.job.controller_seeds[player])?;
             for (at, _, earlier) in positions
@@ -194,7 +194,12 @@ fn decimals(value: Option<f64>) -> String {
 /// The root children a search found, most visited first, as a table: the move, its visits and
 /// their share of the simulations, its mean reward Q, the knowledge terminals when the policy
 /// reads them, and which move was played and chosen.
-pub fn search_table(title: &str, summary: &SearchSummary, played: Move, chosen: Move) -> TextTable {
+pub fn search_table(
+    title: &str,
+    summary: &SearchSummary<Move>,
+    played: Move,
+    chosen: Move,
+) -> TextTable {
     let mark = |mv: Move| match (mv == played, mv == chosen) {
         (true, true) => "played, chosen",
         (true, false) => "played",

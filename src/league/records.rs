@@ -72,7 +72,7 @@ pub fn es_decisions_of<'a>(
 pub struct SearchDecision {
     /// Turns played before the decision (`GameState::turns_played`).
     pub turn: usize,
-    pub search: SearchSummary,
+    pub search: SearchSummary<crate::game::Move>,
 }
 
 fn no_search_decisions(decisions: &[Vec<SearchDecision>; 2]) -> bool {

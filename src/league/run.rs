@@ -405,7 +405,7 @@ pub struct RunOutcome {
 /// A league entrant as the referee sees it: its agent, and, when the spec asks for
 /// `search_detail`, what its search found at each of its decisions.
 struct Seat {
-    agent: Box<dyn Agent>,
+    agent: Box<dyn Agent<crate::game::GameState>>,
     /// Root children kept per decision; `None`: nothing is kept.
     top: Option<usize>,
     searches: Vec<SearchDecision>,

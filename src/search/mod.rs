@@ -1,7 +1,11 @@
 //! Controllers that choose moves by search: MCTS and its variants (evolvable selection, RAVE,
 //! Thompson sampling, ES-MCTS, ES-p-MCTS) and the *-minimax family (Star1, Star2, Star2.5).
-//! Every controller implements `game::Controller` and sees only a `&GameState`: it samples
-//! the hidden tiles, never reads the stack.
+//! Every controller is generic over the game (`games::Game`), implements
+//! `games::Controller`, and sees only the state it is given: it samples the chance outcomes
+//! the game exposes (Carcassonne's hidden tiles), never reads the stack.
+//!
+//! Architecture invariant: search knows no game. It is written against `games::Game` only;
+//! games (`game` for Carcassonne, `games::pig`) never import it.
 //!
 //! `ControllerSpec` is how specs (leagues, evolution runs) name a controller and its settings;
 //! `Agent` is what a league plays: a controller that can also hand over what it recorded.
@@ -9,9 +13,10 @@
 pub mod mcts;
 pub mod star;
 
-pub use crate::game::RandomController;
+pub use crate::games::RandomController;
 
-use crate::game::Controller;
+use crate::game::GameState;
+use crate::games::{Controller, Game};
 use mcts::{EsDecisionRecord, MctsController, MctsSettings, RootSummary};
 use serde::{Deserialize, Serialize};
 use star::{StarController, StarSettings};
@@ -29,9 +34,9 @@ pub enum ControllerSpec {
 
 /// What a controller's search found at its last decision, as plain data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum SearchSummary {
+pub enum SearchSummary<M> {
     /// The root of an MCTS decision: simulations and the most visited root children.
-    Mcts(RootSummary),
+    Mcts(RootSummary<M>),
     /// A *-minimax decision: the searched value of the chosen move, from the deciding
     /// player's view in the evaluation's unit (`None` if it was not finite), and the nodes
     /// visited.
@@ -39,7 +44,7 @@ pub enum SearchSummary {
 }
 
 /// A controller a league can play, which also hands over its per-decision records.
-pub trait Agent: Controller<crate::game::GameState> + Send {
+pub trait Agent<G: Game>: Controller<G> + Send {
     /// The ES decisions recorded since the last call (empty for controllers without ES).
     fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
         Vec::new()
@@ -48,16 +53,16 @@ pub trait Agent: Controller<crate::game::GameState> + Send {
     /// What the last decision's search found, keeping the `top` most visited root children
     /// of an MCTS decision; `None` for controllers that do not search or before the first
     /// decision. Computed only when called.
-    fn search_summary(&self, top: usize) -> Option<SearchSummary> {
+    fn search_summary(&self, top: usize) -> Option<SearchSummary<G::Move>> {
         let _ = top;
         None
     }
 }
 
-impl Agent for RandomController {}
+impl<G: Game> Agent<G> for RandomController {}
 
-impl Agent for StarController {
-    fn search_summary(&self, _top: usize) -> Option<SearchSummary> {
+impl Agent<GameState> for StarController {
+    fn search_summary(&self, _top: usize) -> Option<SearchSummary<crate::game::Move>> {
         self.last_search().map(|found| SearchSummary::Star {
             value: Some(found.value).filter(|v| v.is_finite()),
             nodes: found.nodes,
@@ -65,12 +70,12 @@ impl Agent for StarController {
     }
 }
 
-impl Agent for MctsController {
+impl<G: Game> Agent<G> for MctsController<G> {
     fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
         MctsController::take_decision_records(self)
     }
 
-    fn search_summary(&self, top: usize) -> Option<SearchSummary> {
+    fn search_summary(&self, top: usize) -> Option<SearchSummary<G::Move>> {
         self.root_summary(top).map(SearchSummary::Mcts)
     }
 }
@@ -91,7 +96,7 @@ impl ControllerSpec {
     }
 
     /// A fresh controller whose random choices all come from `seed`.
-    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent>, ControllerSpecError> {
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent<GameState>>, ControllerSpecError> {
         Ok(match self {
             ControllerSpec::Random => Box::new(RandomController::new(seed)),
             ControllerSpec::Mcts(s) => Box::new(

@@ -10,10 +10,11 @@ use evomcts::formula::{
 };
 use evomcts::game::{sample_positions, GameRng, GameState};
 use evomcts::search::mcts::{
-    EsDecisionRecord, EsFitness, EsMode, EsResult, EsSettings, EsStrategy, MctsController,
-    MctsSettings, Reward,
+    EsDecisionRecord, EsFitness, EsMode, EsResult, EsSettings, EsStrategy, MctsSettings, Reward,
 };
 use rand::SeedableRng;
+
+type MctsController = evomcts::search::mcts::MctsController<GameState>;
 
 fn es(sims: u32, es: EsSettings) -> MctsSettings {
     MctsSettings {

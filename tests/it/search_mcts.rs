@@ -9,9 +9,11 @@ use evomcts::game::{
     TileKind, TileStack,
 };
 use evomcts::search::mcts::{
-    EsMode, EsSettings, FinalMove, MctsController, MctsSettings, Reward, SearchError, Selection,
+    EsMode, EsSettings, FinalMove, MctsSettings, Reward, SearchError, Selection,
 };
 use rand::SeedableRng;
+
+type MctsController = evomcts::search::mcts::MctsController<GameState>;
 
 fn settings(sims: u32) -> MctsSettings {
     MctsSettings {
@@ -672,7 +674,7 @@ fn asking_without_a_drawn_tile_is_an_error() {
     let state = GameState::new(Rules::default());
     assert_eq!(
         controller.try_choose_move(&state),
-        Err(SearchError::NoTileDrawn)
+        Err(SearchError::NoDecision)
     );
     // Step-by-step use before any decision is an error too, not a panic.
     assert_eq!(controller.run_simulations(5), Err(SearchError::NotStarted));

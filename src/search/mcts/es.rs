@@ -30,7 +30,7 @@ use crate::formula::{
     CompiledFormula, EvolutionStrategy, Formula, Grammar, InitialPopulation, Origin, Scored,
     StrategyOptions,
 };
-use crate::game::GameRng;
+use crate::games::{Game, GameRng};
 
 pub(crate) struct EsStep {
     strategy: EvolutionStrategy,
@@ -121,9 +121,9 @@ impl EsStep {
 
     /// Runs the evolution on the current tree of `core`. `mcts_simulations` is filled in
     /// by the caller once the decision is over.
-    pub(crate) fn run(
+    pub(crate) fn run<G: Game>(
         &mut self,
-        core: &mut Core,
+        core: &mut Core<G>,
         final_move: FinalMove,
         turn: usize,
         player: u8,
@@ -262,8 +262,8 @@ impl EsStep {
 
 /// Scores one candidate, on the common stream `common` when given (the controller's own
 /// stream is set aside meanwhile). `rewards` receives each simulation's reward.
-fn score(
-    core: &mut Core,
+fn score<G: Game>(
+    core: &mut Core<G>,
     policy: &Policy,
     scoring: Scoring,
     common: Option<u64>,

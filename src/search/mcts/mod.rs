@@ -10,8 +10,9 @@
 //! `write_back`, the paper's public code's behaviour), and leaves an
 //! [`EsDecisionRecord`] per decision.
 //!
-//! The controller sees only the `&GameState` it is given: it samples future tiles
-//! from the hidden counts, so it cannot depend on the real order of the stack.
+//! The controller is generic over the game (`games::Game`) and sees only the state it is
+//! given: it samples chance outcomes as the game exposes them (Carcassonne: future tiles
+//! from the hidden counts), so it cannot depend on the real order of the stack.
 //!
 //! Choices worth knowing:
 //! - Reward scale. The default reward is the raw final score difference, as in the
@@ -37,6 +38,7 @@ mod settings;
 mod situations;
 mod thompson;
 mod tree;
+mod verify;
 
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -47,9 +49,10 @@ pub use settings::{
     InitialPopulation, MctsSettings, Reward, Selection, SettingsError, Unvisited, UnvisitedQ,
     DEFAULT_PRIOR_TEMPERATURE,
 };
+pub use verify::TreeCheck;
 
 use crate::formula::{CompileError, CompiledFormula, Formula, Grammar, Terminal};
-use crate::game::{Controller, GameRng, GameState, Move};
+use crate::games::{Controller, Game, GameRng};
 use es::EsStep;
 use search::{Core, KnowledgeSettings, Scoring};
 use selection::Policy;
@@ -60,8 +63,8 @@ use tree::{Node, ROOT};
 pub enum SearchError {
     #[error("the game is over")]
     GameOver,
-    #[error("no tile is drawn: a controller decides only with a tile to place")]
-    NoTileDrawn,
+    #[error("no decision is due: a controller decides only where the player to move must choose (in Carcassonne, with a tile drawn)")]
+    NoDecision,
     #[error("no decision has begun: call `begin` with a position first")]
     NotStarted,
     #[error("candidate formula: {0}")]
@@ -70,8 +73,8 @@ pub enum SearchError {
 
 /// Statistics of one root child after a search.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ChildStats {
-    pub mv: Move,
+pub struct ChildStats<M> {
+    pub mv: M,
     pub visits: u32,
     /// Mean reward from the deciding player's view.
     pub q: f64,
@@ -85,7 +88,7 @@ pub struct ChildStats {
 /// What the root of a finished decision looked like: the simulations spent and the most
 /// visited root children.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RootSummary {
+pub struct RootSummary<M> {
     /// MCTS simulations of the decision (0 for a forced move).
     pub simulations: u64,
     /// Simulations the ES spent scoring candidates (not part of `simulations`).
@@ -95,7 +98,7 @@ pub struct RootSummary {
     pub legal_moves: usize,
     /// The most visited root children, most visited first; ties go to the higher mean
     /// reward, then to the earlier child in arena order.
-    pub children: Vec<ChildStats>,
+    pub children: Vec<ChildStats<M>>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -121,11 +124,11 @@ pub struct DecisionStats {
 
 /// Every node's statistics and links, to compare a tree before and after a step.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TreeSnapshot {
-    nodes: Vec<Node>,
+pub struct TreeSnapshot<M> {
+    nodes: Vec<Node<M>>,
 }
 
-impl TreeSnapshot {
+impl<M: Copy> TreeSnapshot<M> {
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
@@ -161,9 +164,9 @@ pub struct CandidateTrace {
 
 /// An MCTS player. Deterministic: the same settings, seed and sequence of positions give
 /// the same moves.
-pub struct MctsController {
+pub struct MctsController<G: Game> {
     settings: MctsSettings,
-    core: Core,
+    core: Core<G>,
     /// The policy of the settings (the ES seed for ES controllers).
     base_policy: Policy,
     /// The policy selecting now: the base, or the ES winner for the rest of a decision.
@@ -185,10 +188,10 @@ pub struct MctsController {
 /// The seed of the ES stream, derived from the controller's seed.
 const ES_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
 
-impl MctsController {
+impl<G: Game> MctsController<G> {
     /// Validates the settings, reads the files they name, and seeds every random choice
     /// from `seed`.
-    pub fn new(settings: &MctsSettings, seed: u64) -> Result<MctsController, SettingsError> {
+    pub fn new(settings: &MctsSettings, seed: u64) -> Result<MctsController<G>, SettingsError> {
         settings.validate()?;
         let (base_policy, seed_formula) = resolve_policy(settings)?;
         let es = match &settings.es {
@@ -256,7 +259,7 @@ impl MctsController {
 
     /// Searches `state` with the full budget (and the ES step, for ES controllers) and
     /// returns the chosen move.
-    pub fn try_choose_move(&mut self, state: &GameState) -> Result<Move, SearchError> {
+    pub fn try_choose_move(&mut self, state: &G) -> Result<G::Move, SearchError> {
         self.begin(state)?;
         let budget = self.settings.sims as u64;
         if self.core.tree.get(ROOT).child_count == 1 {
@@ -311,12 +314,12 @@ impl MctsController {
 
     /// Starts a decision on `state`: a new tree whose root has its children allocated,
     /// the settings' policy, no simulation yet.
-    pub fn begin(&mut self, state: &GameState) -> Result<(), SearchError> {
-        if state.drawn().is_none() {
+    pub fn begin(&mut self, state: &G) -> Result<(), SearchError> {
+        if !state.at_decision() {
             return Err(if state.is_over() {
                 SearchError::GameOver
             } else {
-                SearchError::NoTileDrawn
+                SearchError::NoDecision
             });
         }
         self.core.begin(state);
@@ -412,7 +415,7 @@ impl MctsController {
     }
 
     /// A copy of the whole tree's statistics.
-    pub fn snapshot(&self) -> TreeSnapshot {
+    pub fn snapshot(&self) -> TreeSnapshot<G::Move> {
         TreeSnapshot {
             nodes: self.core.tree.nodes().to_vec(),
         }
@@ -420,7 +423,7 @@ impl MctsController {
 
     /// The root children in arena order (a random permutation of the legal moves);
     /// empty before the first decision.
-    pub fn root_children(&self) -> Vec<ChildStats> {
+    pub fn root_children(&self) -> Vec<ChildStats<G::Move>> {
         if !self.started {
             return Vec::new();
         }
@@ -444,7 +447,7 @@ impl MctsController {
     /// The `top` most visited root children of the current tree and the simulations of the
     /// decision so far (`None` before the first decision). Read from the tree
     /// only when asked, so a search that nobody summarises pays nothing for it.
-    pub fn root_summary(&self, top: usize) -> Option<RootSummary> {
+    pub fn root_summary(&self, top: usize) -> Option<RootSummary<G::Move>> {
         if !self.started {
             return None;
         }
@@ -463,7 +466,7 @@ impl MctsController {
 
     /// The move the final-move rule picks from the current tree (`None` before the
     /// first decision).
-    pub fn chosen_move(&self) -> Option<Move> {
+    pub fn chosen_move(&self) -> Option<G::Move> {
         if !self.started {
             return None;
         }
@@ -472,7 +475,7 @@ impl MctsController {
     }
 
     /// The position being searched.
-    pub fn root_state(&self) -> &GameState {
+    pub fn root_state(&self) -> &G {
         self.core.root_state()
     }
 
@@ -489,8 +492,8 @@ impl MctsController {
     }
 }
 
-impl Controller<GameState> for MctsController {
-    fn choose_move(&mut self, state: &GameState) -> Move {
+impl<G: Game> Controller<G> for MctsController<G> {
+    fn choose_move(&mut self, state: &G) -> G::Move {
         self.try_choose_move(state)
             .unwrap_or_else(|err| panic!("MCTS asked to move: {err}"))
     }

@@ -2,11 +2,12 @@
 //! minimum-MSE schedule (Gelly & Silver), as in the MCTS-RAVE of the group's second
 //! Carcassonne paper.
 //!
-//! The action of an AMAF update is a complete Carcassonne move: the tile kind, its
-//! square, rotation and meeple segment, played by the same player. After a simulation,
-//! every move child `c` of every decision node `d` on the path gets an AMAF update when
-//! `d`'s player played `c`'s move (same tile kind) at `d` or at any later turn of the
-//! simulation, in the tree or in the rollout. The value blended in is
+//! The action of an AMAF update is the game's action key (`Game::action_key`): a move
+//! with its player and its decision's label (in Carcassonne the tile kind, its square,
+//! rotation and meeple segment). After a simulation, every move child `c` of every
+//! decision node `d` on the path gets an AMAF update when `d`'s player played `c`'s move
+//! (same label) at `d` or at any later turn of the simulation, in the tree or in the
+//! rollout. The value blended in is
 //!
 //! `(1-β)·Q + β·Q_AMAF + 2·C·sqrt(2·ln(N)/n)`, `β = Ñ / (n + Ñ + 4·bias²·n·Ñ)`
 //!
@@ -14,9 +15,9 @@
 //! main paper's UCT term, so RAVE with no AMAF data is exactly UCT.
 
 use super::tree::{argmax, NodeId, Tree};
-use crate::game::Move;
+use crate::games::Game;
 
-pub(crate) fn select(tree: &Tree, parent: NodeId, c_e: f64, bias: f64) -> NodeId {
+pub(crate) fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64, bias: f64) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
     let four_b2 = 4.0 * bias * bias;
@@ -35,22 +36,11 @@ pub(crate) fn select(tree: &Tree, parent: NodeId, c_e: f64, bias: f64) -> NodeId
     })
 }
 
-/// A move packed with its player and tile kind: the identity of an AMAF action.
-#[inline]
-pub(crate) fn key(player: u8, tile: u8, mv: Move) -> u32 {
-    let meeple = mv.meeple.map_or(0, |s| s as u32 + 1);
-    (player as u32) << 27
-        | (tile as u32) << 22
-        | ((mv.x as i32 + 128) as u32 & 0xff) << 14
-        | ((mv.y as i32 + 128) as u32 & 0xff) << 6
-        | (mv.rotation as u32 & 3) << 4
-        | meeple
-}
-
 /// A small open-addressing set of AMAF keys, reused across simulations.
 #[derive(Debug)]
 pub(crate) struct KeySet {
-    /// `key + 1`, 0 meaning empty. A game has at most 72 moves; 256 slots keep probes short.
+    /// `key + 1`, 0 meaning empty. A Carcassonne game has at most 72 moves; 256 slots keep
+    /// probes short. Distinct actions of a simulation must stay well below 256.
     slots: Box<[u32; 256]>,
 }
 
@@ -110,8 +100,8 @@ pub(crate) struct Played {
 /// Updates the AMAF statistics of the children of the decision nodes in `decisions`
 /// (node id, index in `played` of the move chosen there), listed root first.
 /// `reward0` is the simulation's reward from player 0's view.
-pub(crate) fn update(
-    tree: &mut Tree,
+pub(crate) fn update<G: Game>(
+    tree: &mut Tree<G::Move>,
     decisions: &[(NodeId, usize)],
     played: &[Played],
     reward0: f64,
@@ -125,10 +115,13 @@ pub(crate) fn update(
         }
         inserted_from = inserted_from.min(index);
         let node = *tree.get(decision);
-        let reward = if node.player == 0 { reward0 } else { -reward0 };
+        // The children's player is the one who decides at `decision` (the node's own
+        // `player` is whoever chose the move into it, when a move leads to a decision).
+        let player = tree.get(node.first_child).player;
+        let reward = if player == 0 { reward0 } else { -reward0 };
         for child in node.children() {
             let mv = tree.get(child).mv;
-            if seen.contains(key(node.player, node.tile, mv)) {
+            if seen.contains(G::action_key(player, node.tile, mv)) {
                 let amaf = tree.amaf_mut(child);
                 amaf.visits += 1;
                 amaf.sum += reward;
@@ -140,34 +133,6 @@ pub(crate) fn update(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keys_distinguish_every_field() {
-        let mv = Move {
-            x: -3,
-            y: 5,
-            rotation: 2,
-            meeple: Some(1),
-        };
-        let base = key(1, 7, mv);
-        assert_ne!(base, key(0, 7, mv));
-        assert_ne!(base, key(1, 8, mv));
-        assert_ne!(base, key(1, 7, Move { x: -2, ..mv }));
-        assert_ne!(base, key(1, 7, Move { y: 4, ..mv }));
-        assert_ne!(base, key(1, 7, Move { rotation: 3, ..mv }));
-        assert_ne!(base, key(1, 7, Move { meeple: None, ..mv }));
-        assert_ne!(
-            base,
-            key(
-                1,
-                7,
-                Move {
-                    meeple: Some(0),
-                    ..mv
-                }
-            )
-        );
-    }
 
     #[test]
     fn key_set_finds_what_was_inserted_only() {

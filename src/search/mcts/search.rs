@@ -4,11 +4,12 @@
 //! A simulation clones the root state into a reusable buffer and replays the tree's
 //! edges while it descends, so nodes hold no game state. At a decision node an
 //! unvisited child is expanded if one is left (one expansion per simulation), otherwise
-//! the policy picks a child. At a chance node a tile kind is drawn with the probability
-//! of its hidden count (the search sees the multiset of hidden tiles, never their
-//! order); a kind that fits nowhere is handled by the game's rule, so under the official
-//! rule its outcome is another chance node (the tile is discarded, the same player draws
-//! again). The first time an outcome is drawn its node is the simulation's expansion.
+//! the policy picks a child. At a chance node the game samples an outcome (Carcassonne: a
+//! tile kind with the probability of its hidden count; the search sees the multiset of
+//! hidden tiles, never their order); what follows an outcome is the game's business, so
+//! an outcome's node may be a decision, another chance node or the end. A move may lead
+//! straight to another decision (Pig's hold). The first time an outcome is drawn its node
+//! is the simulation's expansion.
 //! Nothing on the per-simulation path allocates once the buffers have grown.
 
 use rand::seq::SliceRandom;
@@ -17,16 +18,7 @@ use super::rave::{self, KeySet, Played};
 use super::selection::Policy;
 use super::settings::{EsFitness, EsMode, FinalMove, Reward, Unvisited};
 use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
-use crate::game::{DrawUntil, Drawn, GameRng, GameState, Move, Rules, SampledTiles, Unplaceable};
-use crate::search::star::{evaluate, Evaluation};
-
-/// The placeholder edge of nodes not reached by a move.
-pub(crate) const NO_MOVE: Move = Move {
-    x: 0,
-    y: 0,
-    rotation: 0,
-    meeple: None,
-};
+use crate::games::{Evaluation, Game, GameRng};
 
 /// How the ES scores one candidate ([`Core::evaluate_candidate`]).
 #[derive(Clone, Copy, Debug)]
@@ -50,22 +42,22 @@ pub(crate) struct KnowledgeSettings {
 }
 
 /// Everything a decision's simulations work on.
-pub(crate) struct Core {
-    pub tree: Tree,
+pub(crate) struct Core<G: Game> {
+    pub tree: Tree<G::Move>,
     pub rng: GameRng,
     c_e: f64,
     reward: Reward,
     rollouts: u32,
     unvisited: Unvisited,
     knowledge: Option<KnowledgeSettings>,
-    root_state: Box<GameState>,
+    root_state: Box<G>,
     /// Where a child's move is tried to compute its `H`.
-    knowledge_state: Box<GameState>,
+    knowledge_state: Box<G>,
     /// Moves tried for `H` since `begin`.
     knowledge_evaluations: u64,
-    sim_state: Box<GameState>,
-    rollout_state: Box<GameState>,
-    moves: Vec<Move>,
+    sim_state: Box<G>,
+    rollout_state: Box<G>,
+    moves: Vec<G::Move>,
     path: Vec<NodeId>,
     /// RAVE: the moves of the current simulation, and where each decision's move is.
     played: Vec<Played>,
@@ -78,7 +70,7 @@ pub(crate) struct Core {
     write_backs: Vec<(f64, u32, NodeId)>,
 }
 
-impl Core {
+impl<G: Game> Core<G> {
     pub(crate) fn new(
         rng: GameRng,
         c_e: f64,
@@ -87,8 +79,8 @@ impl Core {
         rave: bool,
         unvisited: Unvisited,
         knowledge: Option<KnowledgeSettings>,
-    ) -> Core {
-        let blank = Box::new(GameState::new(Rules::default()));
+    ) -> Core<G> {
+        let blank = Box::new(G::placeholder());
         Core {
             tree: Tree::new(rave, knowledge.is_some()),
             rng,
@@ -112,16 +104,16 @@ impl Core {
         }
     }
 
-    /// Starts a new tree whose root is `state`, which must have a tile drawn.
-    pub(crate) fn begin(&mut self, state: &GameState) {
-        let drawn = state.drawn().expect("the caller checked a tile is drawn");
+    /// Starts a new tree whose root is `state`, which must be at a decision.
+    pub(crate) fn begin(&mut self, state: &G) {
+        debug_assert!(state.at_decision(), "the caller checked a decision is due");
         self.root_state.as_mut().clone_from(state);
         self.knowledge_evaluations = 0;
         self.tree.reset(Node::new(
             NodeKind::Decision,
             state.to_move() as u8,
-            drawn.index() as u8,
-            NO_MOVE,
+            state.decision_label(),
+            G::Move::default(),
         ));
         self.allocate_moves(ROOT, false);
     }
@@ -130,7 +122,7 @@ impl Core {
     /// `sim_state` (`in_simulation`) or `root_state`, in a random order, with their knowledge
     /// when the policy reads it.
     fn allocate_moves(&mut self, decision: NodeId, in_simulation: bool) {
-        let state: &GameState = if in_simulation {
+        let state: &G = if in_simulation {
             &self.sim_state
         } else {
             &self.root_state
@@ -159,7 +151,7 @@ impl Core {
         self.knowledge_evaluations
     }
 
-    pub(crate) fn root_state(&self) -> &GameState {
+    pub(crate) fn root_state(&self) -> &G {
         &self.root_state
     }
 
@@ -209,15 +201,16 @@ impl Core {
                             (child, self.tree.get(child).kind == NodeKind::Unexpanded)
                         }
                     };
-                    let mv = self.tree.get(child).mv;
+                    let child_node = *self.tree.get(child);
+                    let mv = child_node.mv;
                     if record_played {
                         self.decisions.push((node_id, self.played.len()));
                         self.played.push(Played {
-                            key: rave::key(node.player, node.tile, mv),
+                            key: G::action_key(child_node.player, node.tile, mv),
                         });
                     }
                     self.sim_state
-                        .apply(mv)
+                        .apply_move(mv)
                         .expect("moves in the tree are legal in the replayed state");
                     if node_id == ROOT {
                         root_child = child;
@@ -225,12 +218,19 @@ impl Core {
                     if expanding {
                         if backup {
                             self.tree.get_mut(node_id).expanded += 1;
-                            let kind = if is_terminal(&self.sim_state) {
-                                NodeKind::Terminal
+                            let state = &self.sim_state;
+                            let (kind, tile) = if state.at_decision() {
+                                (NodeKind::Decision, state.decision_label())
+                            } else if state.is_terminal() {
+                                (NodeKind::Terminal, child_node.tile)
                             } else {
-                                NodeKind::Chance
+                                (NodeKind::Chance, child_node.tile)
                             };
-                            self.tree.get_mut(child).kind = kind;
+                            // Keeps the chooser as `player`: the node's statistics are
+                            // the move's, from the view of whoever chose it.
+                            let expanded = self.tree.get_mut(child);
+                            expanded.kind = kind;
+                            expanded.tile = tile;
                             self.path.push(child);
                         }
                         break;
@@ -243,19 +243,20 @@ impl Core {
                         if !backup {
                             break;
                         }
-                        allocate_outcomes(&mut self.tree, node_id, &self.sim_state);
+                        allocate_outcomes(&mut self.tree, node_id, &*self.sim_state);
                     }
-                    let Some(slot) = draw_outcome(&mut self.sim_state, &mut self.rng) else {
-                        // Bottom-of-stack rule with nothing placeable left: the game
-                        // ended here; the rollout only scores it.
+                    let Some(slot) = self.sim_state.sample_chance(&mut self.rng) else {
+                        // The game ended in the chance event itself (Carcassonne's
+                        // bottom-of-stack rule with nothing placeable left); the
+                        // rollout only scores it.
                         break;
                     };
                     let child = self.tree.get(node_id).first_child + slot as NodeId;
                     if self.tree.get(child).kind == NodeKind::Unexpanded {
                         if backup {
-                            let kind = if self.sim_state.drawn().is_some() {
+                            let kind = if self.sim_state.at_decision() {
                                 NodeKind::Decision
-                            } else if is_terminal(&self.sim_state) {
+                            } else if self.sim_state.is_terminal() {
                                 NodeKind::Terminal
                             } else {
                                 NodeKind::Chance
@@ -263,6 +264,9 @@ impl Core {
                             let child_node = self.tree.get_mut(child);
                             child_node.kind = kind;
                             child_node.player = self.sim_state.to_move() as u8;
+                            if kind == NodeKind::Decision {
+                                child_node.tile = self.sim_state.decision_label();
+                            }
                             self.path.push(child);
                         }
                         break;
@@ -278,7 +282,7 @@ impl Core {
         if backup {
             self.backpropagate(reward0, wins0_x2);
             if record_played && !self.tree.in_overlay() {
-                rave::update(
+                rave::update::<G>(
                     &mut self.tree,
                     &self.decisions,
                     &self.played,
@@ -301,7 +305,7 @@ impl Core {
         let mut reward_sum = 0.0;
         let mut diff_sum = 0i64;
         for _ in 0..self.rollouts {
-            let state: &mut GameState = if self.rollouts == 1 {
+            let state: &mut G = if self.rollouts == 1 {
                 &mut self.sim_state
             } else {
                 self.rollout_state.clone_from(&self.sim_state);
@@ -315,11 +319,7 @@ impl Core {
             let scores = state.scores();
             let diff = scores[0] - scores[1];
             diff_sum += diff as i64;
-            reward_sum += match self.reward {
-                Reward::ScoreDiff => diff as f64,
-                Reward::ScaledScoreDiff(scale) => diff as f64 / scale,
-                Reward::WinLoss => diff.signum() as f64,
-            };
+            reward_sum += self.reward.of_difference(diff);
         }
         let wins0_x2 = match diff_sum.signum() {
             1 => 2,
@@ -419,36 +419,28 @@ impl Core {
     }
 }
 
-/// Whether a state reached in the tree ends the game: nothing hidden and nothing drawn,
-/// or (bottom-of-stack rule) no hidden tile fits anywhere any more.
-fn is_terminal(state: &GameState) -> bool {
-    state.is_over()
-        || (state.rules().unplaceable == Unplaceable::BottomOfStack
-            && state.drawn().is_none()
-            && !state.any_hidden_placeable())
-}
-
 /// Sets `H` and `p` of the children of a decision node just allocated from `first` on, in
-/// the position `state`: `H` is the change the child's move makes to the mover's virtual
-/// score difference (`GameState::virtual_scores`, own minus opponent's), in the reward's
-/// unit; `p` is the softmax of the siblings' `H` at the settings' temperature.
-fn assign_knowledge(
-    tree: &mut Tree,
+/// the position `state`: `H` is the change the child's move makes to the mover's score
+/// difference as the game values it now (`Evaluation::ScoreDifference`; Carcassonne's
+/// virtual scores, own minus opponent's), in the reward's unit; `p` is the softmax of the
+/// siblings' `H` at the settings' temperature.
+fn assign_knowledge<G: Game>(
+    tree: &mut Tree<G::Move>,
     first: NodeId,
-    state: &GameState,
-    scratch: &mut GameState,
+    state: &G,
+    scratch: &mut G,
     knowledge: KnowledgeSettings,
 ) {
     let mover = state.to_move();
-    let before = evaluate(state, mover, Evaluation::ScoreDifference);
+    let before = state.evaluate(mover, Evaluation::ScoreDifference);
     let children = first..tree.len() as NodeId;
     let mut highest = f64::NEG_INFINITY;
     for id in children.clone() {
         scratch.clone_from(state);
         scratch
-            .apply(tree.get(id).mv)
+            .apply_move(tree.get(id).mv)
             .expect("allocated moves are legal");
-        let after = evaluate(scratch, mover, Evaluation::ScoreDifference);
+        let after = scratch.evaluate(mover, Evaluation::ScoreDifference);
         let heuristic = (after - before) / knowledge.points_per_unit;
         tree.knowledge_mut(id).heuristic = heuristic;
         highest = highest.max(heuristic);
@@ -467,71 +459,52 @@ fn assign_knowledge(
 }
 
 /// Gives a decision node one child per legal move, in a random order.
-fn allocate_moves(
-    tree: &mut Tree,
+fn allocate_moves<G: Game>(
+    tree: &mut Tree<G::Move>,
     decision: NodeId,
-    state: &GameState,
-    moves: &mut Vec<Move>,
+    state: &G,
+    moves: &mut Vec<G::Move>,
     rng: &mut GameRng,
 ) {
     state.legal_moves(moves);
-    debug_assert!(!moves.is_empty(), "a drawn tile always has a move");
+    debug_assert!(!moves.is_empty(), "a decision always has a move");
     moves.shuffle(rng);
     let player = state.to_move() as u8;
-    let tile = state.drawn().map_or(0, |t| t.index() as u8);
+    let label = state.decision_label();
     let first = tree.len() as NodeId;
     for &mv in moves.iter() {
-        tree.push(Node::new(NodeKind::Unexpanded, player, tile, mv));
+        tree.push(Node::new(NodeKind::Unexpanded, player, label, mv));
     }
     let node = tree.get_mut(decision);
     node.first_child = first;
     node.child_count = u16::try_from(moves.len()).expect("fewer than 65536 legal moves");
 }
 
-/// Gives a chance node one child per hidden tile kind, in kind order.
-fn allocate_outcomes(tree: &mut Tree, chance: NodeId, state: &GameState) {
+/// Gives a chance node one child per outcome slot of the game, in the game's order.
+fn allocate_outcomes<G: Game>(tree: &mut Tree<G::Move>, chance: NodeId, state: &G) {
     let player = state.to_move() as u8;
     let first = tree.len() as NodeId;
     let mut count = 0u16;
-    for (kind, &hidden) in state.hidden_counts().iter().enumerate() {
-        if hidden > 0 {
-            tree.push(Node::new(NodeKind::Unexpanded, player, kind as u8, NO_MOVE));
-            count += 1;
-        }
-    }
+    state.chance_slots(|label| {
+        tree.push(Node::new(
+            NodeKind::Unexpanded,
+            player,
+            label,
+            G::Move::default(),
+        ));
+        count += 1;
+    });
     let node = tree.get_mut(chance);
     node.first_child = first;
     node.child_count = count;
 }
 
-/// Draws a tile kind with the probability of its hidden count and reveals it in
-/// `state`. Returns the outcome's slot (its rank among the kinds still hidden), or
-/// `None` when the bottom-of-stack rule leaves nothing placeable (the rest is then
-/// discarded and the game is over).
-fn draw_outcome(state: &mut GameState, rng: &mut GameRng) -> Option<usize> {
-    let kind = match state
-        .draw_from(&mut SampledTiles(rng), DrawUntil::ReadyOrDiscarded)
-        .expect("sampled tiles are hidden")
-    {
-        Drawn::Ready(kind) | Drawn::Discarded(kind) => kind,
-        Drawn::Exhausted => return None,
-    };
-    // The rank among the kinds still hidden before the draw; the drawn kind's own count
-    // does not change the rank.
-    Some(
-        state.hidden_counts()[..kind.index()]
-            .iter()
-            .filter(|&&hidden| hidden > 0)
-            .count(),
-    )
-}
-
-/// `GameState::play_out_randomly` (the same random choices in the same order), also
-/// noting every move for the AMAF update.
-fn play_out_recording(state: &mut GameState, rng: &mut GameRng, played: &mut Vec<Played>) {
-    state.play_out_randomly_observed(rng, |state, tile, mv| {
+/// `Game::play_out_randomly` (the same random choices in the same order), also noting
+/// every move for the AMAF update.
+fn play_out_recording<G: Game>(state: &mut G, rng: &mut GameRng, played: &mut Vec<Played>) {
+    state.play_out_randomly_observed(rng, |state, mv| {
         played.push(Played {
-            key: rave::key(state.to_move() as u8, tile.index() as u8, mv),
+            key: G::action_key(state.to_move() as u8, state.decision_label(), mv),
         })
     });
 }

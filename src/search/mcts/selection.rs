@@ -27,9 +27,9 @@ pub(crate) enum Policy {
 
 impl Policy {
     /// The child of `parent` to descend into.
-    pub(crate) fn select<R: Rng + ?Sized>(
+    pub(crate) fn select<M: Copy, R: Rng + ?Sized>(
         &self,
-        tree: &Tree,
+        tree: &Tree<M>,
         parent: NodeId,
         c_e: f64,
         rng: &mut R,
@@ -49,9 +49,9 @@ impl Policy {
     /// The child of `parent` to descend into, visited or not: the formula ranks an
     /// unvisited child with the statistics `urgency` gives it. Only formula policies rank
     /// unvisited children (the settings' validation ensures it).
-    pub(crate) fn select_with_urgency(
+    pub(crate) fn select_with_urgency<M: Copy>(
         &self,
-        tree: &Tree,
+        tree: &Tree<M>,
         parent: NodeId,
         c_e: f64,
         urgency: FirstPlayUrgency,
@@ -69,9 +69,9 @@ impl Policy {
     }
 }
 
-fn select_by_formula(
+fn select_by_formula<M: Copy>(
     formula: &CompiledFormula,
-    tree: &Tree,
+    tree: &Tree<M>,
     parent: NodeId,
     c_e: f64,
     urgency: Option<FirstPlayUrgency>,
@@ -122,7 +122,7 @@ fn select_by_formula(
 /// `Q + 2*C*sqrt(2*ln(N)/n)` with the operations in the order the formula engine
 /// performs them, so the values agree bit for bit (N ≥ n ≥ 1 here, where the engine's
 /// protections do not change anything).
-fn select_by_hand_coded_uct(tree: &Tree, parent: NodeId, c_e: f64) -> NodeId {
+fn select_by_hand_coded_uct<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
     argmax(node.children(), |child| {

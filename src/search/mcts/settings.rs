@@ -40,6 +40,16 @@ impl Reward {
             Reward::WinLoss => 50.0,
         }
     }
+
+    /// The reward of a game that ended with score difference `diff` (own minus opponent's).
+    #[inline]
+    pub fn of_difference(self, diff: i32) -> f64 {
+        match self {
+            Reward::ScoreDiff => diff as f64,
+            Reward::ScaledScoreDiff(scale) => diff as f64 / scale,
+            Reward::WinLoss => diff.signum() as f64,
+        }
+    }
 }
 
 /// How the move is picked once the simulations are spent.

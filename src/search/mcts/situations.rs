@@ -10,8 +10,9 @@ use super::settings::{Unvisited, UnvisitedQ};
 use super::tree::{NodeId, NodeKind};
 use super::MctsController;
 use crate::formula::{SelectionInputs, SiblingSets};
+use crate::games::Game;
 
-impl MctsController {
+impl<G: Game> MctsController<G> {
     /// Appends to `out` one sibling set per decision node of the last search's tree that the
     /// formula would rank now: nodes with at least 2 children, every child visited under the
     /// default `TriedFirst` rule, or any allocated node under first-play urgency (unvisited

@@ -16,8 +16,8 @@ use super::tree::{argmax, NodeId, Tree};
 /// Smallest φ used: when N = n (a single child), ln N / n can be 0.
 const MIN_PHI: f64 = 1e-3;
 
-pub(crate) fn select<R: Rng + ?Sized>(
-    tree: &Tree,
+pub(crate) fn select<M: Copy, R: Rng + ?Sized>(
+    tree: &Tree<M>,
     parent: NodeId,
     reshaped: bool,
     rng: &mut R,

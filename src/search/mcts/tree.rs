@@ -15,8 +15,6 @@
 //! at the mark. A candidate's 10 simulations touch a few dozen nodes, so the "copy" costs
 //! that many 40-byte writes.
 
-use crate::game::Move;
-
 /// Index of a node in the arena.
 pub(crate) type NodeId = u32;
 
@@ -39,7 +37,7 @@ pub(crate) enum NodeKind {
 
 /// One node; 40 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Node {
+pub(crate) struct Node<M> {
     /// Sum of the rewards backpropagated through this node, from `player`'s view.
     pub sum: f64,
     /// Sum of their squares, for the variance terminal `V`.
@@ -57,7 +55,7 @@ pub(crate) struct Node {
     /// order. Under first-play urgency the formula reaches them in any order.
     pub expanded: u16,
     /// The move that leads here (children of decision nodes).
-    pub mv: Move,
+    pub mv: M,
     /// The tile kind (`TileKind::index`) that leads here (children of chance nodes), and
     /// for decision nodes the tile the player to move places.
     pub tile: u8,
@@ -67,8 +65,8 @@ pub(crate) struct Node {
     pub player: u8,
 }
 
-impl Node {
-    pub(crate) fn new(kind: NodeKind, player: u8, tile: u8, mv: Move) -> Node {
+impl<M: Copy> Node<M> {
+    pub(crate) fn new(kind: NodeKind, player: u8, tile: u8, mv: M) -> Node<M> {
         Node {
             sum: 0.0,
             sum_sq: 0.0,
@@ -146,9 +144,9 @@ pub(crate) struct Amaf {
 }
 
 /// The arena, the optional AMAF array parallel to it, and the undo journal.
-#[derive(Debug, Default)]
-pub(crate) struct Tree {
-    nodes: Vec<Node>,
+#[derive(Debug)]
+pub(crate) struct Tree<M> {
+    nodes: Vec<Node<M>>,
     /// Parallel to `nodes` when `with_amaf`, empty otherwise.
     amaf: Vec<Amaf>,
     with_amaf: bool,
@@ -158,20 +156,24 @@ pub(crate) struct Tree {
     with_knowledge: bool,
     /// `Some(mark)` while an overlay is open: nodes below `mark` are journaled.
     overlay_mark: Option<NodeId>,
-    journal: Vec<(NodeId, Node)>,
+    journal: Vec<(NodeId, Node<M>)>,
 }
 
-impl Tree {
-    pub(crate) fn new(with_amaf: bool, with_knowledge: bool) -> Tree {
+impl<M: Copy> Tree<M> {
+    pub(crate) fn new(with_amaf: bool, with_knowledge: bool) -> Tree<M> {
         Tree {
+            nodes: Vec::new(),
+            amaf: Vec::new(),
             with_amaf,
+            knowledge: Vec::new(),
             with_knowledge,
-            ..Tree::default()
+            overlay_mark: None,
+            journal: Vec::new(),
         }
     }
 
     /// Empties the tree (keeping its memory) and makes `root` its root.
-    pub(crate) fn reset(&mut self, root: Node) {
+    pub(crate) fn reset(&mut self, root: Node<M>) {
         debug_assert!(self.overlay_mark.is_none(), "reset inside an overlay");
         self.nodes.clear();
         self.amaf.clear();
@@ -184,14 +186,14 @@ impl Tree {
         self.nodes.len()
     }
 
-    pub(crate) fn nodes(&self) -> &[Node] {
+    pub(crate) fn nodes(&self) -> &[Node<M>] {
         &self.nodes
     }
 
     /// Bytes one node costs: the node, plus its AMAF entry under RAVE and its knowledge
     /// when the policy reads it.
     pub(crate) fn bytes_per_node(&self) -> usize {
-        std::mem::size_of::<Node>()
+        std::mem::size_of::<Node<M>>()
             + if self.with_amaf {
                 std::mem::size_of::<Amaf>()
             } else {
@@ -205,7 +207,7 @@ impl Tree {
     }
 
     #[inline]
-    pub(crate) fn push(&mut self, node: Node) -> NodeId {
+    pub(crate) fn push(&mut self, node: Node<M>) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(node);
         if self.with_amaf {
@@ -218,13 +220,13 @@ impl Tree {
     }
 
     #[inline]
-    pub(crate) fn get(&self, id: NodeId) -> &Node {
+    pub(crate) fn get(&self, id: NodeId) -> &Node<M> {
         &self.nodes[id as usize]
     }
 
     /// Write access; inside an overlay, saves the node first if it predates the overlay.
     #[inline]
-    pub(crate) fn get_mut(&mut self, id: NodeId) -> &mut Node {
+    pub(crate) fn get_mut(&mut self, id: NodeId) -> &mut Node<M> {
         if let Some(mark) = self.overlay_mark {
             if id < mark {
                 self.journal.push((id, self.nodes[id as usize]));
@@ -301,8 +303,9 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Move;
 
-    fn leaf(player: u8) -> Node {
+    fn leaf(player: u8) -> Node<Move> {
         Node::new(
             NodeKind::Chance,
             player,
@@ -318,7 +321,7 @@ mod tests {
 
     #[test]
     fn node_stays_compact() {
-        assert_eq!(std::mem::size_of::<Node>(), 40);
+        assert_eq!(std::mem::size_of::<Node<Move>>(), 40);
     }
 
     #[test]
