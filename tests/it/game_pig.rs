@@ -269,6 +269,12 @@ fn action_keys_tell_player_and_move_apart() {
     assert_eq!(first.decision_label(), 0);
 }
 
+/// Every decision `(i, j, k)` of a game to `target`: banked scores below it, `i + k` too.
+fn decision_coordinates(target: usize) -> impl Iterator<Item = (usize, usize, usize)> {
+    (0..target)
+        .flat_map(move |i| (0..target).flat_map(move |j| (0..target - i).map(move |k| (i, j, k))))
+}
+
 /// Plain value iteration over the published equations, every state updated from the previous
 /// sweep's values, written apart from the solver: the reference at small targets.
 fn plain_value_iteration(target: usize) -> Vec<Vec<Vec<f64>>> {
@@ -325,16 +331,12 @@ fn the_solver_agrees_with_plain_value_iteration_at_small_targets() {
         let solution = solve(rules(target)).unwrap();
         let t = usize::from(target);
         let reference = plain_value_iteration(t);
-        for i in 0..t {
-            for j in 0..t {
-                for k in 0..t - i {
-                    let (ours, theirs) = (solution.value(i, j, k), reference[i][j][k]);
-                    assert!(
-                        (ours - theirs).abs() < 1e-10,
-                        "target {target} P({i},{j},{k}): {ours} vs {theirs}"
-                    );
-                }
-            }
+        for (i, j, k) in decision_coordinates(t) {
+            let (ours, theirs) = (solution.value(i, j, k), reference[i][j][k]);
+            assert!(
+                (ours - theirs).abs() < 1e-10,
+                "target {target} P({i},{j},{k}): {ours} vs {theirs}"
+            );
         }
     }
 }
@@ -349,16 +351,12 @@ fn check_solution(target: u16) -> f64 {
     );
     let t = usize::from(target);
     assert_eq!(solution.state_count(), t * t * (t + 1) / 2);
-    for i in 0..t {
-        for j in 0..t {
-            for k in 0..t - i {
-                let p = solution.value(i, j, k);
-                assert!((0.0..=1.0).contains(&p), "P({i},{j},{k}) = {p}");
-                // More banked is never worse for the mover, and never better for the opponent.
-                assert!(solution.value(i + 1, j, k) >= p - 1e-9, "P({i},{j},{k})");
-                assert!(solution.value(i, j + 1, k) <= p + 1e-9, "P({i},{j},{k})");
-            }
-        }
+    for (i, j, k) in decision_coordinates(t) {
+        let p = solution.value(i, j, k);
+        assert!((0.0..=1.0).contains(&p), "P({i},{j},{k}) = {p}");
+        // More banked is never worse for the mover, and never better for the opponent.
+        assert!(solution.value(i + 1, j, k) >= p - 1e-9, "P({i},{j},{k})");
+        assert!(solution.value(i, j + 1, k) <= p + 1e-9, "P({i},{j},{k})");
     }
     let first = solution.first_player_win_probability();
     println!(
