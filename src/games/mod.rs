@@ -11,6 +11,8 @@
 //!
 //! Architecture invariant: this module knows no game and no search. It does no I/O.
 
+pub mod pig;
+
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;

@@ -21,6 +21,7 @@ mod formula_ops;
 mod formula_text;
 mod fuzz_parsers;
 mod game_interface;
+mod game_pig;
 mod game_properties;
 mod game_scoring;
 mod league;

@@ -98,18 +98,19 @@ pub(crate) struct Played {
 }
 
 /// Updates the AMAF statistics of the children of the decision nodes in `decisions`
-/// (node id, index in `played` of the move chosen there), listed root first.
+/// (node id, index in `played` of the move chosen there, the decision's label), listed root
+/// first.
 /// `reward0` is the simulation's reward from player 0's view.
 pub(crate) fn update<G: Game>(
     tree: &mut Tree<G::Move>,
-    decisions: &[(NodeId, usize)],
+    decisions: &[(NodeId, usize, u8)],
     played: &[Played],
     reward0: f64,
     seen: &mut KeySet,
 ) {
     seen.clear();
     let mut inserted_from = played.len();
-    for &(decision, index) in decisions.iter().rev() {
+    for &(decision, index, label) in decisions.iter().rev() {
         for p in &played[index..inserted_from] {
             seen.insert(p.key);
         }
@@ -121,7 +122,7 @@ pub(crate) fn update<G: Game>(
         let reward = if player == 0 { reward0 } else { -reward0 };
         for child in node.children() {
             let mv = tree.get(child).mv;
-            if seen.contains(G::action_key(player, node.tile, mv)) {
+            if seen.contains(G::action_key(player, label, mv)) {
                 let amaf = tree.amaf_mut(child);
                 amaf.visits += 1;
                 amaf.sum += reward;

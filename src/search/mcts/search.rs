@@ -59,9 +59,10 @@ pub(crate) struct Core<G: Game> {
     rollout_state: Box<G>,
     moves: Vec<G::Move>,
     path: Vec<NodeId>,
-    /// RAVE: the moves of the current simulation, and where each decision's move is.
+    /// RAVE: the moves of the current simulation, and for each decision of the tree its
+    /// node, where its move is in `played`, and its label (`Game::decision_label`).
     played: Vec<Played>,
-    decisions: Vec<(NodeId, usize)>,
+    decisions: Vec<(NodeId, usize, u8)>,
     seen: KeySet,
     /// The last simulation's reward and win count ×2, from player 0's view.
     last_result: (f64, u32),
@@ -204,9 +205,10 @@ impl<G: Game> Core<G> {
                     let child_node = *self.tree.get(child);
                     let mv = child_node.mv;
                     if record_played {
-                        self.decisions.push((node_id, self.played.len()));
+                        let label = self.sim_state.decision_label();
+                        self.decisions.push((node_id, self.played.len(), label));
                         self.played.push(Played {
-                            key: G::action_key(child_node.player, node.tile, mv),
+                            key: G::action_key(child_node.player, label, mv),
                         });
                     }
                     self.sim_state
@@ -219,18 +221,16 @@ impl<G: Game> Core<G> {
                         if backup {
                             self.tree.get_mut(node_id).expanded += 1;
                             let state = &self.sim_state;
-                            let (kind, tile) = if state.at_decision() {
-                                (NodeKind::Decision, state.decision_label())
+                            let kind = if state.at_decision() {
+                                NodeKind::Decision
                             } else if state.is_terminal() {
-                                (NodeKind::Terminal, child_node.tile)
+                                NodeKind::Terminal
                             } else {
-                                (NodeKind::Chance, child_node.tile)
+                                NodeKind::Chance
                             };
                             // Keeps the chooser as `player`: the node's statistics are
                             // the move's, from the view of whoever chose it.
-                            let expanded = self.tree.get_mut(child);
-                            expanded.kind = kind;
-                            expanded.tile = tile;
+                            self.tree.get_mut(child).kind = kind;
                             self.path.push(child);
                         }
                         break;
@@ -264,9 +264,6 @@ impl<G: Game> Core<G> {
                             let child_node = self.tree.get_mut(child);
                             child_node.kind = kind;
                             child_node.player = self.sim_state.to_move() as u8;
-                            if kind == NodeKind::Decision {
-                                child_node.tile = self.sim_state.decision_label();
-                            }
                             self.path.push(child);
                         }
                         break;

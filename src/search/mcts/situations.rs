@@ -98,9 +98,13 @@ impl<G: Game> MctsController<G> {
 mod tests {
     use super::*;
     use crate::formula::{first_argmax, CompiledFormula, Formula};
-    use crate::game::sample_positions;
+    use crate::games::pig::{sample_positions, PigRules};
     use crate::search::mcts::{FirstPlayUrgency, MctsSettings, Selection};
     use rand::SeedableRng;
+
+    fn pig_positions(count: usize, seed: u64) -> Vec<crate::games::pig::PigState> {
+        sample_positions(PigRules::new(40).unwrap(), count, seed).unwrap()
+    }
 
     /// Every recorded set, replayed through the real policy, gives the child the formula's
     /// first maximum on the recorded inputs names.
@@ -111,14 +115,14 @@ mod tests {
         };
         let compiled = CompiledFormula::new(&Formula::parse(formula).unwrap()).unwrap();
         let mut seen = 0;
-        for (i, state) in sample_positions(6, 17, 0..30).iter().enumerate() {
+        for (i, state) in pig_positions(6, 17).iter().enumerate() {
             let mut controller = MctsController::new(&settings, i as u64).unwrap();
             controller.try_choose_move(state).unwrap();
             let mut sets = SiblingSets::new();
             controller.sibling_sets(&mut sets);
             let nodes: Vec<NodeId> = controller.ranked_nodes().collect();
             assert_eq!(nodes.len(), sets.len());
-            let mut rng = crate::game::GameRng::seed_from_u64(0);
+            let mut rng = crate::games::GameRng::seed_from_u64(0);
             for (set, &id) in sets.iter().zip(&nodes) {
                 let tree = &controller.core.tree;
                 let picked = match settings.unvisited {
@@ -159,7 +163,7 @@ mod tests {
 
     #[test]
     fn knowledge_shows_only_when_the_tree_computes_it() {
-        let state = &sample_positions(1, 5, 0..10)[0];
+        let state = &pig_positions(1, 5)[0];
         let settings = |formula: &str| MctsSettings {
             sims: 120,
             selection: Selection::Formula(formula.into()),

@@ -1,13 +1,14 @@
-//! Properties of the tree's statistics after real searches, on any game. The positions come
-//! from `positions`; the replayed invariants of every node are `verify`'s, also run on
-//! Carcassonne in `tests/it/search_mcts_tree.rs`.
+//! Properties of the tree's statistics after real searches, written for any game and run on
+//! Pig; every search also passes `verify`'s replayed invariants (run on Carcassonne in
+//! `tests/it/search_mcts_tree.rs`).
 
 use super::tree::ROOT;
 use super::*;
+use crate::games::pig::{sample_positions, PigRules, PigState};
 
-/// Positions to search: mid-game decisions of a game the searches were not written for.
-fn positions<G: Game>(count: usize, seed: u64, sample: impl Fn(usize, u64) -> Vec<G>) -> Vec<G> {
-    sample(count, seed)
+/// Pig decisions with a real choice, to a target small enough that simulations reach the end.
+fn pig_positions(count: usize, seed: u64) -> Vec<PigState> {
+    sample_positions(PigRules::new(30).unwrap(), count, seed).unwrap()
 }
 
 fn searched<G: Game>(settings: &MctsSettings, state: &G, seed: u64) -> MctsController<G> {
@@ -70,4 +71,46 @@ fn several_rollouts_per_leaf_back_up_their_mean<G: Game>(state: &G) {
     for node in c.core.tree.nodes() {
         assert_eq!((node.sum * 4.0).fract(), 0.0);
     }
+}
+
+#[test]
+fn thompson_successes_follow_the_sign_of_the_score_difference_in_pig() {
+    for state in pig_positions(3, 1) {
+        thompson_successes_follow_the_sign_of_the_score_difference(&state);
+    }
+}
+
+#[test]
+fn rave_counts_each_move_at_least_where_it_was_played_in_pig() {
+    for state in pig_positions(3, 2) {
+        rave_counts_each_move_at_least_where_it_was_played(&state);
+    }
+}
+
+#[test]
+fn several_rollouts_per_leaf_back_up_their_mean_in_pig() {
+    for state in pig_positions(3, 3) {
+        several_rollouts_per_leaf_back_up_their_mean(&state);
+    }
+}
+
+#[test]
+fn pig_trees_keep_their_invariants_with_moves_that_lead_straight_to_decisions() {
+    let settings = MctsSettings {
+        sims: 2000,
+        ..MctsSettings::default()
+    };
+    let mut terminals = 0;
+    let mut decisions = 0;
+    for (i, state) in pig_positions(4, 4).iter().enumerate() {
+        let mut c = MctsController::new(&settings, i as u64).unwrap();
+        c.try_choose_move(state).unwrap();
+        let checked = c.check_tree().unwrap();
+        terminals += checked.terminals;
+        decisions += checked.deep_decisions;
+    }
+    assert!(
+        terminals > 0 && decisions > 100,
+        "{terminals} terminals, {decisions} decisions"
+    );
 }

@@ -56,8 +56,9 @@ pub(crate) struct Node<M> {
     pub expanded: u16,
     /// The move that leads here (children of decision nodes).
     pub mv: M,
-    /// The tile kind (`TileKind::index`) that leads here (children of chance nodes), and
-    /// for decision nodes the tile the player to move places.
+    /// The outcome's label that leads here (children of chance nodes; Carcassonne: the
+    /// tile kind drawn), or for a move's node the label of the decision it was chosen at
+    /// (`Game::decision_label`).
     pub tile: u8,
     pub kind: NodeKind,
     /// Whose view `sum` and `wins_x2` take: for a move node, the player who chose it; for
