@@ -1,9 +1,9 @@
 //! `evomcts slurm --kind replicate` and `replicate --shards K`, without Slurm: the scripts are
 //! run as Slurm would run them (each league's array task by task, then the report's job), and
 //! the run folders, the Star decisions and the report equal those of a one-machine `replicate`
-//! with the same options, but for the measured times. `submit.sh` is run against an `sbatch`
-//! stand-in that records what it was asked. `tests/slurm/run.sh` does the same on a real
-//! cluster.
+//! with the same options, but for the measured times. `submit.sh` and the ES study's runner
+//! (`runs/study/run.sh --slurm`) are run against an `sbatch` stand-in that records what it was
+//! asked. `tests/slurm/run.sh` does the same on a real cluster.
 
 use crate::support::scratch;
 use std::path::{Path, PathBuf};
@@ -91,7 +91,10 @@ fn unmeasured(report: &str) -> String {
             if l.starts_with("| `") && cells.len() == 6 {
                 // | preset | K | seeds | games | wall s | unfinished |
                 format!("{} | {}", cells[..4].join(" | "), cells[5])
-            } else if l.starts_with("| ") && cells.len() == 6 && l.contains("Star") {
+            } else if ["| true bounds", "| paper [", "| narrow ["]
+                .iter()
+                .any(|p| l.starts_with(p))
+            {
                 // | bounds | variant | agree | exact | nodes | ms |
                 cells[..5].join(" | ")
             } else {
@@ -197,14 +200,11 @@ fn replicate_as_job_arrays_writes_the_local_run_s_folders_and_report() {
     assert!(theirs.contains("every 40th decision position"), "{theirs}");
 }
 
-#[test]
-fn submit_sh_makes_the_report_wait_for_every_array() {
-    let dir = scratch("replicate-slurm", "submit");
-    let presets = dir.join("presets");
-    tiny_presets(&presets);
+/// A folder holding an `sbatch` that numbers its jobs from 100, prints them as `--parsable`
+/// does and logs its arguments, one line a call, to `$SBATCH_LOG`.
+fn fake_sbatch(dir: &Path) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    // An sbatch that numbers its jobs from 100 and logs its arguments.
     std::fs::write(
         bin.join("sbatch"),
         "#!/bin/bash\nn=$(( $(wc -l < \"$SBATCH_LOG\" 2>/dev/null || echo 0) + 100 ))\necho \"$*\" >> \"$SBATCH_LOG\"\necho \"$n;cluster\"\n",
@@ -212,6 +212,23 @@ fn submit_sh_makes_the_report_wait_for_every_array() {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(bin.join("sbatch"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+fn log_lines(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn submit_sh_makes_the_report_wait_for_every_array() {
+    let dir = scratch("replicate-slurm", "submit");
+    let presets = dir.join("presets");
+    tiny_presets(&presets);
+    let bin = fake_sbatch(&dir);
     let out = dir.join("rep");
     ok(run_in(
         &dir,
@@ -238,11 +255,7 @@ fn submit_sh_makes_the_report_wait_for_every_array() {
         &out.join("slurm/submit.sh"),
         &[("PATH", &path), ("SBATCH_LOG", log.to_str().unwrap())],
     );
-    let calls: Vec<String> = std::fs::read_to_string(&log)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let calls = log_lines(&log);
     assert_eq!(calls.len(), 5, "{calls:?}");
     for (call, preset) in calls.iter().zip(PRESETS) {
         assert!(
@@ -390,4 +403,75 @@ fn gathering_merges_slices_checks_them_and_plays_what_is_missing() {
             );
         }
     }
+}
+
+#[test]
+fn the_study_runner_submits_every_spec_as_a_job_array_with_its_merge_job() {
+    let dir = scratch("replicate-slurm", "study");
+    let bin = fake_sbatch(&dir);
+    let (log, results) = (dir.join("sbatch.log"), dir.join("results"));
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = Command::new("bash")
+        .args(["runs/study/run.sh", "--slurm", "tests/slurm/tiny.ron"])
+        .env("PATH", &path)
+        .env("SBATCH_LOG", &log)
+        .env("EVOMCTS", env!("CARGO_BIN_EXE_evomcts"))
+        .env("RESULTS", &results)
+        .env("TASKS", "3")
+        .env("SLURM_OPTS", "--cpus-per-task 1 --mem 200M")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calls = log_lines(&log);
+    let folder = results.join("tiny").canonicalize().unwrap();
+    let slurm = folder.join("slurm");
+    assert_eq!(
+        calls,
+        [
+            format!("--parsable {}", slurm.join("league.sbatch").display()),
+            format!(
+                "--parsable --dependency=afterok:100 --kill-on-invalid-dep=yes {}",
+                slurm.join("finish.sbatch").display()
+            ),
+        ]
+    );
+    let league = std::fs::read_to_string(slurm.join("league.sbatch")).unwrap();
+    assert!(
+        league.contains("#SBATCH --array=0-2") && league.contains("#SBATCH --mem=200M"),
+        "{league}"
+    );
+    assert!(
+        stdout.contains("tiny: array job 100, then job 101 gathers it"),
+        "{stdout}"
+    );
+    // Slurm's part played by hand: the array's tasks, then the gathering job, which leaves the
+    // folder as the local runner does.
+    for task in ["0", "1", "2"] {
+        bash(&slurm.join("league.sbatch"), &[("SLURM_ARRAY_TASK_ID", task)]);
+    }
+    bash(&slurm.join("finish.sbatch"), &[]);
+    let local = dir.join("local");
+    let out = Command::new("bash")
+        .args(["runs/study/run.sh", "tests/slurm/tiny.ron"])
+        .env("EVOMCTS", env!("CARGO_BIN_EXE_evomcts"))
+        .env("RESULTS", &local)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for file in LEAGUE_FILES {
+        assert_eq!(
+            std::fs::read(local.join("tiny").join(file)).unwrap(),
+            std::fs::read(folder.join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
+    assert_eq!(
+        sorted_lines(&local.join("tiny/games.jsonl")),
+        sorted_lines(&folder.join("games.jsonl"))
+    );
 }
