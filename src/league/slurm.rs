@@ -174,6 +174,36 @@ fn check_resources(opts: &SlurmOptions) -> Result<String, SlurmError> {
     Ok(partition)
 }
 
+/// What a job's script takes from its options, checked.
+struct Checked {
+    /// The partition's `#SBATCH` line (empty for the cluster's default).
+    partition: String,
+    /// The run folder, absolute.
+    out_path: PathBuf,
+    /// The same as text, fit for an `#SBATCH --output` line.
+    out: String,
+    bin: String,
+}
+
+/// Checks the resources, the run folder (made absolute) and the binary of `opts`.
+fn check_job(opts: &SlurmOptions) -> Result<Checked, SlurmError> {
+    let partition = check_resources(opts)?;
+    check_path("--out", &opts.out)?;
+    let out_path = std::path::absolute(&opts.out).map_err(|source| SlurmError::Io {
+        path: opts.out.display().to_string(),
+        source,
+    })?;
+    let out = check_path("--out", &out_path)?;
+    check_sbatch_path(&out)?;
+    let bin = check_path("--bin", &opts.bin)?;
+    Ok(Checked {
+        partition,
+        out_path,
+        out,
+        bin,
+    })
+}
+
 /// The scripts for `spec` (whose frozen copy the jobs read from `spec_copy`).
 pub fn slurm_scripts(
     spec: &LeagueSpec,
@@ -306,12 +336,12 @@ pub fn write_allocation(
             format!("must be between 1 and {MAX_ALLOCATION_TASKS}"),
         ));
     }
-    let partition = check_resources(opts)?;
-    check_path("--out", &opts.out)?;
-    let out_path = std::path::absolute(&opts.out).map_err(|e| io(&opts.out, e))?;
-    let out = check_path("--out", &out_path)?;
-    check_sbatch_path(&out)?;
-    let bin = check_path("--bin", &opts.bin)?;
+    let Checked {
+        partition,
+        out_path,
+        out,
+        bin,
+    } = check_job(opts)?;
     let dir = out_path.join("slurm");
     let spec_copy = dir.join("spec.ron");
     let q_spec = escape::shell(&check_path("--out", &spec_copy)?);
@@ -395,12 +425,12 @@ pub fn write_league_set(
         slurm_scripts(spec, &dir.join("spec.ron"), &checked)?;
         arrays.push(check_path("--out", &dir.join("league.sbatch"))?);
     }
-    let partition = check_resources(opts)?;
-    check_path("--out", &opts.out)?;
-    let out_path = std::path::absolute(&opts.out).map_err(|e| io(&opts.out, e))?;
-    let out = check_path("--out", &out_path)?;
-    check_sbatch_path(&out)?;
-    let bin = check_path("--bin", &opts.bin)?;
+    let Checked {
+        partition,
+        out_path,
+        out,
+        bin,
+    } = check_job(opts)?;
     let cwd = check_path("the working folder", &final_job.cwd)?;
     for arg in &final_job.args {
         if arg.chars().any(|c| c.is_control()) {

@@ -47,6 +47,26 @@ fn tiny_presets(dir: &Path) {
     }
 }
 
+/// `replicate`'s options for the tiny presets in `presets`, the folder `rep` and the report
+/// `rep.md`.
+fn options(presets: &Path, seeds: &str, star_every: &str) -> Vec<String> {
+    let presets = presets.to_str().unwrap();
+    [
+        "--seeds",
+        seeds,
+        "--presets",
+        presets,
+        "--out",
+        "rep",
+        "--report",
+        "rep.md",
+        "--star-every",
+        star_every,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_evomcts"));
     command.current_dir(cwd).args(args);
@@ -133,22 +153,11 @@ fn replicate_as_job_arrays_writes_the_local_run_s_folders_and_report() {
     let (local, cluster) = (dir.join("local"), dir.join("cluster"));
     std::fs::create_dir_all(&local).unwrap();
     std::fs::create_dir_all(&cluster).unwrap();
-    let p = presets.to_str().unwrap();
     // The same options, in folders of the same name: the report names its folders.
-    let common = [
-        "--seeds",
-        "2",
-        "--presets",
-        p,
-        "--out",
-        "rep",
-        "--report",
-        "rep.md",
-        "--star-every",
-        "40",
-    ];
+    let common = options(&presets, "2", "40");
+    let common: Vec<&str> = common.iter().map(String::as_str).collect();
     let mut args = vec!["replicate", "--threads", "2", "--quiet"];
-    args.extend(common);
+    args.extend(&common);
     ok(run_in(&local, &args, &[]));
 
     let mut args = vec!["slurm", "--kind", "replicate", "--tasks", "3"];
@@ -334,20 +343,9 @@ fn gathering_merges_slices_checks_them_and_plays_what_is_missing() {
     let dir = scratch("replicate-slurm", "gather");
     let presets = dir.join("presets");
     tiny_presets(&presets);
-    let p = presets.to_str().unwrap();
-    let common = [
-        "--seeds",
-        "1",
-        "--presets",
-        p,
-        "--out",
-        "rep",
-        "--report",
-        "rep.md",
-        "--star-every",
-        "0",
-        "--quiet",
-    ];
+    let mut common = options(&presets, "1", "0");
+    common.push("--quiet".into());
+    let common: Vec<&str> = common.iter().map(String::as_str).collect();
     let local = dir.join("local");
     std::fs::create_dir_all(&local).unwrap();
     ok(run_in(&local, &[&["replicate"], &common[..]].concat(), &[]));
@@ -406,7 +404,7 @@ fn gathering_merges_slices_checks_them_and_plays_what_is_missing() {
 }
 
 #[test]
-fn the_study_runner_submits_every_spec_as_a_job_array_with_its_merge_job() {
+fn the_study_runner_submits_every_spec_as_a_job_array_and_a_job_that_gathers_it() {
     let dir = scratch("replicate-slurm", "study");
     let bin = fake_sbatch(&dir);
     let (log, results) = (dir.join("sbatch.log"), dir.join("results"));
@@ -452,7 +450,10 @@ fn the_study_runner_submits_every_spec_as_a_job_array_with_its_merge_job() {
     // Slurm's part played by hand: the array's tasks, then the gathering job, which leaves the
     // folder as the local runner does.
     for task in ["0", "1", "2"] {
-        bash(&slurm.join("league.sbatch"), &[("SLURM_ARRAY_TASK_ID", task)]);
+        bash(
+            &slurm.join("league.sbatch"),
+            &[("SLURM_ARRAY_TASK_ID", task)],
+        );
     }
     bash(&slurm.join("finish.sbatch"), &[]);
     let local = dir.join("local");
@@ -462,7 +463,11 @@ fn the_study_runner_submits_every_spec_as_a_job_array_with_its_merge_job() {
         .env("RESULTS", &local)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for file in LEAGUE_FILES {
         assert_eq!(
             std::fs::read(local.join("tiny").join(file)).unwrap(),
