@@ -469,7 +469,7 @@ pub fn write_league_set(
         "#!/bin/bash\n\
          # Submits the job array of each of the {n} leagues, then job {name} once all of them succeeded.\n\
          set -euo pipefail\n\
-         submit() {{ local id; id=$(sbatch --parsable \"$@\"); echo \"${{id%%;*}}\"; }}\n\
+         submit() {{ local id; id=$(sbatch --parsable \"$@\") || return 1; echo \"${{id%%;*}}\"; }}\n\
          after=\"\"\n",
         n = leagues.len(),
     );

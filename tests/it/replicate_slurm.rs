@@ -210,13 +210,13 @@ fn replicate_as_job_arrays_writes_the_local_run_s_folders_and_report() {
 }
 
 /// A folder holding an `sbatch` that numbers its jobs from 100, prints them as `--parsable`
-/// does and logs its arguments, one line a call, to `$SBATCH_LOG`.
+/// does and logs its arguments, one line a call, to `$SBATCH_LOG`; job `$SBATCH_FAIL` is refused.
 fn fake_sbatch(dir: &Path) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::fs::write(
         bin.join("sbatch"),
-        "#!/bin/bash\nn=$(( $(wc -l < \"$SBATCH_LOG\" 2>/dev/null || echo 0) + 100 ))\necho \"$*\" >> \"$SBATCH_LOG\"\necho \"$n;cluster\"\n",
+        "#!/bin/bash\nn=$(( $(wc -l < \"$SBATCH_LOG\" 2>/dev/null || echo 0) + 100 ))\n[ \"$n\" != \"${SBATCH_FAIL:-}\" ] || { echo refused >&2; exit 1; }\necho \"$*\" >> \"$SBATCH_LOG\"\necho \"$n;cluster\"\n",
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -279,6 +279,17 @@ fn submit_sh_makes_the_report_wait_for_every_array() {
         "{}",
         calls[4]
     );
+    // A refused array stops the submission before the report's job.
+    let log = dir.join("sbatch-refused.log");
+    let status = Command::new("bash")
+        .arg(out.join("slurm/submit.sh"))
+        .env("PATH", &path)
+        .env("SBATCH_LOG", &log)
+        .env("SBATCH_FAIL", "101")
+        .status()
+        .unwrap();
+    assert!(!status.success());
+    assert_eq!(log_lines(&log).len(), 1);
     let report = std::fs::read_to_string(out.join("slurm/replicate-report.sbatch")).unwrap();
     assert!(
         report.contains("'--note' 'played on $(cluster)'\\''s nodes'")
