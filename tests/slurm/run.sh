@@ -50,7 +50,7 @@ finished() {
     scontrol show job "$1" | grep -o "JobState=[A-Z_]*"
 }
 same() { # folder A, folder B, files...
-    local a=$1 b=$2
+    local a=$1 b=$2 f
     shift 2
     for f in "$@"; do
         cmp "$a/$f" "$b/$f" || logs "$f of $b differs from the local run's"
@@ -132,6 +132,10 @@ submitted=$(bash "$CL/rep/r/rep/slurm/submit.sh") || logs "submit.sh of the repl
 job=${submitted##* job }
 job=${job%%:*}
 finished "$job" | grep -q COMPLETED || logs "the replication's report job did not complete ($submitted)"
+same_records() { # records A, records B: the same lines, in any order
+    [ -s "$1" ] && [ -s "$2" ] || logs "$1 or $2 is missing"
+    cmp <(sort "$1") <(sort "$2") || logs "$2 holds other records than the local run's $1"
+}
 unmeasured() { # report -> the report without its measured times
     grep -v '^\*\*Compute\.\*\*' "$1" |
         sed -E -e 's/^(\| `[a-z_]+` \|[^|]*\|[^|]*\|[^|]*\|)[^|]*\|/\1 |/' \
@@ -139,13 +143,17 @@ unmeasured() { # report -> the report without its measured times
 }
 for preset in reward star mcts_ce extra_bandits; do
     for seed in 2021 2022; do
-        f="rep/$preset/seed-$seed"
-        same "$W/rep-local/r/$f" "$CL/rep/r/$f" spec.ron games.csv standings.csv ratings.csv \
+        league="rep/$preset/seed-$seed"
+        same "$W/rep-local/r/$league" "$CL/rep/r/$league" spec.ron games.csv standings.csv ratings.csv \
             statistics.csv win_rates.csv matches.csv tables.md tables.json standings.live.txt
-        cmp <(sort "$W/rep-local/r/$f/games.jsonl") <(sort "$CL/rep/r/$f/games.jsonl") ||
-            logs "$f/games.jsonl holds other records than the local run's"
+        same_records "$W/rep-local/r/$league/games.jsonl" "$CL/rep/r/$league/games.jsonl"
+        for task in 0 1 2; do
+            [ -s "$CL/rep/r/$league/shard-$task-of-3/games.jsonl" ] || logs "$league: array task $task recorded no game"
+        done
     done
 done
+[ -s "$CL/rep/r/rep/star-decisions.json" ] && [ -s "$CL/rep/r/rep.md" ] ||
+    logs "the report job wrote no report or Star decisions"
 cmp <(sed '/"mean_ms"/,/]/d' "$W/rep-local/r/rep/star-decisions.json") \
     <(sed '/"mean_ms"/,/]/d' "$CL/rep/r/rep/star-decisions.json") ||
     logs "the Star decisions differ from the local run's"
@@ -161,7 +169,6 @@ job=$(echo "$submitted" | sed -n 's/.*then job \([0-9]*\) gathers.*/\1/p')
 finished "$job" | grep -q COMPLETED || logs "the study's gathering job did not complete ($submitted)"
 same "$W/local" "$CL/study/tiny" spec.ron standings.csv ratings.csv statistics.csv win_rates.csv matches.csv \
     games.csv tables.md tables.json
-cmp <(sort "$W/local/games.jsonl") <(sort "$CL/study/tiny/games.jsonl") ||
-    logs "the study's gathered records differ from the local run's"
+same_records "$W/local/games.jsonl" "$CL/study/tiny/games.jsonl"
 echo "slurm: runs/study/run.sh --slurm left the local league's records and tables"
 rm -rf "$W"
