@@ -135,6 +135,18 @@ fn seed_folders(out: &Path) -> Vec<PathBuf> {
     folders
 }
 
+/// `theirs` holds every file of `LEAGUE_FILES` as `mine` does, byte for byte.
+fn same_league_files(mine: &Path, theirs: &Path) {
+    for file in LEAGUE_FILES {
+        assert_eq!(
+            std::fs::read(mine.join(file)).unwrap(),
+            std::fs::read(theirs.join(file)).unwrap(),
+            "{} differs",
+            theirs.join(file).display()
+        );
+    }
+}
+
 fn sorted_lines(path: &Path) -> Vec<String> {
     let mut lines: Vec<String> = std::fs::read_to_string(path)
         .unwrap()
@@ -185,14 +197,7 @@ fn replicate_as_job_arrays_writes_the_local_run_s_folders_and_report() {
         .iter()
         .zip(seed_folders(&out))
     {
-        for file in LEAGUE_FILES {
-            assert_eq!(
-                std::fs::read(mine.join(file)).unwrap(),
-                std::fs::read(theirs.join(file)).unwrap(),
-                "{} differs",
-                theirs.join(file).display()
-            );
-        }
+        same_league_files(mine, &theirs);
         assert_eq!(
             sorted_lines(&mine.join("games.jsonl")),
             sorted_lines(&theirs.join("games.jsonl"))
@@ -403,14 +408,7 @@ fn gathering_merges_slices_checks_them_and_plays_what_is_missing() {
     for preset in PRESETS {
         let folder = format!("rep/{preset}/seed-2021");
         let (mine, theirs) = (local.join(&folder), cluster.join(&folder));
-        for file in LEAGUE_FILES {
-            assert_eq!(
-                std::fs::read(mine.join(file)).unwrap(),
-                std::fs::read(theirs.join(file)).unwrap(),
-                "{} differs",
-                theirs.join(file).display()
-            );
-        }
+        same_league_files(&mine, &theirs);
     }
 }
 
@@ -479,13 +477,7 @@ fn the_study_runner_submits_every_spec_as_a_job_array_and_a_job_that_gathers_it(
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for file in LEAGUE_FILES {
-        assert_eq!(
-            std::fs::read(local.join("tiny").join(file)).unwrap(),
-            std::fs::read(folder.join(file)).unwrap(),
-            "{file} differs"
-        );
-    }
+    same_league_files(&local.join("tiny"), &folder);
     assert_eq!(
         sorted_lines(&local.join("tiny/games.jsonl")),
         sorted_lines(&folder.join("games.jsonl"))
