@@ -8,28 +8,38 @@ use evomcts::analysis::replication::{
     WallLine,
 };
 use evomcts::escape;
+use evomcts::league::gather::gather_slices;
+use evomcts::league::slurm::MAX_ALLOCATION_TASKS;
 use evomcts::league::{run_league, BonusRules, LeagueSpec, RunOptions};
 use std::path::{Path, PathBuf};
 
 /// The presets of Tables IV–VIII and the extra table, cheapest first.
 const PRESETS: [&str; 4] = ["reward", "star", "mcts_ce", "extra_bandits"];
+/// The defaults of the flags `evomcts slurm --kind replicate` shares.
+pub const DEFAULT_SEEDS: u64 = 5;
+pub const DEFAULT_OUT: &str = "runs/replication";
+pub const DEFAULT_PRESETS: &str = "runs/paper";
+pub const DEFAULT_REPORT: &str = "docs/replication.md";
+pub const DEFAULT_STAR_EVERY: usize = 40;
+/// The most master seeds per preset.
+pub const MAX_SEEDS: u64 = 100;
 
 #[derive(Args)]
 pub struct ReplicateArgs {
     /// Master seeds per preset: the preset's own seed s and s+1, ..., s+K-1.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = DEFAULT_SEEDS)]
     seeds: u64,
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Folder of the run folders (<out>/<preset>/seed-<s>/).
-    #[arg(long, default_value = "runs/replication")]
+    #[arg(long, default_value = DEFAULT_OUT)]
     out: PathBuf,
     /// Folder of the presets and of published.ron.
-    #[arg(long, default_value = "runs/paper")]
+    #[arg(long, default_value = DEFAULT_PRESETS)]
     presets: PathBuf,
     /// The report written.
-    #[arg(long, default_value = "docs/replication.md")]
+    #[arg(long, default_value = DEFAULT_REPORT)]
     report: PathBuf,
     /// Also run the finalists league (Tables IX/X), once, with the preset's own seed.
     #[arg(long)]
@@ -39,9 +49,15 @@ pub struct ReplicateArgs {
     /// --star-every 0).
     #[arg(long)]
     report_only: bool,
+    /// The leagues were played as K slices each, <out>/<preset>/seed-<s>/shard-I-of-K (the job
+    /// arrays `evomcts slurm --kind replicate` writes): first merge every league's slices into
+    /// its folder (records checked as `table` checks them, in schedule order), then go on as
+    /// without the flag.
+    #[arg(long)]
+    shards: Option<usize>,
     /// Star decision comparison: ask Star1/2/2.5 at every N-th position of the first Star
     /// seed's games (0 skips it). Kept in <out>/star-decisions.json; delete it to redo.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = DEFAULT_STAR_EVERY)]
     star_every: usize,
     /// A sentence printed under the report's heading (e.g. how the folders were produced).
     #[arg(long)]
@@ -49,6 +65,43 @@ pub struct ReplicateArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+}
+
+/// One league of a replication.
+pub struct ReplicationLeague {
+    pub preset: &'static str,
+    /// The preset's spec with its seed moved on by the master seed's index.
+    pub spec: LeagueSpec,
+    /// `<out>/<preset>/seed-<s>`.
+    pub dir: PathBuf,
+}
+
+/// Every league of a replication with `seeds` master seeds, seed-major (if a run is stopped,
+/// every preset has about as many seeds); the finalists once, with the preset's own seed. Every
+/// preset file is read before anything is played.
+pub fn replication_leagues(
+    presets_dir: &Path,
+    out: &Path,
+    seeds: u64,
+    finalists: bool,
+) -> Result<Vec<ReplicationLeague>> {
+    let mut presets: Vec<&'static str> = PRESETS.to_vec();
+    if finalists {
+        presets.push("finalists");
+    }
+    let mut leagues = Vec::new();
+    for k in 0..seeds {
+        for &preset in &presets {
+            if preset == "finalists" && k > 0 {
+                continue;
+            }
+            let mut spec = LeagueSpec::from_file(presets_dir.join(format!("{preset}.ron")))?;
+            spec.seed += k;
+            let dir = out.join(preset).join(format!("seed-{}", spec.seed));
+            leagues.push(ReplicationLeague { preset, spec, dir });
+        }
+    }
+    Ok(leagues)
 }
 
 fn cpu_model() -> String {
@@ -67,14 +120,21 @@ fn cpu_model() -> String {
     .unwrap_or_else(|| "unknown CPU".into())
 }
 
-fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
+/// Plays what is missing of one league (at most `max_games` games) and writes its tables; the
+/// games played now and their wall time are appended to its `wall.jsonl`.
+fn run_one(
+    spec: &LeagueSpec,
+    dir: &Path,
+    args: &ReplicateArgs,
+    max_games: Option<usize>,
+) -> Result<()> {
     let start = std::time::Instant::now();
     let opts = RunOptions {
         out_dir: dir.to_path_buf(),
         resume: true,
         threads: args.threads,
         progress: !args.quiet,
-        max_games: None,
+        max_games,
         shard: None,
     };
     let outcome = run_league(spec, &opts)?;
@@ -122,29 +182,32 @@ fn run_one(spec: &LeagueSpec, dir: &Path, args: &ReplicateArgs) -> Result<()> {
 
 pub fn run(args: ReplicateArgs) -> Result<()> {
     // Every seed plays every paper preset: hours each.
-    crate::cli::check_count("--seeds", args.seeds, 1, 100)?;
+    crate::cli::check_count("--seeds", args.seeds, 1, MAX_SEEDS)?;
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
+    if let Some(k) = args.shards {
+        crate::cli::check_count("--shards", k as u64, 1, MAX_ALLOCATION_TASKS as u64)?;
+    }
     let published_path = args.presets.join("published.ron");
     let published = Published::from_file(&published_path)?;
-    let mut presets: Vec<&str> = PRESETS.to_vec();
-    if args.finalists {
-        presets.push("finalists");
-    }
-    if !args.report_only {
-        // Seed-major order: if the run is stopped, every preset has about as many seeds.
-        for k in 0..args.seeds {
-            for p in &presets {
-                if *p == "finalists" && k > 0 {
-                    continue;
-                }
-                let path = args.presets.join(format!("{p}.ron"));
-                let mut spec = LeagueSpec::from_file(&path)?;
-                spec.seed += k;
-                let dir = args.out.join(p).join(format!("seed-{}", spec.seed));
-                run_one(&spec, &dir, &args)?;
+    if !args.report_only || args.shards.is_some() {
+        let leagues = replication_leagues(&args.presets, &args.out, args.seeds, args.finalists)?;
+        if let Some(k) = args.shards {
+            for league in &leagues {
+                gather(league, k)?;
             }
+        }
+        // With --report-only no game is played: the run only rewrites the gathered folders'
+        // tables, as a finished local run leaves them.
+        let max_games = args.report_only.then_some(0);
+        for league in &leagues {
+            let started = league.dir.join("spec.ron").exists()
+                || evomcts::league::record_path(&league.dir).exists();
+            if args.report_only && !started {
+                continue;
+            }
+            run_one(&league.spec, &league.dir, &args, max_games)?;
         }
     }
     let mut runs = Vec::new();
@@ -222,5 +285,29 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;
     evomcts::note!("report written to {}", escape::path(&args.report));
+    Ok(())
+}
+
+/// Merges the slices of one league into its folder, saying what it found.
+fn gather(league: &ReplicationLeague, count: usize) -> Result<()> {
+    let shown = escape::path(&league.dir);
+    match gather_slices(&league.spec, &league.dir, count)? {
+        None if !league.dir.join("spec.ron").exists() => {
+            evomcts::note!("{shown}: no slice of {count} to gather")
+        }
+        None => {}
+        Some(g) if g.games < g.scheduled => evomcts::note!(
+            "{shown}: gathered {} of {} games from {} of {count} slices; {} missing",
+            g.games,
+            g.scheduled,
+            g.slices,
+            g.scheduled - g.games
+        ),
+        Some(g) => evomcts::note!(
+            "{shown}: gathered all {} games from {} slices",
+            g.games,
+            g.slices
+        ),
+    }
     Ok(())
 }

@@ -1,17 +1,20 @@
-//! `evomcts slurm`: writes a ready Slurm job array for a league, or the driver job of an
-//! evolution or validation whose games are job steps over one allocation (see `league::slurm`,
-//! which writes and checks the scripts); this file only reads the arguments.
+//! `evomcts slurm`: writes a ready Slurm job array for a league, the driver job of an
+//! evolution or validation whose games are job steps over one allocation, or, for `replicate`,
+//! a job array per league and the report's job after all of them (see `league::slurm`, which
+//! writes and checks the scripts); this file only reads the arguments.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::evolve::sweep::SweepSpec;
 use evomcts::evolve::validate::ValidateSpec;
 use evomcts::evolve::EvolveSpec;
-use evomcts::league::slurm::{submit_hint, write_allocation, write_slurm, SlurmOptions};
+use evomcts::league::slurm::{
+    submit_hint, write_allocation, write_league_set, write_slurm, FinalJob, SlurmOptions,
+};
 use evomcts::league::{schedule, LeagueSpec};
 use evomcts::runfs::SpecFile;
 use evomcts::{escape, runfs};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What the spec is a spec of.
 #[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
@@ -24,14 +27,19 @@ enum Kind {
     Validate,
     /// One driver job (`validate sweep --srun`).
     Sweep,
+    /// `evomcts replicate` (no SPEC): a job array per paper preset and master seed, then a
+    /// job writing the report (`replicate --report-only --shards K`) once all succeeded.
+    Replicate,
 }
 
 #[derive(Args)]
 pub struct SlurmArgs {
-    /// The spec (RON): a league's, or with --kind an evolution's or a validation's.
-    spec: PathBuf,
-    /// Array tasks each playing one slice of a league's games; for the other kinds, the
-    /// allocation's tasks, over which every step's games are spread.
+    /// The spec (RON): a league's, or with --kind an evolution's or a validation's (none with
+    /// --kind replicate).
+    spec: Option<PathBuf>,
+    /// Array tasks each playing one slice of a league's games (of every league, with --kind
+    /// replicate); for the other kinds, the allocation's tasks, over which every step's games
+    /// are spread.
     #[arg(long)]
     tasks: usize,
     /// What the spec describes.
@@ -39,7 +47,7 @@ pub struct SlurmArgs {
     kind: Kind,
     /// Run folder; a league's slices go to OUT/shard-I-of-K, the merged tables to OUT
     /// [default: runs/<spec file name>; populations/<name> for an evolution,
-    /// runs/validate/<name> for a validation or sweep].
+    /// runs/validate/<name> for a validation or sweep, runs/replication for a replication].
     #[arg(long)]
     out: Option<PathBuf>,
     /// CPUs per task; each task plays that many games at once.
@@ -58,17 +66,68 @@ pub struct SlurmArgs {
     /// [default: this binary].
     #[arg(long)]
     bin: Option<PathBuf>,
+    #[command(flatten)]
+    replicate: ReplicateFlags,
+}
+
+/// `replicate`'s own flags, for --kind replicate only; the report's job passes them on.
+#[derive(Args)]
+#[command(next_help_heading = "With --kind replicate (as for `evomcts replicate`)")]
+struct ReplicateFlags {
+    /// Master seeds per preset [default: 5].
+    #[arg(long)]
+    seeds: Option<u64>,
+    /// Folder of the presets and of published.ron [default: runs/paper].
+    #[arg(long)]
+    presets: Option<PathBuf>,
+    /// The report written [default: docs/replication.md].
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Also the finalists league, once.
+    #[arg(long)]
+    finalists: bool,
+    /// The Star decision comparison's spacing (0 skips it) [default: 40].
+    #[arg(long)]
+    star_every: Option<usize>,
+    /// A sentence under the report's heading.
+    #[arg(long)]
+    note: Option<String>,
+}
+
+impl ReplicateFlags {
+    /// The first flag given, if any.
+    fn given(&self) -> Option<&'static str> {
+        [
+            (self.seeds.is_some(), "--seeds"),
+            (self.presets.is_some(), "--presets"),
+            (self.report.is_some(), "--report"),
+            (self.finalists, "--finalists"),
+            (self.star_every.is_some(), "--star-every"),
+            (self.note.is_some(), "--note"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
 }
 
 pub fn run(args: SlurmArgs) -> Result<()> {
-    if args.kind != Kind::League {
-        return allocation(args);
+    if args.kind == Kind::Replicate {
+        return replication(args);
     }
-    let spec = LeagueSpec::from_file(&args.spec)?;
-    let stem = runfs::spec_file_stem(&args.spec);
+    if let Some(flag) = args.replicate.given() {
+        bail!("{flag} is a flag of --kind replicate only");
+    }
+    let Some(spec_path) = args.spec.clone() else {
+        bail!("a SPEC file is needed with --kind {:?}", args.kind);
+    };
+    if args.kind != Kind::League {
+        return allocation(args, &spec_path);
+    }
+    let spec = LeagueSpec::from_file(&spec_path)?;
+    let stem = runfs::spec_file_stem(&spec_path);
     let out = match args.out.clone() {
         Some(out) => out,
-        None => runfs::default_folder("runs", &args.spec).map_err(anyhow::Error::msg)?,
+        None => runfs::default_folder("runs", &spec_path).map_err(anyhow::Error::msg)?,
     };
     let opts = options(args, out, stem)?;
     let dir = write_slurm(&spec, &opts)?;
@@ -102,15 +161,15 @@ fn options(args: SlurmArgs, out: PathBuf, job_name: String) -> Result<SlurmOptio
 }
 
 /// The driver job of an evolution, validation or sweep.
-fn allocation(args: SlurmArgs) -> Result<()> {
+fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
     let (name, text, command, default): (String, String, &[&str], PathBuf) = match args.kind {
         Kind::Evolve => {
-            let spec = EvolveSpec::from_file(&args.spec)?;
+            let spec = EvolveSpec::from_file(spec_path)?;
             let out = PathBuf::from("populations").join(&spec.name);
             (spec.name.clone(), spec.to_ron(), &["evolve"], out)
         }
         Kind::Validate => {
-            let spec = ValidateSpec::from_file(&args.spec)?;
+            let spec = ValidateSpec::from_file(spec_path)?;
             let out = PathBuf::from("runs/validate").join(&spec.name);
             (
                 spec.name.clone(),
@@ -120,7 +179,7 @@ fn allocation(args: SlurmArgs) -> Result<()> {
             )
         }
         Kind::Sweep => {
-            let spec = SweepSpec::from_file(&args.spec)?;
+            let spec = SweepSpec::from_file(spec_path)?;
             let out = PathBuf::from("runs/validate").join(&spec.name);
             (
                 spec.name.clone(),
@@ -129,7 +188,7 @@ fn allocation(args: SlurmArgs) -> Result<()> {
                 out,
             )
         }
-        Kind::League => unreachable!("leagues are job arrays"),
+        Kind::League | Kind::Replicate => unreachable!("job arrays"),
     };
     let out = args.out.clone().unwrap_or(default);
     let opts = options(args, out, name.clone())?;
@@ -145,6 +204,89 @@ fn allocation(args: SlurmArgs) -> Result<()> {
         "submit with:\n    bash {}\nfollow it with squeue --steps and {}",
         escape::shell(&dir.join("submit.sh").to_string_lossy()),
         escape::shell(&dir.with_file_name("steps-progress.txt").to_string_lossy())
+    );
+    Ok(())
+}
+
+/// A replication: every league's job array and the report's job after them.
+fn replication(args: SlurmArgs) -> Result<()> {
+    use super::replicate::{self as rep, replication_leagues};
+    if args.spec.is_some() {
+        bail!("--kind replicate takes no SPEC: it plays the presets of --presets");
+    }
+    let flags = &args.replicate;
+    let seeds = flags.seeds.unwrap_or(rep::DEFAULT_SEEDS);
+    super::check_count("--seeds", seeds, 1, rep::MAX_SEEDS)?;
+    let out = args.out.clone().unwrap_or(PathBuf::from(rep::DEFAULT_OUT));
+    let presets = flags.presets.clone().unwrap_or(rep::DEFAULT_PRESETS.into());
+    let report = flags.report.clone().unwrap_or(rep::DEFAULT_REPORT.into());
+    let star_every = flags.star_every.unwrap_or(rep::DEFAULT_STAR_EVERY);
+    let leagues = replication_leagues(&presets, &out, seeds, flags.finalists)?;
+    let mut report_args: Vec<String> = vec!["replicate".into(), "--report-only".into()];
+    let text = |p: &Path| {
+        p.to_str()
+            .map(str::to_string)
+            .ok_or_else(|| anyhow::anyhow!("{} is not UTF-8", escape::path(p)))
+    };
+    for (flag, value) in [
+        ("--shards", args.tasks.to_string()),
+        ("--seeds", seeds.to_string()),
+        ("--out", text(&out)?),
+        ("--presets", text(&presets)?),
+        ("--report", text(&report)?),
+        ("--star-every", star_every.to_string()),
+    ] {
+        report_args.extend([flag.to_string(), value]);
+    }
+    if flags.finalists {
+        report_args.push("--finalists".into());
+    }
+    if let Some(note) = &flags.note {
+        report_args.extend(["--note".into(), note.clone()]);
+    }
+    report_args.push("--quiet".into());
+    let final_job = FinalJob {
+        name: "replicate-report".into(),
+        what: format!(
+            "The replication report {} from {} leagues",
+            report.display(),
+            leagues.len()
+        ),
+        args: report_args,
+        cwd: std::env::current_dir()?,
+    };
+    let opts = options(args, out, "replicate".into())?;
+    let sets: Vec<(LeagueSpec, SlurmOptions)> = leagues
+        .into_iter()
+        .map(|l| {
+            let league = SlurmOptions {
+                out: l.dir,
+                job_name: format!("{}-seed-{}", l.preset, l.spec.seed),
+                ..opts.clone()
+            };
+            (l.spec, league)
+        })
+        .collect();
+    let games: usize = sets
+        .iter()
+        .map(|(s, _)| schedule(s.seed, s.controllers.len(), s.games_per_match).len())
+        .sum();
+    let dir = write_league_set(&sets, &final_job, &opts)?;
+    println!(
+        "wrote a job array per league (<out>/<preset>/seed-<s>/slurm/league.sbatch) and {}",
+        escape::terminal(&dir.join("replicate-report.sbatch").display().to_string())
+    );
+    println!(
+        "{} leagues, {games} games, each league in {} tasks of {} CPUs each; the report's job \
+         gathers the slices and writes {}",
+        sets.len(),
+        opts.tasks,
+        opts.cpus_per_task,
+        escape::path(&report)
+    );
+    println!(
+        "submit with:\n    bash {}",
+        escape::shell(&dir.join("submit.sh").to_string_lossy())
     );
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! the tables (docs/outputs.md describes every file).
 
 pub mod analyse;
+pub mod gather;
 pub mod load;
 pub mod records;
 pub mod report;

@@ -178,6 +178,13 @@ pub fn read_records(path: &Path) -> Result<ReadRecords, RecordError> {
     })
 }
 
+/// One record as it is written: its JSON and a line break.
+pub fn record_line(game: &LeagueGame) -> Vec<u8> {
+    let mut line = serde_json::to_vec(game).expect("records serialise");
+    line.push(b'\n');
+    line
+}
+
 /// Appends records, each on its own line, flushed and synced before the next game counts as
 /// done.
 pub struct RecordWriter {
@@ -204,8 +211,7 @@ impl RecordWriter {
     }
 
     pub fn append(&mut self, game: &LeagueGame) -> Result<(), RecordError> {
-        let mut line = serde_json::to_vec(game).expect("records serialise");
-        line.push(b'\n');
+        let line = record_line(game);
         let io = |source| RecordError::Io {
             file: self.path.display().to_string(),
             source,

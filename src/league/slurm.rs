@@ -174,6 +174,36 @@ fn check_resources(opts: &SlurmOptions) -> Result<String, SlurmError> {
     Ok(partition)
 }
 
+/// What a job's script takes from its options, checked.
+struct Checked {
+    /// The partition's `#SBATCH` line (empty for the cluster's default).
+    partition: String,
+    /// The run folder, absolute.
+    out_path: PathBuf,
+    /// The same as text, fit for an `#SBATCH --output` line.
+    out: String,
+    bin: String,
+}
+
+/// Checks the resources, the run folder (made absolute) and the binary of `opts`.
+fn check_job(opts: &SlurmOptions) -> Result<Checked, SlurmError> {
+    let partition = check_resources(opts)?;
+    check_path("--out", &opts.out)?;
+    let out_path = std::path::absolute(&opts.out).map_err(|source| SlurmError::Io {
+        path: opts.out.display().to_string(),
+        source,
+    })?;
+    let out = check_path("--out", &out_path)?;
+    check_sbatch_path(&out)?;
+    let bin = check_path("--bin", &opts.bin)?;
+    Ok(Checked {
+        partition,
+        out_path,
+        out,
+        bin,
+    })
+}
+
 /// The scripts for `spec` (whose frozen copy the jobs read from `spec_copy`).
 pub fn slurm_scripts(
     spec: &LeagueSpec,
@@ -306,12 +336,12 @@ pub fn write_allocation(
             format!("must be between 1 and {MAX_ALLOCATION_TASKS}"),
         ));
     }
-    let partition = check_resources(opts)?;
-    check_path("--out", &opts.out)?;
-    let out_path = std::path::absolute(&opts.out).map_err(|e| io(&opts.out, e))?;
-    let out = check_path("--out", &out_path)?;
-    check_sbatch_path(&out)?;
-    let bin = check_path("--bin", &opts.bin)?;
+    let Checked {
+        partition,
+        out_path,
+        out,
+        bin,
+    } = check_job(opts)?;
     let dir = out_path.join("slurm");
     let spec_copy = dir.join("spec.ron");
     let q_spec = escape::shell(&check_path("--out", &spec_copy)?);
@@ -352,6 +382,113 @@ pub fn write_allocation(
     for (name, text) in [("run.sbatch", &script), ("submit.sh", &submit)] {
         write_script(&dir.join(name), text)?;
     }
+    Ok(dir)
+}
+
+/// The job that runs once every league of a set succeeded (for `evomcts replicate`, its
+/// report).
+#[derive(Clone, Debug)]
+pub struct FinalJob {
+    /// Names the job (`evomcts-<name>`), its script (`<name>.sbatch`) and its log.
+    pub name: String,
+    /// What the job does, for the script's comment.
+    pub what: String,
+    /// The command after the binary, each a single shell word in the script.
+    pub args: Vec<String>,
+    /// The folder the command runs in: its relative paths mean what they meant there.
+    pub cwd: PathBuf,
+}
+
+/// Writes the job array of every league of a set (`write_slurm` with each league's options:
+/// `OUT_i/slurm/`), then, in `OUT/slurm/` (`opts.out` made absolute), `<name>.sbatch`, a job
+/// on one task of `opts` that runs `BIN <args…>` in `cwd`, and `submit.sh`, which submits every
+/// array and then that job with `--dependency=afterok:` on all of them. Returns `OUT/slurm`.
+/// Every value of every script is checked before any folder is made.
+pub fn write_league_set(
+    leagues: &[(LeagueSpec, SlurmOptions)],
+    final_job: &FinalJob,
+    opts: &SlurmOptions,
+) -> Result<PathBuf, SlurmError> {
+    let io = |path: &Path, source| SlurmError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut arrays = Vec::with_capacity(leagues.len());
+    for (spec, league) in leagues {
+        check_path("--out", &league.out)?;
+        let out = std::path::absolute(&league.out).map_err(|e| io(&league.out, e))?;
+        let dir = out.join("slurm");
+        let checked = SlurmOptions {
+            out,
+            ..league.clone()
+        };
+        slurm_scripts(spec, &dir.join("spec.ron"), &checked)?;
+        arrays.push(check_path("--out", &dir.join("league.sbatch"))?);
+    }
+    let Checked {
+        partition,
+        out_path,
+        out,
+        bin,
+    } = check_job(opts)?;
+    let cwd = check_path("the working folder", &final_job.cwd)?;
+    for arg in &final_job.args {
+        if arg.chars().any(|c| c.is_control()) {
+            return Err(invalid(
+                "the final job's arguments",
+                arg,
+                "must not hold control characters",
+            ));
+        }
+    }
+    let name = escape::slurm_job_name(&final_job.name, "final");
+    let what = escape::terminal(&final_job.what).replace('\n', " ");
+    let words: Vec<String> = final_job.args.iter().map(|w| escape::shell(w)).collect();
+    let (mem, time, cpus) = (&opts.mem, &opts.time, opts.cpus_per_task);
+    let script = format!(
+        "#!/bin/bash\n\
+         # {what}: runs once the job arrays of all {n} leagues succeeded.\n\
+         #SBATCH --job-name=evomcts-{name}\n\
+         #SBATCH --ntasks=1\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --mem={mem}\n\
+         #SBATCH --time={time}\n\
+         {partition}\
+         #SBATCH --output=\"{out}/slurm/logs/{name}-%j.out\"\n\
+         set -euo pipefail\n\
+         cd {q_cwd}\n\
+         exec {q_bin} {words}\n",
+        n = leagues.len(),
+        q_cwd = escape::shell(&cwd),
+        q_bin = escape::shell(&bin),
+        words = words.join(" "),
+    );
+    let dir = out_path.join("slurm");
+    let script_path = dir.join(format!("{name}.sbatch"));
+    let mut submit = format!(
+        "#!/bin/bash\n\
+         # Submits the job array of each of the {n} leagues, then job {name} once all of them succeeded.\n\
+         set -euo pipefail\n\
+         submit() {{ local id; id=$(sbatch --parsable \"$@\") || return 1; echo \"${{id%%;*}}\"; }}\n\
+         after=\"\"\n",
+        n = leagues.len(),
+    );
+    for array in &arrays {
+        submit.push_str(&format!("after+=\":$(submit {})\"\n", escape::shell(array)));
+    }
+    submit.push_str(&format!(
+        "last=$(submit --dependency=afterok\"$after\" --kill-on-invalid-dep=yes {})\n\
+         echo \"{n} job arrays (${{after#:}}), then job $last: {name}\"\n",
+        escape::shell(&check_path("--out", &script_path)?),
+        n = leagues.len(),
+    ));
+    for (spec, league) in leagues {
+        write_slurm(spec, league)?;
+    }
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
+    write_script(&script_path, &script)?;
+    write_script(&dir.join("submit.sh"), &submit)?;
     Ok(dir)
 }
 

@@ -35,6 +35,7 @@ mod reliability_exit;
 mod reliability_messages;
 mod reliability_paths;
 mod reliability_records;
+mod replicate_slurm;
 mod replication;
 mod report;
 mod search_detail;

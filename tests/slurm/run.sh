@@ -5,8 +5,9 @@
 # local run of the same spec produces. Then an evolution (3 tasks) and a validation as the
 # driver jobs `evomcts slurm --kind` writes, compared byte for byte with local runs, and the
 # fault test: one task of a step killed, a second driver refused by the lock, the resubmitted
-# driver finishing with the local run's bytes. Fails with the daemons' logs if the cluster
-# won't start.
+# driver finishing with the local run's bytes. Then a tiny replication as the job arrays and
+# report job `evomcts slurm --kind replicate` writes, and the ES study's runner in its Slurm
+# form, both compared with local runs. Fails with the daemons' logs if the cluster won't start.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
@@ -17,7 +18,7 @@ CL="$W/clu ster's \$(x)"
 
 logs() {
     echo "---- slurm test failed: $*" >&2
-    for f in "$S/slurmctld.log" "$S/slurmd.log" "$CL"/slurm/logs/* "$CL"/*/slurm/logs/*; do
+    for f in "$S/slurmctld.log" "$S/slurmd.log" "$CL"/slurm/logs/* "$CL"/*/slurm/logs/* "$CL"/rep/r/rep/slurm/logs/* "$CL"/rep/r/rep/*/*/slurm/logs/* "$CL"/study/*/slurm/logs/*; do
         [ -f "$f" ] && { echo "==== $f" >&2; tail -n 40 "$f" >&2; }
     done
     exit 1
@@ -49,7 +50,7 @@ finished() {
     scontrol show job "$1" | grep -o "JobState=[A-Z_]*"
 }
 same() { # folder A, folder B, files...
-    local a=$1 b=$2
+    local a=$1 b=$2 f
     shift 2
     for f in "$@"; do
         cmp "$a/$f" "$b/$f" || logs "$f of $b differs from the local run's"
@@ -111,4 +112,63 @@ grep -q "$recorded of 36 tasks already recorded" "$F/slurm/logs/driver-$job.out"
     logs "the resubmitted driver did not keep the $recorded recorded games"
 same "$W/fault-local" "$F" gen-000.ron gen-001.ron logbook.csv hall_of_fame.csv champion.txt
 echo "slurm: a killed task lost only its unfinished games ($recorded of 36 kept); the rerun wrote the local run's bytes"
+
+# A replication (the paper's presets made tiny, 2 master seeds) as one job array per league and
+# the report's job after all of them, compared with a local `replicate` of the same options
+# run from a folder of the same name: every league folder's files and the report but for what
+# is measured (wall times, the Star searches' milliseconds).
+P="$W/presets"
+mkdir -p "$P" "$W/rep-local/r" "$CL/rep/r"
+cp runs/paper/published.ron "$P/"
+for preset in reward star mcts_ce extra_bandits; do
+    sed -e 's/sims: 400/sims: 10/g' -e 's/depth: 2/depth: 1/g' \
+        -e 's/^\( *games_per_match:\).*/\1 2,/' "runs/paper/$preset.ron" > "$P/$preset.ron"
+done
+REP=(--seeds 2 --presets "$P" --out rep --report rep.md --star-every 40)
+(cd "$W/rep-local/r" && "$BIN" replicate "${REP[@]}" --threads 2 --quiet 2>/dev/null)
+(cd "$CL/rep/r" && "$BIN" slurm --kind replicate --tasks 3 "${REP[@]}" --cpus-per-task 1 \
+    --mem 200M --time 00:10:00 >/dev/null)
+submitted=$(bash "$CL/rep/r/rep/slurm/submit.sh") || logs "submit.sh of the replication failed"
+job=${submitted##* job }
+job=${job%%:*}
+finished "$job" | grep -q COMPLETED || logs "the replication's report job did not complete ($submitted)"
+same_records() { # records A, records B: the same lines, in any order
+    [ -s "$1" ] && [ -s "$2" ] || logs "$1 or $2 is missing"
+    cmp <(sort "$1") <(sort "$2") || logs "$2 holds other records than the local run's $1"
+}
+unmeasured() { # report -> the report without its measured times
+    grep -v '^\*\*Compute\.\*\*' "$1" |
+        sed -E -e 's/^(\| `[a-z_]+` \|[^|]*\|[^|]*\|[^|]*\|)[^|]*\|/\1 |/' \
+            -e '/^\| (true bounds|paper \[|narrow \[)/ s/\| [0-9.]+ \|$/|/'
+}
+for preset in reward star mcts_ce extra_bandits; do
+    for seed in 2021 2022; do
+        league="rep/$preset/seed-$seed"
+        same "$W/rep-local/r/$league" "$CL/rep/r/$league" spec.ron games.csv standings.csv ratings.csv \
+            statistics.csv win_rates.csv matches.csv tables.md tables.json standings.live.txt
+        same_records "$W/rep-local/r/$league/games.jsonl" "$CL/rep/r/$league/games.jsonl"
+        for task in 0 1 2; do
+            [ -s "$CL/rep/r/$league/shard-$task-of-3/games.jsonl" ] || logs "$league: array task $task recorded no game"
+        done
+    done
+done
+[ -s "$CL/rep/r/rep/star-decisions.json" ] && [ -s "$CL/rep/r/rep.md" ] ||
+    logs "the report job wrote no report or Star decisions"
+cmp <(sed '/"mean_ms"/,/]/d' "$W/rep-local/r/rep/star-decisions.json") \
+    <(sed '/"mean_ms"/,/]/d' "$CL/rep/r/rep/star-decisions.json") ||
+    logs "the Star decisions differ from the local run's"
+cmp <(unmeasured "$W/rep-local/r/rep.md") <(unmeasured "$CL/rep/r/rep.md") ||
+    logs "the replication report differs from the local run's"
+echo "slurm: a replication as 8 job arrays of 3 tasks and a report job wrote the local run's folders and report"
+
+# The ES study's runner in its Slurm form, on the tiny league: the job after its array leaves
+# the folder as the local league run left $W/local.
+submitted=$(RESULTS="$CL/study" EVOMCTS="$BIN" TASKS=2 SLURM_OPTS="--cpus-per-task 1 --mem 200M --time 00:10:00" \
+    bash runs/study/run.sh --slurm tests/slurm/tiny.ron) || logs "runs/study/run.sh --slurm failed"
+job=$(echo "$submitted" | sed -n 's/.*then job \([0-9]*\) gathers.*/\1/p')
+finished "$job" | grep -q COMPLETED || logs "the study's gathering job did not complete ($submitted)"
+same "$W/local" "$CL/study/tiny" spec.ron standings.csv ratings.csv statistics.csv win_rates.csv matches.csv \
+    games.csv tables.md tables.json
+same_records "$W/local/games.jsonl" "$CL/study/tiny/games.jsonl"
+echo "slurm: runs/study/run.sh --slurm left the local league's records and tables"
 rm -rf "$W"

@@ -385,7 +385,11 @@ pub fn render_report(input: &ReportInput) -> String {
                 .map(|r| r.games.len())
                 .sum::<usize>()
                 .to_string(),
-            format!("{:.0}", wall),
+            if pr.runs.iter().any(|r| !r.threads.is_empty()) {
+                format!("{:.0}", wall)
+            } else {
+                "–".into()
+            },
             if pr.incomplete.is_empty() {
                 "–".into()
             } else {
@@ -399,7 +403,13 @@ pub fn render_report(input: &ReportInput) -> String {
     }
     threads.sort();
     threads.dedup();
-    let _ = writeln!(
+    if threads.is_empty() {
+        let _ = writeln!(
+            s,
+            "**Compute.** No run folder holds a wall time (`wall.jsonl`): their games were played elsewhere, e.g. as Slurm job arrays (`evomcts slurm --kind replicate`), whose times are in Slurm's accounting (`sacct`). Results depend only on the specs and seeds, never on where or on how many threads they were played.\n"
+        );
+    } else {
+        let _ = writeln!(
         s,
         "**Compute.** Wall time of all complete runs: {:.0} s ({:.1} min), measured per run folder (`wall.jsonl`) on {} with {} worker thread(s), the machine shared with other work, so times are upper bounds. Results depend only on the specs and seeds, never on the thread count.\n",
         total_wall,
@@ -407,6 +417,7 @@ pub fn render_report(input: &ReportInput) -> String {
         cpu.unwrap_or_else(|| "an unrecorded machine".into()),
         threads.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("/"),
     );
+    }
     s.push_str(&md_table(
         &[
             "preset",
