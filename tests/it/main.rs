@@ -41,6 +41,7 @@ mod report;
 mod search_detail;
 mod search_knowledge;
 mod search_mcts;
+mod search_exact;
 mod search_mcts_tree;
 mod search_star;
 mod search_star_narrow;

@@ -1,0 +1,85 @@
+//! The searches against the truth: on Pig, whose every position's value `games::pig::solve`
+//! computes exactly, MCTS's move agrees with the optimal one once its budget is large enough,
+//! and the win probability its move gives away shrinks as the budget grows.
+
+use evomcts::games::pig::{sample_positions, solve, PigMove, PigRules, PigSolution, PigState};
+use evomcts::games::{Controller, Game};
+use evomcts::search::mcts::{FinalMove, MctsController, MctsSettings, Reward};
+
+const TARGET: u16 = 20;
+
+fn uct(sims: u32) -> MctsSettings {
+    MctsSettings {
+        sims,
+        c_e: 0.5,
+        reward: Reward::WinLoss,
+        final_move: FinalMove::MostVisits,
+        ..MctsSettings::default()
+    }
+}
+
+/// Decisions with both moves legal.
+fn positions(count: usize) -> (PigSolution, Vec<PigState>) {
+    let rules = PigRules::new(TARGET).unwrap();
+    let solution = solve(rules).unwrap();
+    let mut moves = Vec::new();
+    let positions = sample_positions(rules, count * 3, 11)
+        .unwrap()
+        .into_iter()
+        .filter(|s| {
+            s.legal_moves(&mut moves);
+            moves.len() == 2
+        })
+        .take(count)
+        .collect();
+    (solution, positions)
+}
+
+fn regret(solution: &PigSolution, state: &PigState, sims: u32, seed: u64) -> f64 {
+    let mut mcts = MctsController::new(&uct(sims), seed).unwrap();
+    let mv = mcts.choose_move(state);
+    solution.regret(state, mv).unwrap()
+}
+
+#[test]
+fn mcts_finds_the_optimal_move_where_it_matters_once_its_budget_is_large() {
+    let (solution, positions) = positions(60);
+    let mut clear = 0;
+    for (i, state) in positions.iter().enumerate() {
+        // Positions where the two moves' values differ by at least 2 points of win
+        // probability: a search that converges must tell them apart.
+        let value = |mv| solution.move_value(state, mv).unwrap();
+        let gap = (value(PigMove::Roll) - value(PigMove::Hold)).abs();
+        if gap < 0.02 {
+            continue;
+        }
+        clear += 1;
+        assert_eq!(
+            regret(&solution, state, 20_000, i as u64),
+            0.0,
+            "{state}: gap {gap:.4}"
+        );
+    }
+    println!("{clear} positions with a clear best move");
+    assert!(clear >= 20, "only {clear} positions with a clear best move");
+}
+
+#[test]
+fn mcts_gives_away_less_win_probability_as_its_budget_grows() {
+    let (solution, positions) = positions(60);
+    let mean = |sims: u32| -> f64 {
+        let total: f64 = positions
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| (0..2).map(move |k| (i, s, k)))
+            .map(|(i, s, k)| regret(&solution, s, sims, (i * 2 + k) as u64))
+            .sum();
+        total / (positions.len() * 2) as f64
+    };
+    let regrets: Vec<f64> = [10, 100, 1000, 10_000].into_iter().map(mean).collect();
+    println!("mean regret at 10, 100, 1000, 10000 simulations: {regrets:?}");
+    for pair in regrets.windows(2) {
+        assert!(pair[1] < pair[0], "regret does not shrink: {regrets:?}");
+    }
+    assert!(regrets[3] < 0.25 * regrets[0], "{regrets:?}");
+}
