@@ -88,18 +88,22 @@ impl BoardFigure<'_> {
     }
 }
 
+/// The pixel of the point `p` of the unit square of a tile whose north-west corner is at
+/// `origin`.
+fn tile_px(origin: (i32, i32), p: P) -> (i32, i32) {
+    (
+        origin.0 + (p.0 * TILE as f64).round() as i32,
+        origin.1 + (p.1 * TILE as f64).round() as i32,
+    )
+}
+
 /// Draws one tile (with its meeple) with its north-west corner at `origin`.
 pub(crate) fn draw_tile<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     t: &PlacedTile,
     origin: (i32, i32),
 ) -> DrawResult<DB> {
-    let to_px = |p: P| {
-        (
-            origin.0 + (p.0 * TILE as f64).round() as i32,
-            origin.1 + (p.1 * TILE as f64).round() as i32,
-        )
-    };
+    let to_px = |p: P| tile_px(origin, p);
     let px = |pts: &[P]| pts.iter().map(|p| to_px(*p)).collect::<Vec<_>>();
     let def = t.kind.def();
     let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
@@ -197,12 +201,7 @@ pub(crate) fn draw_tile_meeple<DB: DrawingBackend>(
     t: &PlacedTile,
     origin: (i32, i32),
 ) -> DrawResult<DB> {
-    let to_px = |p: P| {
-        (
-            origin.0 + (p.0 * TILE as f64).round() as i32,
-            origin.1 + (p.1 * TILE as f64).round() as i32,
-        )
-    };
+    let to_px = |p: P| tile_px(origin, p);
     let def = t.kind.def();
     let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
     if let Some((seg, player)) = t.meeple {

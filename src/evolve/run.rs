@@ -660,32 +660,18 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         }
         None => None,
     };
-    let mut current = match state.take() {
-        Some(generation) => generation,
-        None => {
-            tracker.begin(0);
-            if let Some(r) = &runner {
-                r.set_context("generation 0");
-            }
-            let generation =
-                pool.install(|| initial(spec, &grammar, &hash, &at, hashing.as_mut()))?;
-            if let Some(h) = &mut hashing {
-                h.absorb(&generation);
-            }
-            written(&generation)?;
-            write_champion(opts, &generation)?;
-            write_reports(dir, games_per_sample(spec))?;
-            generations_run += 1;
-            tracker.report(spec, &generation);
-            generation
-        }
-    };
-    while current.generation < stop_at {
-        tracker.begin(current.generation + 1);
+    // Generation 0 from nothing, every later one from the one before: each is made, taught to
+    // the hashing classes, written with its champion and reports, then reported.
+    let mut next_generation = |previous: Option<&Generation>| -> Result<Generation, EvolveError> {
+        let number = previous.map_or(0, |p| p.generation + 1);
+        tracker.begin(number);
         if let Some(r) = &runner {
-            r.set_context(&format!("generation {}", current.generation + 1));
+            r.set_context(&format!("generation {number}"));
         }
-        let next = pool.install(|| step(spec, &grammar, &current, &at, hashing.as_mut()))?;
+        let next = pool.install(|| match previous {
+            None => initial(spec, &grammar, &hash, &at, hashing.as_mut()),
+            Some(p) => step(spec, &grammar, p, &at, hashing.as_mut()),
+        })?;
         if let Some(h) = &mut hashing {
             h.absorb(&next);
         }
@@ -694,7 +680,14 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         write_reports(dir, games_per_sample(spec))?;
         generations_run += 1;
         tracker.report(spec, &next);
-        current = next;
+        Ok(next)
+    };
+    let mut current = match state.take() {
+        Some(generation) => generation,
+        None => next_generation(None)?,
+    };
+    while current.generation < stop_at {
+        current = next_generation(Some(&current))?;
     }
     // A crash between a generation and its champion files leaves them stale: rewrite
     // them (the same bytes when they were current).
