@@ -230,13 +230,14 @@ pub(crate) fn draw_tile_letter<DB: DrawingBackend>(
         [corner, (corner.0 + 11, corner.1 + 13)],
         RGBColor(236, 242, 226).mix(0.85).filled(),
     ))?;
-    root.draw(&Text::new(
+    chart::draw_label(
+        root,
         t.kind.letter().to_string(),
         (corner.0 + 6, corner.1 + 7),
-        chart::text(11.0)
-            .color(&RGBColor(30, 50, 20))
-            .pos(Pos::new(HPos::Center, VPos::Center)),
-    ))?;
+        11.0,
+        RGBColor(30, 50, 20),
+        (HPos::Center, VPos::Center),
+    )?;
     Ok(())
 }
 
@@ -442,13 +443,14 @@ impl Figure for TileGallery {
             let (block, row) = (kind.index() / 12, (kind.index() % 12) as i32);
             let left = MARGIN + block as i32 * (4 * (TILE + 8) + 40);
             let top = HEADER + row * (TILE + 8);
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 kind.letter().to_string(),
                 (left + 10, top + TILE / 2),
-                chart::text(20.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Center)),
-            ))?;
+                20.0,
+                BLACK,
+                (HPos::Center, VPos::Center),
+            )?;
             for rotation in 0..4u8 {
                 let t = PlacedTile {
                     kind,

@@ -505,23 +505,25 @@ impl Figure for FormulaChart {
                 vec![(x, TOP as i32 - 6), (x, axis_y)],
                 RGBColor(225, 225, 225),
             ))?;
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 format!("{}", t),
                 (x, axis_y + 8),
-                chart::text(14.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
+                14.0,
+                BLACK,
+                (HPos::Center, VPos::Top),
+            )?;
             t += step;
         }
         root.draw(&PathElement::new(vec![(x0, axis_y), (x1, axis_y)], BLACK))?;
-        root.draw(&Text::new(
+        chart::draw_label(
+            root,
             "times chosen".to_string(),
             ((x0 + x1) / 2, axis_y + 30),
-            chart::text(15.0)
-                .color(&BLACK)
-                .pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
+            15.0,
+            BLACK,
+            (HPos::Center, VPos::Top),
+        )?;
         let mut y = TOP as i32;
         for (lines, count) in &self.bars {
             let bh = Self::bar_height(lines.len()) as i32;
@@ -543,13 +545,14 @@ impl Figure for FormulaChart {
             let centre = y + bh / 2;
             let first = centre - (lines.len() as i32 - 1) * LINE_HEIGHT as i32 / 2;
             for (i, line) in lines.iter().enumerate() {
-                root.draw(&Text::new(
+                chart::draw_label(
+                    root,
                     line.clone(),
                     (x0 - 10, first + i as i32 * LINE_HEIGHT as i32),
-                    chart::text(LABEL_SIZE)
-                        .color(&BLACK)
-                        .pos(Pos::new(HPos::Right, VPos::Center)),
-                ))?;
+                    LABEL_SIZE,
+                    BLACK,
+                    (HPos::Right, VPos::Center),
+                )?;
             }
             y += bh + 8;
         }
