@@ -88,18 +88,22 @@ impl BoardFigure<'_> {
     }
 }
 
+/// The pixel of the point `p` of the unit square of a tile whose north-west corner is at
+/// `origin`.
+fn tile_px(origin: (i32, i32), p: P) -> (i32, i32) {
+    (
+        origin.0 + (p.0 * TILE as f64).round() as i32,
+        origin.1 + (p.1 * TILE as f64).round() as i32,
+    )
+}
+
 /// Draws one tile (with its meeple) with its north-west corner at `origin`.
 pub(crate) fn draw_tile<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     t: &PlacedTile,
     origin: (i32, i32),
 ) -> DrawResult<DB> {
-    let to_px = |p: P| {
-        (
-            origin.0 + (p.0 * TILE as f64).round() as i32,
-            origin.1 + (p.1 * TILE as f64).round() as i32,
-        )
-    };
+    let to_px = |p: P| tile_px(origin, p);
     let px = |pts: &[P]| pts.iter().map(|p| to_px(*p)).collect::<Vec<_>>();
     let def = t.kind.def();
     let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
@@ -197,12 +201,7 @@ pub(crate) fn draw_tile_meeple<DB: DrawingBackend>(
     t: &PlacedTile,
     origin: (i32, i32),
 ) -> DrawResult<DB> {
-    let to_px = |p: P| {
-        (
-            origin.0 + (p.0 * TILE as f64).round() as i32,
-            origin.1 + (p.1 * TILE as f64).round() as i32,
-        )
-    };
+    let to_px = |p: P| tile_px(origin, p);
     let def = t.kind.def();
     let rot = &tables().rotated[t.kind.index()][t.rotation as usize];
     if let Some((seg, player)) = t.meeple {
@@ -231,13 +230,14 @@ pub(crate) fn draw_tile_letter<DB: DrawingBackend>(
         [corner, (corner.0 + 11, corner.1 + 13)],
         RGBColor(236, 242, 226).mix(0.85).filled(),
     ))?;
-    root.draw(&Text::new(
+    chart::draw_label(
+        root,
         t.kind.letter().to_string(),
         (corner.0 + 6, corner.1 + 7),
-        chart::text(11.0)
-            .color(&RGBColor(30, 50, 20))
-            .pos(Pos::new(HPos::Center, VPos::Center)),
-    ))?;
+        11.0,
+        RGBColor(30, 50, 20),
+        (HPos::Center, VPos::Center),
+    )?;
     Ok(())
 }
 
@@ -443,13 +443,14 @@ impl Figure for TileGallery {
             let (block, row) = (kind.index() / 12, (kind.index() % 12) as i32);
             let left = MARGIN + block as i32 * (4 * (TILE + 8) + 40);
             let top = HEADER + row * (TILE + 8);
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 kind.letter().to_string(),
                 (left + 10, top + TILE / 2),
-                chart::text(20.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Center)),
-            ))?;
+                20.0,
+                BLACK,
+                (HPos::Center, VPos::Center),
+            )?;
             for rotation in 0..4u8 {
                 let t = PlacedTile {
                     kind,

@@ -324,6 +324,23 @@ pub fn text(size: f64) -> TextStyle<'static> {
     (font::FAMILY, size).into_font().into()
 }
 
+/// Draws `label` in the embedded font at `size` and `colour`, with its `anchor` (horizontal,
+/// vertical) at `at`.
+pub fn draw_label<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    label: String,
+    at: (i32, i32),
+    size: f64,
+    colour: RGBColor,
+    anchor: (HPos, VPos),
+) -> DrawResult<DB> {
+    root.draw(&Text::new(
+        label,
+        at,
+        text(size).color(&colour).pos(Pos::new(anchor.0, anchor.1)),
+    ))
+}
+
 /// Breaks `text` into lines of at most `width` characters, at spaces when it can and after an
 /// operator or closing parenthesis when a single word is too long.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -410,13 +427,14 @@ impl RowAxes {
                 vec![(x, self.top - 4), (x, bottom)],
                 RGBColor(225, 225, 225),
             ))?;
-            root.draw(&Text::new(
+            draw_label(
+                root,
                 tick_label(t),
                 (x, bottom + 8),
-                text(14.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
+                14.0,
+                BLACK,
+                (HPos::Center, VPos::Top),
+            )?;
         }
         root.draw(&PathElement::new(
             vec![(self.x0, bottom), (self.x1, bottom)],
@@ -426,22 +444,24 @@ impl RowAxes {
             vec![(self.x0, self.top - 4), (self.x0, bottom)],
             BLACK,
         ))?;
-        root.draw(&Text::new(
+        draw_label(
+            root,
             axis_title.to_string(),
             ((self.x0 + self.x1) / 2, bottom + 30),
-            text(15.0)
-                .color(&BLACK)
-                .pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
+            15.0,
+            BLACK,
+            (HPos::Center, VPos::Top),
+        )?;
         for (i, label) in labels.iter().enumerate() {
             let (a, b) = self.row(i);
-            root.draw(&Text::new(
+            draw_label(
+                root,
                 label.clone(),
                 (self.x0 - 10, (a + b) / 2),
-                text(15.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Right, VPos::Center)),
-            ))?;
+                15.0,
+                BLACK,
+                (HPos::Right, VPos::Center),
+            )?;
         }
         Ok(())
     }

@@ -171,24 +171,41 @@ pub fn drift_table(drifts: &[Drift]) -> TextTable {
         ]
         .map(String::from)
         .to_vec(),
-        rows: drifts
-            .iter()
-            .map(|d| {
+        rows: drift_rows(
+            drifts,
+            |d| {
                 let (_, low, high) = d.share();
                 vec![
-                    d.controller.clone(),
-                    d.total.to_string(),
-                    d.drifted.to_string(),
                     pct(d.drifted, d.total),
                     format!("[{:.1}%, {:.1}%]", 100.0 * low, 100.0 * high),
-                    pct(d.ignores_q, d.total),
-                    pct(d.ignores_n, d.total),
-                    pct(d.constant, d.total),
-                    pct(d.uct, d.total),
                 ]
-            })
-            .collect(),
+            },
+            pct,
+        ),
     }
+}
+
+/// The rows of a drift table: controller, formulas, drifted, the cells `share` makes of a
+/// drift's drifted share and its interval, then how many ignore Q, ignore n, are constant and are UCT,
+/// each written by `part(count, formulas)`.
+fn drift_rows(
+    drifts: &[Drift],
+    share: impl Fn(&Drift) -> Vec<String>,
+    part: impl Fn(usize, usize) -> String,
+) -> Vec<Vec<String>> {
+    drifts
+        .iter()
+        .map(|d| {
+            let mut row = vec![
+                d.controller.clone(),
+                d.total.to_string(),
+                d.drifted.to_string(),
+            ];
+            row.extend(share(d));
+            row.extend([d.ignores_q, d.ignores_n, d.constant, d.uct].map(|k| part(k, d.total)));
+            row
+        })
+        .collect()
 }
 
 /// A bar chart of one controller's drift, drawn like the formula charts.
@@ -369,24 +386,14 @@ pub fn drift_csv(drifts: &[Drift]) -> TextTable {
         ]
         .map(String::from)
         .to_vec(),
-        rows: drifts
-            .iter()
-            .map(|d| {
+        rows: drift_rows(
+            drifts,
+            |d| {
                 let (share, low, high) = d.share();
-                vec![
-                    d.controller.clone(),
-                    d.total.to_string(),
-                    d.drifted.to_string(),
-                    share.to_string(),
-                    low.to_string(),
-                    high.to_string(),
-                    d.ignores_q.to_string(),
-                    d.ignores_n.to_string(),
-                    d.constant.to_string(),
-                    d.uct.to_string(),
-                ]
-            })
-            .collect(),
+                vec![share.to_string(), low.to_string(), high.to_string()]
+            },
+            |count, _| count.to_string(),
+        ),
     }
 }
 
@@ -395,25 +402,13 @@ pub fn markdown(results: &[ControllerFormulas], rows: &[TopRow], k: usize) -> St
     let mut md = String::from("# Evolved selection formulas\n\n");
     md.push_str(&summary_table(results).to_markdown());
     md.push('\n');
-    let table = TextTable {
-        title: format!("The {k} most frequent formulas of each ES controller"),
-        headers: ["Controller", "Rank", "Count", "Share", "Formula", "LaTeX"]
-            .map(String::from)
-            .to_vec(),
-        rows: rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.controller.clone(),
-                    r.rank.to_string(),
-                    r.count.to_string(),
-                    format!("{:.1}%", 100.0 * r.share),
-                    format!("`{}`", r.pretty),
-                    format!("${}$", r.latex),
-                ]
-            })
-            .collect(),
-    };
+    // The terminal's top-k table with the formula as code and its LaTeX beside it.
+    let mut table = top_table(rows, k);
+    table.headers.push("LaTeX".into());
+    for (cells, r) in table.rows.iter_mut().zip(rows) {
+        cells[4] = format!("`{}`", r.pretty);
+        cells.push(format!("${}$", r.latex));
+    }
     md.push_str(&table.to_markdown());
     md
 }
@@ -510,23 +505,25 @@ impl Figure for FormulaChart {
                 vec![(x, TOP as i32 - 6), (x, axis_y)],
                 RGBColor(225, 225, 225),
             ))?;
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 format!("{}", t),
                 (x, axis_y + 8),
-                chart::text(14.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
+                14.0,
+                BLACK,
+                (HPos::Center, VPos::Top),
+            )?;
             t += step;
         }
         root.draw(&PathElement::new(vec![(x0, axis_y), (x1, axis_y)], BLACK))?;
-        root.draw(&Text::new(
+        chart::draw_label(
+            root,
             "times chosen".to_string(),
             ((x0 + x1) / 2, axis_y + 30),
-            chart::text(15.0)
-                .color(&BLACK)
-                .pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
+            15.0,
+            BLACK,
+            (HPos::Center, VPos::Top),
+        )?;
         let mut y = TOP as i32;
         for (lines, count) in &self.bars {
             let bh = Self::bar_height(lines.len()) as i32;
@@ -548,13 +545,14 @@ impl Figure for FormulaChart {
             let centre = y + bh / 2;
             let first = centre - (lines.len() as i32 - 1) * LINE_HEIGHT as i32 / 2;
             for (i, line) in lines.iter().enumerate() {
-                root.draw(&Text::new(
+                chart::draw_label(
+                    root,
                     line.clone(),
                     (x0 - 10, first + i as i32 * LINE_HEIGHT as i32),
-                    chart::text(LABEL_SIZE)
-                        .color(&BLACK)
-                        .pos(Pos::new(HPos::Right, VPos::Center)),
-                ))?;
+                    LABEL_SIZE,
+                    BLACK,
+                    (HPos::Right, VPos::Center),
+                )?;
             }
             y += bh + 8;
         }

@@ -9,7 +9,7 @@ use super::{PlotError, WrittenFigure};
 use crate::league::Tables;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::text_anchor::{HPos, VPos};
 use std::path::Path;
 
 /// The match matrix: row = controller playing first, column = second; each cell shows the
@@ -79,38 +79,38 @@ impl Figure for MatrixHeatmap<'_> {
             let cx = x0 + j as i32 * CELL + CELL / 2;
             for (k, line) in lines.iter().enumerate() {
                 let y = y0 - 10 - (lines.len() - k) as i32 * 18;
-                root.draw(&Text::new(
+                chart::draw_label(
+                    root,
                     line.clone(),
                     (cx, y),
-                    chart::text(15.0)
-                        .color(&BLACK)
-                        .pos(Pos::new(HPos::Center, VPos::Top)),
-                ))?;
+                    15.0,
+                    BLACK,
+                    (HPos::Center, VPos::Top),
+                )?;
             }
         }
-        root.draw(&Text::new(
-            "second →".to_string(),
-            (x0 - 10, y0 - 28),
-            chart::text(13.0)
-                .color(&RGBColor(90, 90, 90))
-                .pos(Pos::new(HPos::Right, VPos::Center)),
-        ))?;
-        root.draw(&Text::new(
-            "first ↓".to_string(),
-            (x0 - 10, y0 - 10),
-            chart::text(13.0)
-                .color(&RGBColor(90, 90, 90))
-                .pos(Pos::new(HPos::Right, VPos::Center)),
-        ))?;
+        for (axis, dy) in [("second →", 28), ("first ↓", 10)] {
+            let at = (x0 - 10, y0 - dy);
+            let grey = RGBColor(90, 90, 90);
+            chart::draw_label(
+                root,
+                axis.into(),
+                at,
+                13.0,
+                grey,
+                (HPos::Right, VPos::Center),
+            )?;
+        }
         for a in 0..n {
             let y = y0 + a as i32 * CELL;
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 t.names[a].clone(),
                 (x0 - 10, y + CELL / 2),
-                chart::text(NAME_SIZE)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Right, VPos::Center)),
-            ))?;
+                NAME_SIZE,
+                BLACK,
+                (HPos::Right, VPos::Center),
+            )?;
             for b in 0..n {
                 let x = x0 + b as i32 * CELL;
                 let cell = [(x, y), (x + CELL, y + CELL)];
@@ -133,20 +133,22 @@ impl Figure for MatrixHeatmap<'_> {
                     ),
                     None => ("·".to_string(), "no games".to_string()),
                 };
-                root.draw(&Text::new(
+                chart::draw_label(
+                    root,
                     big,
                     (centre.0, centre.1 - 8),
-                    chart::text(24.0)
-                        .color(&BLACK)
-                        .pos(Pos::new(HPos::Center, VPos::Center)),
-                ))?;
-                root.draw(&Text::new(
+                    24.0,
+                    BLACK,
+                    (HPos::Center, VPos::Center),
+                )?;
+                chart::draw_label(
+                    root,
                     small,
                     (centre.0, centre.1 + 22),
-                    chart::text(13.0)
-                        .color(&RGBColor(40, 40, 40))
-                        .pos(Pos::new(HPos::Center, VPos::Center)),
-                ))?;
+                    13.0,
+                    RGBColor(40, 40, 40),
+                    (HPos::Center, VPos::Center),
+                )?;
             }
         }
         Ok(())
@@ -187,21 +189,23 @@ impl MatrixHeatmap<'_> {
                 vec![(x + width, y), (x + width + 5, y)],
                 BLACK,
             ))?;
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 label.to_string(),
                 (x + width + 8, y),
-                chart::text(12.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
+                12.0,
+                BLACK,
+                (HPos::Left, VPos::Center),
+            )?;
         }
-        root.draw(&Text::new(
+        chart::draw_label(
+            root,
             "share".to_string(),
             (x, top - 18),
-            chart::text(13.0)
-                .color(&RGBColor(90, 90, 90))
-                .pos(Pos::new(HPos::Left, VPos::Center)),
-        ))
+            13.0,
+            RGBColor(90, 90, 90),
+            (HPos::Left, VPos::Center),
+        )
     }
 }
 
@@ -311,25 +315,27 @@ impl Figure for StandingsChart<'_> {
                 }
                 from = to;
             }
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 Self::value_label(s),
                 (axes.px(from) + 6, (a + b) / 2),
-                chart::text(14.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
+                14.0,
+                BLACK,
+                (HPos::Left, VPos::Center),
+            )?;
         }
         // Legend under the title.
         let mut x = axes.x0;
         for (name, colour) in parts {
             root.draw(&Rectangle::new([(x, 76), (x + 16, 92)], colour.filled()))?;
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 name.to_string(),
                 (x + 22, 84),
-                chart::text(14.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
+                14.0,
+                BLACK,
+                (HPos::Left, VPos::Center),
+            )?;
             x += 150;
         }
         Ok(())
@@ -423,13 +429,14 @@ impl Figure for WinRateChart<'_> {
                 ))?;
             }
             root.draw(&Circle::new((axes.px(s.win_rate), y), 7, colour.filled()))?;
-            root.draw(&Text::new(
+            chart::draw_label(
+                root,
                 Self::value_label(s),
                 (axes.x1 + 12, y),
-                chart::text(14.0)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
+                14.0,
+                BLACK,
+                (HPos::Left, VPos::Center),
+            )?;
         }
         Ok(())
     }
@@ -441,32 +448,33 @@ pub fn write_league_figures(
     league_name: &str,
     dir: &Path,
 ) -> Result<Vec<WrittenFigure>, PlotError> {
-    let mut out = Vec::new();
-    out.push(chart::save_in(
-        &MatrixHeatmap {
-            tables,
-            title: format!("League {league_name}: match matrix"),
-        },
-        dir,
-        "league_matrix",
-    )?);
-    out.push(chart::save_in(
-        &StandingsChart {
-            tables,
-            title: format!("League {league_name}: standings"),
-        },
-        dir,
-        "league_standings",
-    )?);
-    out.push(chart::save_in(
-        &WinRateChart {
-            tables,
-            title: format!("League {league_name}: game win rates"),
-        },
-        dir,
-        "league_win_rates",
-    )?);
-    Ok(out)
+    let title = |what: &str| format!("League {league_name}: {what}");
+    Ok(vec![
+        chart::save_in(
+            &MatrixHeatmap {
+                tables,
+                title: title("match matrix"),
+            },
+            dir,
+            "league_matrix",
+        )?,
+        chart::save_in(
+            &StandingsChart {
+                tables,
+                title: title("standings"),
+            },
+            dir,
+            "league_standings",
+        )?,
+        chart::save_in(
+            &WinRateChart {
+                tables,
+                title: title("game win rates"),
+            },
+            dir,
+            "league_win_rates",
+        )?,
+    ])
 }
 
 #[cfg(test)]

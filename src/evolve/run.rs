@@ -29,7 +29,7 @@ use super::report::write_reports;
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, SpecFileError};
 use super::steps::{FitnessTask, SrunOptions, StepError, StepRunner, Work};
-use crate::formula::{mutate, Grammar, InitialPopulation};
+use crate::formula::{mutate, Formula, Grammar, InitialPopulation};
 use crate::game::GameRng;
 use crate::runfs::{derive_seed, RunLock};
 use rand::SeedableRng;
@@ -163,6 +163,28 @@ fn seeds(master: u64, stream: u64, generation: usize, count: usize) -> Vec<u64> 
         .collect()
 }
 
+/// The samples of `formulas[i]` for each listed `indices` on `seeds`, each class of `classes`
+/// playing once (see `play_shared`), and the samples played.
+fn play_formulas(
+    spec: &EvolveSpec,
+    at: &Placement,
+    formulas: &[&Formula],
+    indices: &[usize],
+    classes: &[usize],
+    seeds: &[u64],
+) -> Result<(Vec<Vec<f64>>, u64), EvolveError> {
+    play_shared(indices, classes, |players| {
+        let requests: Vec<Request<'_>> = players
+            .iter()
+            .map(|&i| Request {
+                formula: formulas[i],
+                seeds,
+            })
+            .collect();
+        at.play(&spec.fitness, &requests)
+    })
+}
+
 /// Evaluates `members` on `seeds`, pooling the samples into their estimates; with
 /// `classes` (functional hashing) each class plays once. Returns the samples played and
 /// the samples saved.
@@ -177,74 +199,40 @@ fn evaluate(
         return Ok((0, 0));
     }
     let all: Vec<usize> = (0..members.len()).collect();
-    let (samples, played) = play_shared(&all, classes.unwrap_or(&all), |players| {
-        let requests: Vec<Request<'_>> = players
-            .iter()
-            .map(|&i| Request {
-                formula: &members[i].formula,
-                seeds,
-            })
-            .collect();
-        at.play(&spec.fitness, &requests)
-    })?;
+    let formulas: Vec<&Formula> = members.iter().map(|m| &m.formula).collect();
+    let (samples, played) =
+        play_formulas(spec, at, &formulas, &all, classes.unwrap_or(&all), seeds)?;
     for (member, values) in members.iter_mut().zip(samples) {
         member.fitness.add(&values);
     }
     Ok((played, (members.len() * seeds.len()) as u64 - played))
 }
 
-/// Races `members` (the first `newborn` of them new this generation) on `seeds`; with
-/// functional hashing, plans the fingerprint classes first so each class plays once. Returns
-/// the samples played, the candidates dropped and the hashing counts.
+/// Races `members` (the first `newborn` of them new this generation) on generation
+/// `generation`'s samples, raced when the spec says so (see `racing`); with functional
+/// hashing, plans the fingerprint classes first so each class plays once. Returns the
+/// samples played, the candidates dropped and the hashing counts.
 fn race_hashed(
     spec: &EvolveSpec,
     members: &mut [&mut Member],
     newborn: usize,
     hashing: Option<&mut Hashing>,
-    seeds: &[u64],
+    generation: usize,
     at: &Placement,
 ) -> Result<(u64, usize, Option<HashingCounts>), EvolveError> {
+    let seeds = seeds(spec.seed, SAMPLES, generation, sample_count(spec));
     let plan = hashing.map(|h| h.plan(members, newborn));
-    let classes = plan.as_ref().map(|p| p.classes.as_slice());
-    let (spent, dropped, saved) = evaluate_raced(spec, members, seeds, at, classes)?;
-    let counts = plan.map(|p| HashingCounts {
-        samples_saved: saved,
-        ..p.counts
-    });
-    Ok((spent, dropped, counts))
-}
-
-/// Evaluates `members` on a generation's `seeds`, raced when the spec says so (see
-/// `racing`); with `classes` (functional hashing) each class plays once. Returns the
-/// samples played, the number of candidates dropped and the samples saved.
-fn evaluate_raced(
-    spec: &EvolveSpec,
-    members: &mut [&mut Member],
-    seeds: &[u64],
-    at: &Placement,
-    classes: Option<&[usize]>,
-) -> Result<(u64, usize, u64), EvolveError> {
-    let formulas: Vec<crate::formula::Formula> =
-        members.iter().map(|m| m.formula.clone()).collect();
     let alone: Vec<usize> = (0..members.len()).collect();
-    let classes = classes.unwrap_or(&alone);
+    let classes = plan.as_ref().map_or(&alone, |p| &p.classes);
+    let formulas: Vec<&Formula> = members.iter().map(|m| &m.formula).collect();
     let mut played = 0;
     let outcome = race(
         members.len(),
-        seeds,
+        &seeds,
         spec.noise.samples,
         spec.noise.racing.as_ref(),
         |indices, batch| {
-            let (samples, count) = play_shared(indices, classes, |players| {
-                let requests: Vec<Request<'_>> = players
-                    .iter()
-                    .map(|&i| Request {
-                        formula: &formulas[i],
-                        seeds: batch,
-                    })
-                    .collect();
-                at.play(&spec.fitness, &requests)
-            })?;
+            let (samples, count) = play_formulas(spec, at, &formulas, indices, classes, batch)?;
             played += count;
             Ok::<_, EvolveError>(samples)
         },
@@ -256,7 +244,11 @@ fn evaluate_raced(
         member.dropped_after = outcome.dropped_after[i];
         dropped += usize::from(member.dropped_after.is_some());
     }
-    Ok((played, dropped, outcome.spent - played))
+    let counts = plan.map(|p| HashingCounts {
+        samples_saved: outcome.spent - played,
+        ..p.counts
+    });
+    Ok((played, dropped, counts))
 }
 
 /// Games in one fitness sample: both seatings of a tile sequence, or one bandit run.
@@ -285,16 +277,17 @@ fn rank_sort(members: &mut [Member]) {
     });
 }
 
-/// Extra samples for the best survivors; returns the champion (by the spec's rule), the
-/// samples spent and the samples functional hashing saved. `parents` must be sorted best
-/// first; it is sorted again afterwards.
+/// Extra samples for the best survivors; returns the champion (by the spec's rule) and the
+/// samples spent, and adds the samples functional hashing saved to `counts`. `parents` must
+/// be sorted best first; it is sorted again afterwards.
 fn crown(
     spec: &EvolveSpec,
     parents: &mut [Member],
     generation: usize,
     at: &Placement,
     hashing: Option<&mut Hashing>,
-) -> Result<(Member, u64, u64), EvolveError> {
+    counts: &mut Option<HashingCounts>,
+) -> Result<(Member, u64), EvolveError> {
     let elites = spec.noise.elites.min(parents.len());
     let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
     let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
@@ -307,7 +300,10 @@ fn crown(
         .expect("at least one elite");
     let champion = parents[best].clone();
     rank_sort(parents);
-    Ok((champion, spent, saved))
+    if let Some(counts) = counts {
+        counts.samples_saved += saved;
+    }
+    Ok((champion, spent))
 }
 
 fn summary(members: &[Member]) -> (f64, f64) {
@@ -336,44 +332,24 @@ fn initial(
             Member::new(i + 1, 0, Some(0), formula)
         })
         .collect();
-    let sample_seeds = seeds(spec.seed, SAMPLES, 0, sample_count(spec));
     let (mut spent, dropped, mut counts) = {
         let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
         let newborn = refs.len();
-        race_hashed(
-            spec,
-            &mut refs,
-            newborn,
-            hashing.as_deref_mut(),
-            &sample_seeds,
-            at,
-        )?
+        race_hashed(spec, &mut refs, newborn, hashing.as_deref_mut(), 0, at)?
     };
     // The reference is not raced: it plays the nominal samples and the elites' extra
     // samples, so it compares like for like with an elite.
-    spent += evaluate(
-        spec,
-        &mut [&mut reference],
-        &sample_seeds[..spec.noise.samples],
-        at,
-        None,
-    )?
-    .0;
-    spent += evaluate(
-        spec,
-        &mut [&mut reference],
-        &seeds(spec.seed, ELITE, 0, spec.noise.elite_samples),
-        at,
-        None,
-    )?
-    .0;
+    for (stream, count) in [
+        (SAMPLES, spec.noise.samples),
+        (ELITE, spec.noise.elite_samples),
+    ] {
+        let seeds = seeds(spec.seed, stream, 0, count);
+        spent += evaluate(spec, &mut [&mut reference], &seeds, at, None)?.0;
+    }
     let offspring = parents.clone();
     let (best, mean) = summary(&offspring);
     rank_sort(&mut parents);
-    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, 0, at, hashing)?;
-    if let Some(counts) = &mut counts {
-        counts.samples_saved += elite_saved;
-    }
+    let (champion, elite_spent) = crown(spec, &mut parents, 0, at, hashing, &mut counts)?;
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash: hash.to_string(),
@@ -421,7 +397,6 @@ fn step(
     for parent in &mut parents {
         parent.dropped_after = None;
     }
-    let sample_seeds = seeds(spec.seed, SAMPLES, g, sample_count(spec));
     let reevaluate = spec.strategy.plus && spec.noise.reevaluate_survivors;
     let (spent, dropped, mut counts) = {
         let newborn = offspring.len();
@@ -429,14 +404,7 @@ fn step(
         if reevaluate {
             refs.extend(parents.iter_mut());
         }
-        race_hashed(
-            spec,
-            &mut refs,
-            newborn,
-            hashing.as_deref_mut(),
-            &sample_seeds,
-            at,
-        )?
+        race_hashed(spec, &mut refs, newborn, hashing.as_deref_mut(), g, at)?
     };
     let mut pool = offspring.clone();
     let (best, mean) = if reevaluate {
@@ -450,10 +418,7 @@ fn step(
     rank_sort(&mut pool);
     pool.truncate(mu);
     let mut parents = pool;
-    let (champion, elite_spent, elite_saved) = crown(spec, &mut parents, g, at, hashing)?;
-    if let Some(counts) = &mut counts {
-        counts.samples_saved += elite_saved;
-    }
+    let (champion, elite_spent) = crown(spec, &mut parents, g, at, hashing, &mut counts)?;
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash: prev.spec_hash.clone(),
@@ -660,32 +625,18 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         }
         None => None,
     };
-    let mut current = match state.take() {
-        Some(generation) => generation,
-        None => {
-            tracker.begin(0);
-            if let Some(r) = &runner {
-                r.set_context("generation 0");
-            }
-            let generation =
-                pool.install(|| initial(spec, &grammar, &hash, &at, hashing.as_mut()))?;
-            if let Some(h) = &mut hashing {
-                h.absorb(&generation);
-            }
-            written(&generation)?;
-            write_champion(opts, &generation)?;
-            write_reports(dir, games_per_sample(spec))?;
-            generations_run += 1;
-            tracker.report(spec, &generation);
-            generation
-        }
-    };
-    while current.generation < stop_at {
-        tracker.begin(current.generation + 1);
+    // Generation 0 from nothing, every later one from the one before: each is made, taught to
+    // the hashing classes, written with its champion and reports, then reported.
+    let mut next_generation = |previous: Option<&Generation>| -> Result<Generation, EvolveError> {
+        let number = previous.map_or(0, |p| p.generation + 1);
+        tracker.begin(number);
         if let Some(r) = &runner {
-            r.set_context(&format!("generation {}", current.generation + 1));
+            r.set_context(&format!("generation {number}"));
         }
-        let next = pool.install(|| step(spec, &grammar, &current, &at, hashing.as_mut()))?;
+        let next = pool.install(|| match previous {
+            None => initial(spec, &grammar, &hash, &at, hashing.as_mut()),
+            Some(p) => step(spec, &grammar, p, &at, hashing.as_mut()),
+        })?;
         if let Some(h) = &mut hashing {
             h.absorb(&next);
         }
@@ -694,7 +645,14 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         write_reports(dir, games_per_sample(spec))?;
         generations_run += 1;
         tracker.report(spec, &next);
-        current = next;
+        Ok(next)
+    };
+    let mut current = match state.take() {
+        Some(generation) => generation,
+        None => next_generation(None)?,
+    };
+    while current.generation < stop_at {
+        current = next_generation(Some(&current))?;
     }
     // A crash between a generation and its champion files leaves them stale: rewrite
     // them (the same bytes when they were current).

@@ -14,8 +14,8 @@ use std::path::Path;
 use super::namespace::sweep_tile_seed;
 use super::population::write_atomically;
 use super::validate::{
-    check_name, check_sequences, io_error, play_pairings, summarise, summary_table, Pairing,
-    PairingSummary, PlayOptions, ValidateError,
+    check_controllers, check_name, check_sequences, io_error, play_pairings, sequence_seeds,
+    summarise, summary_table, Pairing, PairingSummary, PlayOptions, ValidateError,
 };
 use crate::game::Rules;
 use crate::runfs::{resolve_controller, SpecFile};
@@ -158,17 +158,12 @@ impl SweepSpec {
                 .validate()
                 .map_err(|e| ("settings".to_string(), format!("at {point}: {e}")))?;
         }
-        self.opponent
-            .validate()
-            .map_err(|e| ("opponent".to_string(), e.to_string()))?;
-        Ok(())
+        check_controllers(&[("opponent", &self.opponent)])
     }
 
     /// The tile seeds played, all in evolution's namespace.
     pub fn tile_seeds(&self) -> Vec<u64> {
-        (0..self.sequences as u64)
-            .map(|j| sweep_tile_seed(self.seed, j))
-            .collect()
+        sequence_seeds(self.sequences, |j| sweep_tile_seed(self.seed, j))
     }
 
     /// Every grid point, C_E varying slowest, then W, τ and the final-move rule.

@@ -68,6 +68,23 @@ pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
     Ok(())
 }
 
+/// Checks each controller a spec names, an error naming its field.
+pub(super) fn check_controllers(
+    controllers: &[(&str, &ControllerSpec)],
+) -> Result<(), (String, String)> {
+    for (field, controller) in controllers {
+        controller
+            .validate()
+            .map_err(|e| (field.to_string(), e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// The tile seeds of `sequences` sequences, the `j`-th being `seed_of(j)`.
+pub(super) fn sequence_seeds(sequences: usize, seed_of: impl Fn(u64) -> u64) -> Vec<u64> {
+    (0..sequences as u64).map(seed_of).collect()
+}
+
 impl SpecFile for ValidateSpec {
     fn check(&self) -> Result<(), (String, String)> {
         self.validate()
@@ -89,20 +106,12 @@ impl ValidateSpec {
     pub fn validate(&self) -> Result<(), (String, String)> {
         check_name(&self.name)?;
         check_sequences(self.sequences)?;
-        self.candidate
-            .validate()
-            .map_err(|e| ("candidate".to_string(), e.to_string()))?;
-        self.baseline
-            .validate()
-            .map_err(|e| ("baseline".to_string(), e.to_string()))?;
-        Ok(())
+        check_controllers(&[("candidate", &self.candidate), ("baseline", &self.baseline)])
     }
 
     /// The tile seeds played, all in the validation namespace.
     pub fn tile_seeds(&self) -> Vec<u64> {
-        (0..self.sequences as u64)
-            .map(|j| validation_tile_seed(self.seed, j))
-            .collect()
+        sequence_seeds(self.sequences, |j| validation_tile_seed(self.seed, j))
     }
 }
 

@@ -23,6 +23,15 @@ pub fn short_number(v: f64) -> String {
     s.replace('-', "−")
 }
 
+/// The arguments of a two-argument call, `(a, b)`, each written by `write`.
+fn arguments_into(a: &Expr, b: &Expr, out: &mut String, write: fn(&Expr, &mut String)) {
+    out.push('(');
+    write(a, out);
+    out.push_str(", ");
+    write(b, out);
+    out.push(')');
+}
+
 fn pretty_into(expr: &Expr, out: &mut String) {
     match expr {
         Expr::Const(v) if *v < 0.0 => {
@@ -51,11 +60,7 @@ fn pretty_into(expr: &Expr, out: &mut String) {
         }
         Expr::Binary(op, a, b) if op.is_call() => {
             out.push_str(op.symbol());
-            out.push('(');
-            pretty_into(a, out);
-            out.push_str(", ");
-            pretty_into(b, out);
-            out.push(')');
+            arguments_into(a, b, out, pretty_into);
         }
         Expr::Binary(op, a, b) => {
             let own = precedence(expr);
@@ -140,14 +145,11 @@ fn latex_into(expr: &Expr, out: &mut String) {
         }
         Expr::Binary(op, a, b) if op.is_call() => {
             out.push_str(if *op == BinaryOp::Min {
-                r"\min("
+                r"\min"
             } else {
-                r"\max("
+                r"\max"
             });
-            latex_into(a, out);
-            out.push_str(", ");
-            latex_into(b, out);
-            out.push(')');
+            arguments_into(a, b, out, latex_into);
         }
         Expr::Binary(op, a, b) => {
             let own = prec(expr);

@@ -90,4 +90,16 @@ impl GameState {
         }
         Ok(Drawn::Exhausted)
     }
+
+    /// Draws a tile sampled from the hidden ones, applying the unplaceable-tile rule, until a
+    /// tile is ready or the stack is empty. Returns the drawn tile. Used by searchers.
+    pub fn reveal_sampled<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<TileKind> {
+        match self
+            .draw_from(&mut SampledTiles(rng), DrawUntil::Ready)
+            .expect("sampled tiles are hidden")
+        {
+            Drawn::Ready(tile) => Some(tile),
+            Drawn::Discarded(_) | Drawn::Exhausted => None,
+        }
+    }
 }

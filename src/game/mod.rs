@@ -4,7 +4,8 @@
 //! Start reading at `state::GameState`. `types` holds the plain data (rules, moves, errors),
 //! `tiles` the tile set, `features` the union-find that keeps scoring incremental,
 //! `movegen` and `scoring` the state's move generation and scoring, `draw` the one loop of
-//! the unplaceable-tile rule, `referee` the stack, the game loop and the replay loop,
+//! the unplaceable-tile rule (it builds on `state`, never the reverse), `rollout` the random
+//! playout, `referee` the stack, the game loop and the replay loop,
 //! `random_games` the benchmark games and test positions, `render` the text board.
 
 pub mod draw;
@@ -15,6 +16,7 @@ mod movegen;
 pub mod random_games;
 pub mod referee;
 pub mod render;
+mod rollout;
 mod scoring;
 pub mod state;
 pub mod tiles;

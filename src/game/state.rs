@@ -8,7 +8,6 @@
 //! the board is a fixed-size array (cloning a state is one copy, and nothing allocates).
 //! True coordinates, relative to the start tile at (0, 0), are what moves and records carry.
 
-use super::draw::{DrawUntil, Drawn, SampledTiles};
 use super::features::{Features, SegmentNode, MAX_TILES};
 use super::tiles::{facing_port, tables, FeatureKind, Rotated, TileKind, NO_SEGMENT};
 use super::types::{GameError, Move, PlacedTile, Reveal, Rules, Unplaceable, MEEPLES_PER_PLAYER};
@@ -294,18 +293,6 @@ impl GameState {
         self.hidden_total = 0;
     }
 
-    /// Draws a tile sampled from the hidden ones, applying the unplaceable-tile rule, until a
-    /// tile is ready or the stack is empty. Returns the drawn tile. Used by searchers.
-    pub fn reveal_sampled<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<TileKind> {
-        match self
-            .draw_from(&mut SampledTiles(rng), DrawUntil::Ready)
-            .expect("sampled tiles are hidden")
-        {
-            Drawn::Ready(tile) => Some(tile),
-            Drawn::Discarded(_) | Drawn::Exhausted => None,
-        }
-    }
-
     // ----- playing -----
 
     /// Plays `mv` for the player to move: lays the drawn tile, places the meeple, scores what
@@ -438,33 +425,6 @@ impl GameState {
             }
         }
         n
-    }
-
-    /// Plays the game to its end with random moves and tiles sampled from the hidden ones, then
-    /// scores it: a rollout.
-    pub fn play_out_randomly<R: Rng + ?Sized>(&mut self, rng: &mut R) {
-        self.play_out_randomly_observed(rng, |_, _, _| {});
-    }
-
-    /// [`GameState::play_out_randomly`], calling `before_move(state, tile, move)` before each
-    /// move is played (RAVE notes the moves of its rollouts this way). The random choices
-    /// do not depend on the observer.
-    #[inline]
-    pub fn play_out_randomly_observed<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        mut before_move: impl FnMut(&GameState, TileKind, Move),
-    ) {
-        loop {
-            if self.drawn.is_none() && self.reveal_sampled(rng).is_none() {
-                break;
-            }
-            let kind = self.drawn.expect("a tile is drawn");
-            let mv = self.random_move(rng).expect("a revealed tile fits");
-            before_move(self, kind, mv);
-            self.apply_unchecked(kind, mv);
-        }
-        self.finish();
     }
 }
 

@@ -29,14 +29,24 @@ fn tables_vi_and_viii_follow_from_v_and_vii() {
     // Spot checks of the recomputation itself (the paper's worked example: C_E = 2 has 21
     // points from 5 wins and one bonus win point).
     let rec = recompute_standings(p.league("mcts_ce").unwrap(), &rules);
-    let ce2 = rec.iter().find(|r| r.name == "MCTS C_E=2").unwrap();
+    let ce2 = &rec.iter().find(|r| r.name == "MCTS C_E=2").unwrap().record;
     assert_eq!(
-        (ce2.points, ce2.bwp, ce2.w, ce2.l, ce2.d, ce2.matches),
+        (
+            ce2.points,
+            ce2.bonus_win,
+            ce2.wins,
+            ce2.losses,
+            ce2.draws,
+            ce2.matches
+        ),
         (21, 1, 5, 3, 0, 8)
     );
     let rec = recompute_standings(p.league("star").unwrap(), &rules);
-    let star1 = rec.iter().find(|r| r.name == "Star1").unwrap();
-    assert_eq!((star1.points, star1.w, star1.l, star1.d), (14, 3, 0, 1));
+    let star1 = &rec.iter().find(|r| r.name == "Star1").unwrap().record;
+    assert_eq!(
+        (star1.points, star1.wins, star1.losses, star1.draws),
+        (14, 3, 0, 1)
+    );
 }
 
 #[test]
@@ -62,7 +72,8 @@ fn table_x_does_not_follow_from_table_ix_and_the_report_says_where() {
         ..BonusRules::default()
     };
     let rec = recompute_standings(lg, &public);
-    assert_eq!(rec.iter().find(|r| r.name == "ES-MCTS").unwrap().bwp, 7);
+    let es = &rec.iter().find(|r| r.name == "ES-MCTS").unwrap().record;
+    assert_eq!(es.bonus_win, 7);
 
     let flags = paper_flags(&p, &rules, score_difference_bound());
     let has = |needle: &str| flags.iter().any(|f| f.contains(needle));

@@ -3,6 +3,7 @@
 //! tables, and every flag the printed numbers raise about themselves.
 
 use super::*;
+use crate::league::MatchRecord;
 
 /// Table IV: one row per controller.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -171,13 +172,7 @@ pub fn published_matches(lg: &PublishedLeague) -> Vec<MatchResult> {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Recomputed {
     pub name: String,
-    pub points: u32,
-    pub bwp: u32,
-    pub blp: u32,
-    pub w: u32,
-    pub l: u32,
-    pub d: u32,
-    pub matches: u32,
+    pub record: MatchRecord,
 }
 
 /// The ranking rows (in `names` order) that a match table implies under `rules`.
@@ -186,15 +181,9 @@ pub fn recompute_standings(lg: &PublishedLeague, rules: &BonusRules) -> Vec<Reco
     lg.names
         .iter()
         .zip(match_records(lg.names.len(), &matches, rules))
-        .map(|(name, m)| Recomputed {
+        .map(|(name, record)| Recomputed {
             name: name.clone(),
-            points: m.points,
-            bwp: m.bonus_win,
-            blp: m.bonus_loss,
-            w: m.wins,
-            l: m.losses,
-            d: m.draws,
-            matches: m.matches,
+            record,
         })
         .collect()
 }
@@ -214,14 +203,18 @@ pub fn standings_discrepancies(lg: &PublishedLeague, rules: &BonusRules) -> Vec<
     let rec = recompute_standings(lg, rules);
     let mut out = Vec::new();
     for s in &lg.standings {
-        let r = rec.iter().find(|r| r.name == s.name).expect("validated");
+        let r = &rec
+            .iter()
+            .find(|r| r.name == s.name)
+            .expect("validated")
+            .record;
         for (field, printed, computed) in [
             ("Points", s.points, r.points),
-            ("BWP", s.bwp, r.bwp),
-            ("BLP", s.blp, r.blp),
-            ("W", s.w, r.w),
-            ("L", s.l, r.l),
-            ("D", s.d, r.d),
+            ("BWP", s.bwp, r.bonus_win),
+            ("BLP", s.blp, r.bonus_loss),
+            ("W", s.w, r.wins),
+            ("L", s.l, r.losses),
+            ("D", s.d, r.draws),
         ] {
             if printed != computed {
                 out.push(Discrepancy {
@@ -326,8 +319,13 @@ pub fn paper_flags(p: &Published, rules: &BonusRules, score_bound: f64) -> Vec<S
             let bwp_alt: Vec<String> = recompute_standings(lg, &public_code)
                 .iter()
                 .zip(recompute_standings(lg, &strict))
-                .filter(|(a, b)| a.bwp != b.bwp)
-                .map(|(a, b)| format!("{} {} (strictly above 75%: {})", a.name, a.bwp, b.bwp))
+                .filter(|(a, b)| a.record.bonus_win != b.record.bonus_win)
+                .map(|(a, b)| {
+                    format!(
+                        "{} {} (strictly above 75%: {})",
+                        a.name, a.record.bonus_win, b.record.bonus_win
+                    )
+                })
                 .collect();
             flags.push(format!(
                 "Table {} does not follow from {t} under Table III's rule (bonus win above 75%, bonus loss at a winner's share of at most 55%): {}.{}{}",
@@ -362,7 +360,7 @@ pub fn paper_flags(p: &Published, rules: &BonusRules, score_bound: f64) -> Vec<S
                 let matches = rec
                     .iter()
                     .find(|r| r.name == s.name)
-                    .map_or(0, |r| r.matches);
+                    .map_or(0, |r| r.record.matches);
                 flags.push(format!(
                     "Table {}: {}'s PD {:+.2} exceeds {score_bound:.0}, the most any player can score in one game, so it is not a mean per game; over its {matches} matches it is {:+.2} per match, which reads as a sum of per-match means (our PD is a mean per game; the report shows ours both ways).",
                     lg.standings_table, s.name, s.pd, s.pd / matches.max(1) as f64

@@ -217,8 +217,9 @@ fn preset<'a>(input: &'a ReportInput, name: &str) -> Option<&'a PresetRuns> {
         .find(|p| p.preset == name && !p.runs.is_empty())
 }
 
-fn incomplete_note(s: &mut String, pr: Option<&PresetRuns>, name: &str) {
-    if let Some(pr) = pr {
+/// A note for each unfinished seed of preset `name`, which the tables leave out.
+fn incomplete_note(s: &mut String, input: &ReportInput, name: &str) {
+    if let Some(pr) = input.presets.iter().find(|x| x.preset == name) {
         for (seed, have, want) in &pr.incomplete {
             let _ = writeln!(
                 s,
@@ -453,11 +454,7 @@ pub fn render_report(input: &ReportInput) -> String {
     // Table IV.
     let _ = writeln!(s, "\n## Table {}: the reward\n", p.reward.table);
     let rp = preset(input, &p.reward.preset);
-    incomplete_note(
-        &mut s,
-        input.presets.iter().find(|x| x.preset == p.reward.preset),
-        &p.reward.preset,
-    );
+    incomplete_note(&mut s, input, &p.reward.preset);
     match rp {
         None => {
             let _ = writeln!(s, "No complete run of `{}` yet.\n", p.reward.preset);
@@ -514,11 +511,7 @@ pub fn render_report(input: &ReportInput) -> String {
             "\n## Tables {} and {}: `{}`\n",
             lg.matches_table, lg.standings_table, lg.preset
         );
-        incomplete_note(
-            &mut s,
-            input.presets.iter().find(|x| x.preset == lg.preset),
-            &lg.preset,
-        );
+        incomplete_note(&mut s, input, &lg.preset);
         let Some(pr) = preset(input, &lg.preset) else {
             let _ = writeln!(s, "No complete run of `{}` yet.\n", lg.preset);
             continue;
@@ -566,11 +559,7 @@ pub fn render_report(input: &ReportInput) -> String {
         "\n## Beyond the paper: MCTS-RAVE and Thompson sampling against UCT\n"
     );
     let extra = preset(input, "extra_bandits");
-    incomplete_note(
-        &mut s,
-        input.presets.iter().find(|x| x.preset == "extra_bandits"),
-        "extra_bandits",
-    );
+    incomplete_note(&mut s, input, "extra_bandits");
     match extra {
         None => {
             let _ = writeln!(s, "No complete run of `extra_bandits` yet.\n");
@@ -653,11 +642,7 @@ pub fn render_report(input: &ReportInput) -> String {
         }
     }
     let fin = preset(input, "finalists");
-    incomplete_note(
-        &mut s,
-        input.presets.iter().find(|x| x.preset == "finalists"),
-        "finalists",
-    );
+    incomplete_note(&mut s, input, "finalists");
     match (fin, p.league("finalists")) {
         (Some(pr), Some(lg)) => {
             let _ = writeln!(
