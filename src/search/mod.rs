@@ -56,7 +56,7 @@ pub trait Agent: Controller<crate::game::GameState> + Send {
 
 impl Agent for RandomController {}
 
-impl Agent for StarController {
+impl Agent for StarController<crate::game::GameState> {
     fn search_summary(&self, _top: usize) -> Option<SearchSummary> {
         self.last_search().map(|found| SearchSummary::Star {
             value: Some(found.value).filter(|v| v.is_finite()),
@@ -98,7 +98,8 @@ impl ControllerSpec {
                 MctsController::new(s, seed).map_err(|e| ControllerSpecError(e.to_string()))?,
             ),
             ControllerSpec::Star(s) => Box::new(
-                StarController::new(s, seed).map_err(|e| ControllerSpecError(e.to_string()))?,
+                StarController::<crate::game::GameState>::new(s, seed)
+                    .map_err(|e| ControllerSpecError(e.to_string()))?,
             ),
         })
     }

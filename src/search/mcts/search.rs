@@ -17,8 +17,9 @@ use super::rave::{self, KeySet, Played};
 use super::selection::Policy;
 use super::settings::{EsFitness, EsMode, FinalMove, Reward, Unvisited};
 use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
+use crate::game::evaluation::evaluate;
 use crate::game::{DrawUntil, Drawn, GameRng, GameState, Move, Rules, SampledTiles, Unplaceable};
-use crate::search::star::{evaluate, Evaluation};
+use crate::games::Evaluation;
 
 /// The placeholder edge of nodes not reached by a move.
 pub(crate) const NO_MOVE: Move = Move {
