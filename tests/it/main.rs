@@ -39,6 +39,7 @@ mod search_detail;
 mod search_knowledge;
 mod search_mcts;
 mod search_star;
+mod search_star_generic;
 mod search_star_narrow;
 mod steps;
 mod support;

@@ -130,6 +130,10 @@ impl Expectimax {
             let mut child = state.clone();
             child.apply_outcome(o.label).expect("listed outcome");
             match o.then {
+                AfterOutcome::Decision if child.is_over() => {
+                    sum += o.weight * self.leaf(&child);
+                    total += o.weight;
+                }
                 AfterOutcome::Decision => {
                     assert!(child.at_decision(), "{o:?} leads to a decision");
                     sum += o.weight * self.decision(&child, next_ply);

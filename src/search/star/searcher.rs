@@ -79,6 +79,9 @@ impl<G: Game> StarSearcher<G> {
         })
     }
 
+    // Inlined so that the clone is written straight into the pooled box: called through a
+    // function, a large state is cloned into a temporary and copied a second time.
+    #[inline(always)]
     fn take_state(&mut self, from: &G) -> Box<G> {
         match self.state_pool.pop() {
             Some(mut s) => {
@@ -247,7 +250,8 @@ impl<G: Game> StarSearcher<G> {
                 }
                 let mut child = self.take_state(state);
                 child.apply_outcome(o.label).expect("listed outcomes apply");
-                debug_assert!(child.at_decision());
+                // An outcome that ends the game has no moves to probe.
+                debug_assert!(child.at_decision() || child.is_over());
                 let moves = self.ordered_moves(&child);
                 let m = (self.settings.probing as usize).min(moves.len());
                 let mut cut = None;
@@ -300,7 +304,11 @@ impl<G: Game> StarSearcher<G> {
             let b_i = (beta_w - sum - rest_lo) / o.weight;
             let mut child = self.take_state(state);
             child.apply_outcome(o.label).expect("listed outcomes apply");
-            let v = if o.then == AfterOutcome::Decision {
+            let v = if o.then == AfterOutcome::Decision && child.is_over() {
+                // The outcome ended the game (a roll that reaches the target).
+                self.nodes += 1;
+                child.evaluate(self.me, self.settings.evaluation)
+            } else if o.then == AfterOutcome::Decision {
                 debug_assert!(child.at_decision());
                 let init =
                     (probed[i] > 0).then_some(if maximising_children { lo[i] } else { hi[i] });
