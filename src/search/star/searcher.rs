@@ -79,9 +79,6 @@ impl<G: Game> StarSearcher<G> {
         })
     }
 
-    // Inlined so that the clone is written straight into the pooled box: called through a
-    // function, a large state is cloned into a temporary and copied a second time.
-    #[inline(always)]
     fn take_state(&mut self, from: &G) -> Box<G> {
         match self.state_pool.pop() {
             Some(mut s) => {
