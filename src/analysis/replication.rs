@@ -397,6 +397,7 @@ pub fn star_decisions(
     source: &str,
 ) -> Result<StarDecisions, String> {
     use crate::game::{GameState, Reveal};
+    use crate::games::Game;
     use crate::search::star::{StarSearcher, StarSettings};
     let every = every.max(1);
     let mut positions = Vec::new();
@@ -427,7 +428,7 @@ pub fn star_decisions(
         ("Star2", StarSettings::star2()),
         ("Star2.5", StarSettings::star25()),
     ];
-    let bound = crate::game::evaluation::evaluation_bound(StarSettings::star1().evaluation);
+    let bound = GameState::placeholder().evaluation_bound(StarSettings::star1().evaluation);
     let mut bounds = vec![
         ("true bounds".to_string(), bound),
         ("paper".to_string(), 100.0),

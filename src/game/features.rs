@@ -16,7 +16,8 @@ pub const MAX_NODES: usize = MAX_TILES * MAX_SEGMENTS;
 /// A segment of a laid tile as a union-find node: `placement * MAX_SEGMENTS + segment`.
 pub type SegmentNode = u16;
 
-#[derive(Clone)]
+// Copy so that `GameState`'s clone is one plain copy of plain data.
+#[derive(Clone, Copy)]
 pub struct Features {
     parent: [SegmentNode; MAX_NODES],
     /// Next member of the same feature (a circular list spliced on union).

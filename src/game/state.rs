@@ -47,7 +47,6 @@ pub(super) struct FrontierSquare {
     pub(super) cell: u16,
 }
 
-#[derive(Clone)]
 pub struct GameState {
     pub(super) rules: Rules,
     /// Index into `placed` of the tile on each cell, or `EMPTY`.
@@ -77,6 +76,21 @@ pub struct GameState {
     pub(super) meeples_played: [u16; 2],
     pub(super) turns_with_meeple_available: [u16; 2],
     pub(super) finished: bool,
+}
+
+/// Every field is plain data, so a clone is one copy. Not `Copy`: a state is large and should
+/// only be copied where a clone says so. `clone_from` copies straight into `self` (the searches'
+/// pooled states), never through a temporary.
+impl Clone for GameState {
+    #[inline]
+    fn clone(&self) -> Self {
+        GameState { ..*self }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        *self = GameState { ..*source };
+    }
 }
 
 impl GameState {

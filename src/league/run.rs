@@ -556,10 +556,12 @@ pub fn run_league_until(
     // Every controller is built once before the disk is touched, so a spec that cannot be
     // played leaves no run folder behind.
     for e in &spec.controllers {
-        e.spec.build(0).map_err(|err| LeagueError::Controller {
-            name: e.name.clone(),
-            message: err.to_string(),
-        })?;
+        e.spec
+            .build::<GameState>(0)
+            .map_err(|err| LeagueError::Controller {
+                name: e.name.clone(),
+                message: err.to_string(),
+            })?;
     }
     let dir = &opts.out_dir;
     let dir_name = dir.display().to_string();

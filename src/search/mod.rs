@@ -15,7 +15,6 @@ pub mod star;
 
 pub use crate::games::RandomController;
 
-use crate::game::GameState;
 use crate::games::{Controller, Game};
 use mcts::{EsDecisionRecord, MctsController, MctsSettings, RootSummary};
 use serde::{Deserialize, Serialize};
@@ -61,8 +60,8 @@ pub trait Agent<G: Game>: Controller<G> + Send {
 
 impl<G: Game> Agent<G> for RandomController {}
 
-impl Agent<GameState> for StarController {
-    fn search_summary(&self, _top: usize) -> Option<SearchSummary<crate::game::Move>> {
+impl<G: Game> Agent<G> for StarController<G> {
+    fn search_summary(&self, _top: usize) -> Option<SearchSummary<G::Move>> {
         self.last_search().map(|found| SearchSummary::Star {
             value: Some(found.value).filter(|v| v.is_finite()),
             nodes: found.nodes,
@@ -95,15 +94,27 @@ impl ControllerSpec {
         }
     }
 
-    /// A fresh controller whose random choices all come from `seed`.
-    pub fn build(&self, seed: u64) -> Result<Box<dyn Agent<GameState>>, ControllerSpecError> {
+    /// `validate`, and also that game `G` offers what the settings ask of it (a Star
+    /// evaluation).
+    pub fn validate_for<G: Game>(&self) -> Result<(), ControllerSpecError> {
+        match self {
+            ControllerSpec::Star(s) => s
+                .validate_for::<G>()
+                .map_err(|e| ControllerSpecError(e.to_string())),
+            _ => self.validate(),
+        }
+    }
+
+    /// A fresh controller of game `G` whose random choices all come from `seed`.
+    pub fn build<G: Game>(&self, seed: u64) -> Result<Box<dyn Agent<G>>, ControllerSpecError> {
         Ok(match self {
             ControllerSpec::Random => Box::new(RandomController::new(seed)),
             ControllerSpec::Mcts(s) => Box::new(
                 MctsController::new(s, seed).map_err(|e| ControllerSpecError(e.to_string()))?,
             ),
             ControllerSpec::Star(s) => Box::new(
-                StarController::new(s, seed).map_err(|e| ControllerSpecError(e.to_string()))?,
+                StarController::<G>::new(s, seed)
+                    .map_err(|e| ControllerSpecError(e.to_string()))?,
             ),
         })
     }

@@ -5,8 +5,8 @@ use evomcts::analysis::replication::{
     holm, paired_margins, paired_move_agreement, paper_flags, recompute_standings,
     standings_discrepancies, verdict, Published, Verdict,
 };
+use evomcts::game::evaluation::score_difference_bound;
 use evomcts::league::{play_league_game, schedule, BonusRules, LeagueSpec};
-use evomcts::search::star::score_difference_bound;
 
 fn published() -> Published {
     Published::from_file(std::path::Path::new("runs/paper/published.ron")).unwrap()

@@ -5,13 +5,14 @@
 
 use evomcts::evolve::sweep::SweepSpec;
 use evomcts::formula::{Formula, SelectionInputs};
+use evomcts::game::evaluation::evaluate;
 use evomcts::game::{sample_positions, GameState};
+use evomcts::games::Evaluation;
 use evomcts::runfs::SpecFile;
 use evomcts::search::mcts::{
     EsMode, FirstPlayUrgency, MctsController, MctsSettings, Reward, Selection, Unvisited,
     UnvisitedQ,
 };
-use evomcts::search::star::{evaluate, Evaluation};
 
 fn knowing(formula: &str, sims: u32, reward: Reward, unvisited: Unvisited) -> MctsSettings {
     MctsSettings {

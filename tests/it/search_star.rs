@@ -2,24 +2,26 @@
 //! searches must return the very same root value and move, and visit fewer nodes. Also the
 //! move order, the settings and the controller.
 
+use evomcts::game::evaluation::{evaluate, move_class, order_moves, score_difference_bound};
 use evomcts::game::{
     draw_next, sample_positions, Controller, GameRng, GameState, Move, RandomController, Rules,
     TileKind, TileStack, Unplaceable,
 };
 use evomcts::search::star::{
-    evaluate, expectimax, move_class, order_moves, score_difference_bound, search, Evaluation,
-    StarController, StarError, StarSettings,
+    expectimax, search, Evaluation, StarController, StarError, StarSearcher, StarSettings,
 };
 use rand::{Rng, SeedableRng};
 
-fn settings(depth: u32, probing: u32, evaluation: Evaluation) -> StarSettings {
+/// Star at `depth` with probing factor `probing` and true bounds of `evaluation` in `state`'s
+/// game.
+fn settings(depth: u32, probing: u32, evaluation: Evaluation, state: &GameState) -> StarSettings {
     StarSettings {
         depth,
         probing,
         evaluation,
         ..StarSettings::star1()
     }
-    .with_true_bounds()
+    .with_true_bounds(state)
 }
 
 /// Compares every Star variant with expectimax on `positions`; returns (star nodes per
@@ -31,7 +33,7 @@ fn compare(positions: &[GameState], depth: u32, evaluation: Evaluation) -> ([u64
         let plain = expectimax(state, depth, evaluation).unwrap();
         plain_nodes += plain.nodes;
         for (v, probing) in [0, 1, 4].into_iter().enumerate() {
-            let star = search(state, &settings(depth, probing, evaluation)).unwrap();
+            let star = search(state, &settings(depth, probing, evaluation, state)).unwrap();
             assert_eq!(
                 star.value, plain.value,
                 "position {p}, depth {depth}, f = {probing}, {evaluation:?}: value"
@@ -263,7 +265,7 @@ fn search_uses_the_move_order() {
             *moves.iter().find(|&&m| value(m) == best).unwrap()
         };
         let by_search_order = first_best(&ordered);
-        let result = search(&state, &settings(1, 1, Evaluation::ScoreDifference)).unwrap();
+        let result = search(&state, &settings(1, 1, Evaluation::ScoreDifference, &state)).unwrap();
         assert_eq!(result.best, by_search_order);
         decisive += usize::from(first_best(&legal) != by_search_order);
     }
@@ -326,7 +328,7 @@ fn settings_validate_and_round_trip() {
         }),
         "lower"
     );
-    assert!(StarController::new(
+    assert!(StarController::<GameState>::new(
         &StarSettings {
             depth: 0,
             ..s1.clone()
@@ -370,7 +372,21 @@ fn searching_without_a_drawn_tile_is_an_error() {
     let state = GameState::new(Rules::default());
     assert!(matches!(
         search(&state, &StarSettings::star1()),
-        Err(StarError::Position(_))
+        Err(StarError::NotAtDecision)
+    ));
+    let (over, _) = evomcts::game::play_game(
+        Rules::default(),
+        3,
+        [&mut RandomController::new(1), &mut RandomController::new(2)],
+    )
+    .unwrap();
+    assert!(over.is_over());
+    let error = search(&over, &StarSettings::star1()).unwrap_err();
+    assert_eq!(error, StarError::GameOver);
+    assert!(error.to_string().contains("the game is over"), "{error}");
+    assert!(matches!(
+        expectimax(&over, 2, Evaluation::ScoreDifference),
+        Err(StarError::GameOver)
     ));
 }
 
@@ -410,5 +426,100 @@ fn the_controller_is_send_and_deterministic() {
         let mv = a.choose_move(&state);
         assert_eq!(mv, b.choose_move(&state));
         assert!(state.check_move(mv).is_ok());
+    }
+}
+
+/// The move, value and node count of Star on seeded positions, as recorded by the search before
+/// it was written against `games::Game` (commit 6365625, where Star searched `GameState`
+/// directly): the paper's bounds (where pruning is a heuristic), true bounds, Heyden's
+/// evaluation, depth 3, both unplaceable-tile rules and discards followed through nested chance
+/// nodes. Any change to the tree, the move order, the bounds arithmetic or the node count
+/// shows here.
+#[test]
+fn results_recorded_on_seeded_positions_are_unchanged() {
+    let discard = Rules::default();
+    let bottom = Rules {
+        unplaceable: Unplaceable::BottomOfStack,
+        ..Rules::default()
+    };
+    let mut cases: Vec<(GameState, StarSettings)> = Vec::new();
+    for state in sample_positions(4, 2027, 10..60) {
+        for s in [
+            StarSettings::star1(),
+            StarSettings::star2(),
+            StarSettings::star25(),
+            StarSettings::star25().with_true_bounds(&state),
+            StarSettings {
+                evaluation: Evaluation::Heyden,
+                ..StarSettings::star2()
+            },
+        ] {
+            cases.push((state.clone(), s));
+        }
+    }
+    for state in positions_under(bottom, 2, 2028, 60..68) {
+        cases.push((state.clone(), StarSettings::ameneyro()));
+        cases.push((state, StarSettings::star25()));
+    }
+    for state in positions_under(discard, 2, 2029, 62..70) {
+        cases.push((state, StarSettings::ameneyro()));
+    }
+    for state in positions_with_unplaceable(discard, 1, 5, 68, 6) {
+        cases.push((state, StarSettings::ameneyro()));
+    }
+    for state in positions_with_unplaceable(bottom, 1, 88, 64, usize::MAX) {
+        cases.push((state, StarSettings::star25()));
+    }
+    // (turns played, best move, value, nodes)
+    #[rustfmt::skip]
+    let recorded: [(usize, Move, f64, u64); 28] = [
+        (38, Move { x: -5, y: -1, rotation: 0, meeple: None }, -8.15625, 11101), // star1
+        (38, Move { x: -5, y: -1, rotation: 0, meeple: None }, -8.15625, 3923), // star2
+        (38, Move { x: -5, y: -1, rotation: 0, meeple: None }, -8.15625, 4607), // star25
+        (38, Move { x: -5, y: -1, rotation: 0, meeple: None }, -8.15625, 4667), // star25 true
+        (38, Move { x: -5, y: -1, rotation: 0, meeple: None }, -107.03125, 3789), // star2 heyden
+        (58, Move { x: -3, y: 3, rotation: 0, meeple: None }, 5.0, 5308), // star1
+        (58, Move { x: -3, y: 3, rotation: 0, meeple: None }, 5.0, 5308), // star2
+        (58, Move { x: -3, y: 3, rotation: 0, meeple: None }, 5.0, 4047), // star25
+        (58, Move { x: -3, y: 3, rotation: 0, meeple: None }, 5.0, 4047), // star25 true
+        (58, Move { x: -3, y: 3, rotation: 0, meeple: None }, 100.0, 505), // star2 heyden
+        (28, Move { x: 4, y: 1, rotation: 1, meeple: None }, 6.0476190476190474, 45039), // star1
+        (28, Move { x: 4, y: 1, rotation: 1, meeple: None }, 6.0476190476190474, 33104), // star2
+        (28, Move { x: 4, y: 1, rotation: 1, meeple: None }, 6.0476190476190474, 33008), // star25
+        (28, Move { x: 4, y: 1, rotation: 1, meeple: None }, 6.0476190476190474, 33008), // star25 true
+        (28, Move { x: -2, y: -2, rotation: 1, meeple: None }, -1.9047619047619047, 32210), // star2 heyden
+        (44, Move { x: 3, y: 3, rotation: 0, meeple: None }, 3.423076923076923, 6793), // star1
+        (44, Move { x: 3, y: 3, rotation: 0, meeple: None }, 3.423076923076923, 4526), // star2
+        (44, Move { x: 3, y: 3, rotation: 0, meeple: None }, 3.423076923076923, 3689), // star25
+        (44, Move { x: 3, y: 3, rotation: 0, meeple: None }, 3.423076923076923, 3689), // star25 true
+        (44, Move { x: 3, y: 3, rotation: 0, meeple: None }, 6.923076923076923, 2307), // star2 heyden
+        (63, Move { x: 2, y: -2, rotation: 0, meeple: None }, -18.095238095238095, 90817), // bottom ameneyro
+        (63, Move { x: 2, y: -2, rotation: 0, meeple: None }, -20.857142857142858, 693), // bottom star25
+        (64, Move { x: -3, y: 6, rotation: 2, meeple: None }, -19.666666666666668, 187444), // bottom ameneyro
+        (64, Move { x: -3, y: 6, rotation: 2, meeple: None }, -22.833333333333332, 2694), // bottom star25
+        (65, Move { x: -2, y: 5, rotation: 0, meeple: None }, 2.75, 67980), // late ameneyro
+        (64, Move { x: 0, y: 2, rotation: 3, meeple: None }, -0.2333333333333333, 180442), // late ameneyro
+        (1, Move { x: 1, y: -1, rotation: 0, meeple: Some(1) }, 1.8306326424145263, 1391723), // unplaceable d3
+        (1, Move { x: -1, y: -1, rotation: 2, meeple: Some(2) }, 0.5441176470588235, 14680), // bottom unplaceable
+    ];
+    assert_eq!(cases.len(), recorded.len());
+    let mut searches = std::collections::HashMap::new();
+    for (c, ((state, s), &(turn, best, value, nodes))) in cases.iter().zip(&recorded).enumerate() {
+        assert_eq!(state.turns_played(), turn, "case {c}: a different position");
+        let found = search(state, s).unwrap();
+        assert_eq!(
+            (found.best, found.value, found.nodes),
+            (best, value, nodes),
+            "case {c}: {s:?}"
+        );
+        // A reused searcher (the controller's) finds the same.
+        let searcher = searches
+            .entry(format!("{s:?}"))
+            .or_insert_with(|| StarSearcher::new(s).unwrap());
+        assert_eq!(
+            searcher.search(state).unwrap(),
+            found,
+            "case {c}: reused searcher"
+        );
     }
 }

@@ -96,7 +96,7 @@ pub fn run(args: StarBenchArgs) -> Result<()> {
     let positions = sample_positions(args.positions, args.seed, args.first_turn..args.last_turn);
     let bounded = |s: StarSettings| {
         if args.true_bounds {
-            s.with_true_bounds()
+            s.with_true_bounds(&positions[0])
         } else {
             s
         }

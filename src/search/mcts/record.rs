@@ -52,7 +52,7 @@ pub struct EsAcceptanceRecord {
 /// One decision of an ES-MCTS or ES-p-MCTS controller.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EsDecisionRecord {
-    /// Turns played before this decision (`GameState::turns_played`).
+    /// Turns played before this decision (`Game::turns_played`).
     pub turn: usize,
     /// The deciding player, 0 or 1.
     pub player: u8,

@@ -304,20 +304,11 @@ impl<M: Copy> Tree<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Move;
+    /// A move of five bytes with alignment 1, as Carcassonne's (square, rotation, meeple).
+    type Move = [u8; 5];
 
     fn leaf(player: u8) -> Node<Move> {
-        Node::new(
-            NodeKind::Chance,
-            player,
-            0,
-            Move {
-                x: 0,
-                y: 0,
-                rotation: 0,
-                meeple: None,
-            },
-        )
+        Node::new(NodeKind::Chance, player, 0, [0; 5])
     }
 
     #[test]
