@@ -23,6 +23,8 @@ enum Command {
     Table(cli::table::TableArgs),
     /// Replay a run's recorded games from their seeds and check they reproduce.
     Replay(cli::replay::ReplayArgs),
+    /// MCTS and Star against Pig's exact solution: optimal moves and lost win probability.
+    Exact(cli::exact::ExactArgs),
     /// Write a Slurm job array (one league slice per task) and its merge job, or the driver job
     /// of an evolution or validation over one allocation.
     Slurm(cli::slurm::SlurmArgs),
@@ -59,6 +61,7 @@ fn main() {
         Command::League(args) => cli::league::run(args),
         Command::Table(args) => cli::table::run(args),
         Command::Replay(args) => cli::replay::run(args),
+        Command::Exact(args) => cli::exact::run(args),
         Command::Slurm(args) => cli::slurm::run(args),
         Command::StepWorker(args) => cli::step_worker::run(args),
         Command::Play(args) => cli::play::run(args),

@@ -12,6 +12,7 @@ pub mod board;
 pub mod chart;
 pub mod curves;
 pub mod evolution_plots;
+pub mod exact;
 pub mod font;
 pub mod formulas;
 pub mod league_plots;

@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod check_fingerprints;
 pub mod evolve;
+pub mod exact;
 pub mod formula;
 pub mod league;
 pub mod play;

@@ -1,0 +1,257 @@
+//! Searches measured against the truth. Pig's exact solution (`games::pig::solve`) gives every
+//! position's win probability under optimal play and every move's; on a fixed set of
+//! positions where the player has a real choice, this module asks MCTS (at each simulation
+//! budget, several seeds a position) and Star (at each depth) for a move and records how often
+//! the move is optimal and how much win probability it gives away (its regret).
+//!
+//! Each (position, seed) decision is independent and seeded from the options, so the figures
+//! do not depend on the thread count.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use rayon::prelude::*;
+
+use super::chart::{self, DrawResult, Figure};
+use crate::evolve::fitness::Z95;
+use crate::games::pig::{self, PigMove, PigRules, PigSolution, PigState};
+use crate::games::Controller;
+use crate::league::report::TextTable;
+use crate::search::mcts::{FinalMove, MctsController, MctsSettings, Reward};
+use crate::search::star::{StarController, StarSettings};
+use crate::stats::wilson_interval;
+
+/// What to measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactOptions {
+    pub rules: PigRules,
+    /// Positions drawn by random play from the start (`pig::sample_positions`), keeping those
+    /// with two legal moves.
+    pub positions: usize,
+    pub position_seed: u64,
+    /// MCTS simulation budgets.
+    pub budgets: Vec<u32>,
+    /// MCTS searches per position and budget, each with its own seed.
+    pub seeds: u64,
+    /// MCTS's exploration constant (UCT, rewards +1/0/−1).
+    pub c_e: f64,
+    /// Star depths (Star2.5 with probing 4 and the evaluation's true bounds).
+    pub depths: Vec<u32>,
+}
+
+impl Default for ExactOptions {
+    fn default() -> Self {
+        ExactOptions {
+            rules: PigRules::default(),
+            positions: 200,
+            position_seed: 1,
+            budgets: vec![10, 30, 100, 300, 1000, 3000, 10000],
+            seeds: 4,
+            c_e: 0.5,
+            depths: vec![1, 2, 3, 4],
+        }
+    }
+}
+
+/// One searcher at one budget over every measured decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegretRow {
+    /// `MCTS` or `Star`.
+    pub searcher: &'static str,
+    /// Simulations (MCTS) or depth (Star).
+    pub budget: u32,
+    pub decisions: usize,
+    /// Decisions whose move was optimal (within 1e-12 of the best move's value).
+    pub optimal: usize,
+    pub optimal_low: f64,
+    pub optimal_high: f64,
+    /// Mean lost win probability, with mean ∓ 1.96·se.
+    pub mean_regret: f64,
+    pub regret_low: f64,
+    pub regret_high: f64,
+    pub max_regret: f64,
+}
+
+/// The positions measured: decisions with both moves legal (`pig::sample_positions` gives
+/// only those), distinct, in sampled order.
+pub fn exact_positions(options: &ExactOptions) -> Result<Vec<PigState>, String> {
+    pig::sample_positions(options.rules, options.positions, options.position_seed)
+        .map_err(|e| e.to_string())
+}
+
+fn row(searcher: &'static str, budget: u32, regrets: &[f64]) -> RegretRow {
+    let n = regrets.len();
+    let optimal = regrets.iter().filter(|&&r| r <= 1e-12).count();
+    let (optimal_low, optimal_high) = wilson_interval(optimal as f64, n as f64);
+    let mean = regrets.iter().sum::<f64>() / n.max(1) as f64;
+    let se = if n > 1 {
+        let var = regrets.iter().map(|r| (r - mean) * (r - mean)).sum::<f64>() / (n - 1) as f64;
+        (var / n as f64).sqrt()
+    } else {
+        0.0
+    };
+    RegretRow {
+        searcher,
+        budget,
+        decisions: n,
+        optimal,
+        optimal_low,
+        optimal_high,
+        mean_regret: mean,
+        regret_low: mean - Z95 * se,
+        regret_high: mean + Z95 * se,
+        max_regret: regrets.iter().copied().fold(0.0, f64::max),
+    }
+}
+
+/// MCTS settings of the measurement at `sims` simulations.
+pub fn exact_mcts_settings(options: &ExactOptions, sims: u32) -> MctsSettings {
+    MctsSettings {
+        sims,
+        c_e: options.c_e,
+        reward: Reward::WinLoss,
+        final_move: FinalMove::MostVisits,
+        ..MctsSettings::default()
+    }
+}
+
+/// Regret of MCTS at every budget and of Star at every depth, on `positions`.
+pub fn measure_regret(
+    options: &ExactOptions,
+    solution: &PigSolution,
+    positions: &[PigState],
+) -> Result<Vec<RegretRow>, String> {
+    let mut rows = Vec::new();
+    for &sims in &options.budgets {
+        let settings = exact_mcts_settings(options, sims);
+        settings.validate().map_err(|e| e.to_string())?;
+        let jobs: Vec<(usize, u64)> = (0..positions.len())
+            .flat_map(|p| (0..options.seeds).map(move |s| (p, s)))
+            .collect();
+        let regrets = jobs
+            .par_iter()
+            .map(|&(p, s)| {
+                let seed =
+                    crate::runfs::derive_seed(options.position_seed, &[sims as u64, p as u64, s]);
+                let mut mcts =
+                    MctsController::<PigState>::new(&settings, seed).map_err(|e| e.to_string())?;
+                let mv: PigMove = mcts.choose_move(&positions[p]);
+                solution
+                    .regret(&positions[p], mv)
+                    .map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        rows.push(row("MCTS", sims, &regrets));
+    }
+    for &depth in &options.depths {
+        let Some(first) = positions.first() else {
+            break;
+        };
+        let settings = StarSettings {
+            depth,
+            ..StarSettings::default()
+        }
+        .with_true_bounds(first);
+        let regrets = positions
+            .par_iter()
+            .map(|state| {
+                let mut star =
+                    StarController::<PigState>::new(&settings, 0).map_err(|e| e.to_string())?;
+                let mv = star.choose_move(state);
+                solution.regret(state, mv).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        rows.push(row("Star", depth, &regrets));
+    }
+    Ok(rows)
+}
+
+/// The rows as a table: optimal share with its Wilson interval, mean regret with its interval.
+pub fn regret_table(title: &str, rows: &[RegretRow]) -> TextTable {
+    TextTable {
+        title: title.to_string(),
+        headers: [
+            "searcher",
+            "budget",
+            "decisions",
+            "optimal moves",
+            "95% interval",
+            "mean regret",
+            "95% interval",
+            "largest regret",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.searcher.to_string(),
+                    match r.searcher {
+                        "Star" => format!("depth {}", r.budget),
+                        _ => format!("{} sims", r.budget),
+                    },
+                    r.decisions.to_string(),
+                    format!("{:.3}", r.optimal as f64 / r.decisions.max(1) as f64),
+                    format!("[{:.3}, {:.3}]", r.optimal_low, r.optimal_high),
+                    format!("{:.5}", r.mean_regret),
+                    format!("[{:.5}, {:.5}]", r.regret_low.max(0.0), r.regret_high),
+                    format!("{:.4}", r.max_regret),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// MCTS's mean regret against its simulation budget (log scale), with 95% intervals.
+pub struct RegretFigure<'a> {
+    pub title: String,
+    pub rows: &'a [RegretRow],
+}
+
+impl Figure for RegretFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        (800, 500)
+    }
+
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        let mcts: Vec<&RegretRow> = self.rows.iter().filter(|r| r.searcher == "MCTS").collect();
+        let x_max = mcts.iter().map(|r| r.budget as f64).fold(10.0, f64::max);
+        let y_max = mcts
+            .iter()
+            .map(|r| r.regret_high)
+            .fold(0.0, f64::max)
+            .max(1e-3)
+            * 1.1;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, chart::text(20.0))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d((1.0f64..x_max * 1.5).log_scale(), 0.0..y_max)?;
+        chart
+            .configure_mesh()
+            .x_desc("MCTS simulations per decision (log scale)")
+            .y_desc("mean lost win probability")
+            .label_style(chart::text(14.0))
+            .draw()?;
+        let colour = chart::colour(0);
+        chart.draw_series(LineSeries::new(
+            mcts.iter().map(|r| (r.budget as f64, r.mean_regret)),
+            colour.stroke_width(2),
+        ))?;
+        // Each budget's 95% interval as a vertical bar.
+        chart.draw_series(mcts.iter().map(|r| {
+            let x = r.budget as f64;
+            PathElement::new(
+                vec![(x, r.regret_low.max(0.0)), (x, r.regret_high)],
+                colour.stroke_width(2),
+            )
+        }))?;
+        Ok(())
+    }
+}
