@@ -44,7 +44,7 @@ impl Default for ExactOptions {
             rules: PigRules::default(),
             positions: 200,
             position_seed: 1,
-            budgets: vec![10, 30, 100, 300, 1000, 3000, 10000],
+            budgets: vec![10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000],
             seeds: 4,
             c_e: 0.5,
             depths: vec![1, 2, 3, 4],
@@ -237,6 +237,7 @@ impl Figure for RegretFigure<'_> {
             .configure_mesh()
             .x_desc("MCTS simulations per decision (log scale)")
             .y_desc("mean lost win probability")
+            .x_label_formatter(&|x| format!("{x:.0}"))
             .label_style(chart::text(14.0))
             .draw()?;
         let colour = chart::colour(0);

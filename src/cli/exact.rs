@@ -28,7 +28,7 @@ pub struct ExactArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "10,30,100,300,1000,3000,10000"
+        default_value = "10,30,100,300,1000,3000,10000,30000,100000"
     )]
     budgets: Vec<u32>,
     /// MCTS searches per position and budget.
@@ -88,14 +88,27 @@ pub fn run(args: ExactArgs) -> Result<()> {
         args.seeds
     );
     let table = regret_table(&title, &rows);
+    let list = |values: &[u32]| {
+        values
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     let command = format!(
-        "evomcts exact --target {} --positions {} --seed {} --seeds {} --c-e {}",
-        args.target, args.positions, args.seed, args.seeds, args.c_e
+        "evomcts exact --target {} --positions {} --seed {} --seeds {} --c-e {} --budgets {} --depths {}",
+        args.target,
+        args.positions,
+        args.seed,
+        args.seeds,
+        args.c_e,
+        list(&options.budgets),
+        list(&options.depths)
     );
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let markdown = format!(
-        "{}\nMade by `{command}` (budgets and depths as listed). Optimal moves: Wilson 95% interval; regret (lost win probability of the chosen move under optimal play afterwards): mean ∓ 1.96·se over decisions.\n",
+        "{}\nMade by `{command}`. Optimal moves: Wilson 95% interval; regret (lost win probability of the chosen move under optimal play afterwards): mean ∓ 1.96·se over decisions.\n",
         table.to_markdown()
     );
     for (name, text) in [("regret.md", markdown), ("regret.csv", table.to_csv())] {

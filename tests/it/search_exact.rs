@@ -83,3 +83,69 @@ fn mcts_gives_away_less_win_probability_as_its_budget_grows() {
     }
     assert!(regrets[3] < 0.25 * regrets[0], "{regrets:?}");
 }
+
+/// Star on Pig: with true bounds every variant's value and move equal plain expectimax at
+/// every depth, and its regret is measured the same way as MCTS's.
+#[test]
+fn star_on_pig_equals_expectimax_and_is_measured_against_the_truth() {
+    use evomcts::games::Evaluation;
+    use evomcts::search::star::{expectimax, search, StarSettings};
+    let (solution, positions) = positions(30);
+    for depth in 1..=4 {
+        let mut total_regret = 0.0;
+        for state in &positions {
+            let plain = expectimax(state, depth, Evaluation::ScoreDifference).unwrap();
+            for probing in [0, 1, 4] {
+                let settings = StarSettings {
+                    depth,
+                    probing,
+                    ..StarSettings::default()
+                }
+                .with_true_bounds(state);
+                let star = search(state, &settings).unwrap();
+                assert_eq!(star.best, plain.best, "{state} depth {depth}");
+                assert!((star.value - plain.value).abs() < 1e-9);
+                assert!(star.nodes <= plain.nodes);
+            }
+            total_regret += solution.regret(state, plain.best).unwrap();
+        }
+        println!(
+            "Star depth {depth}: mean regret {:.5}",
+            total_regret / positions.len() as f64
+        );
+        if depth == 1 {
+            // One ply sees only the banked gain of holding: it never rolls with a turn total
+            // to lose, which the truth often does.
+            assert!(total_regret > 0.0);
+        }
+    }
+}
+
+#[test]
+fn the_exact_command_writes_its_table_and_figure_and_refuses_bad_targets() {
+    let dir = crate::support::scratch("exact", "small");
+    let out = dir.to_str().unwrap();
+    let (stdout, _) = crate::support::evomcts_ok(&[
+        "exact", "--target", "15", "--positions", "8", "--seeds", "2", "--budgets", "10,200",
+        "--depths", "1,2", "--out", out, "--threads", "1",
+    ]);
+    assert!(stdout.contains("MCTS") && stdout.contains("depth 2"), "{stdout}");
+    for file in ["regret.md", "regret.csv", "regret.png", "regret.svg"] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    let csv = std::fs::read_to_string(dir.join("regret.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 + 2, "{csv}");
+    // The same arguments give the same table, whatever the thread count.
+    let again = crate::support::scratch("exact", "again");
+    crate::support::evomcts_ok(&[
+        "exact", "--target", "15", "--positions", "8", "--seeds", "2", "--budgets", "10,200",
+        "--depths", "1,2", "--out", again.to_str().unwrap(), "--threads", "2",
+    ]);
+    assert_eq!(std::fs::read_to_string(again.join("regret.csv")).unwrap(), csv);
+    let refused = crate::support::evomcts(&["exact", "--target", "0", "--out", out]);
+    assert!(!refused.status.success());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("target"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&again);
+}
