@@ -125,11 +125,16 @@ fn star_on_pig_equals_expectimax_and_is_measured_against_the_truth() {
 fn the_exact_command_writes_its_table_and_figure_and_refuses_bad_targets() {
     let dir = crate::support::scratch("exact", "small");
     let out = dir.to_str().unwrap();
-    let (stdout, _) = crate::support::evomcts_ok(&[
-        "exact", "--target", "15", "--positions", "8", "--seeds", "2", "--budgets", "10,200",
-        "--depths", "1,2", "--out", out, "--threads", "1",
-    ]);
-    assert!(stdout.contains("MCTS") && stdout.contains("depth 2"), "{stdout}");
+    let small = |out: &str, threads: &str| {
+        let args = "exact --target 15 --positions 8 --seeds 2 --budgets 10,200 --depths 1,2";
+        let mut args: Vec<String> = args.split(' ').map(String::from).collect();
+        args.extend(["--out", out, "--threads", threads].map(String::from));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        crate::support::evomcts_ok(&args).0
+    };
+    let stdout = small(out, "1");
+    let summary = stdout.contains("MCTS") && stdout.contains("depth 2");
+    assert!(summary, "{stdout}");
     for file in ["regret.md", "regret.csv", "regret.png", "regret.svg"] {
         assert!(dir.join(file).is_file(), "{file}");
     }
@@ -137,11 +142,9 @@ fn the_exact_command_writes_its_table_and_figure_and_refuses_bad_targets() {
     assert_eq!(csv.lines().count(), 1 + 2 + 2, "{csv}");
     // The same arguments give the same table, whatever the thread count.
     let again = crate::support::scratch("exact", "again");
-    crate::support::evomcts_ok(&[
-        "exact", "--target", "15", "--positions", "8", "--seeds", "2", "--budgets", "10,200",
-        "--depths", "1,2", "--out", again.to_str().unwrap(), "--threads", "2",
-    ]);
-    assert_eq!(std::fs::read_to_string(again.join("regret.csv")).unwrap(), csv);
+    small(again.to_str().unwrap(), "2");
+    let csv_again = std::fs::read_to_string(again.join("regret.csv")).unwrap();
+    assert_eq!(csv_again, csv);
     let refused = crate::support::evomcts(&["exact", "--target", "0", "--out", out]);
     assert!(!refused.status.success());
     let message = String::from_utf8_lossy(&refused.stderr);
