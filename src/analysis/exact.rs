@@ -123,23 +123,7 @@ pub fn measure_regret(
     let mut rows = Vec::new();
     for &sims in &options.budgets {
         let settings = exact_mcts_settings(options, sims);
-        settings.validate().map_err(|e| e.to_string())?;
-        let jobs: Vec<(usize, u64)> = (0..positions.len())
-            .flat_map(|p| (0..options.seeds).map(move |s| (p, s)))
-            .collect();
-        let regrets = jobs
-            .par_iter()
-            .map(|&(p, s)| {
-                let seed =
-                    crate::runfs::derive_seed(options.position_seed, &[sims as u64, p as u64, s]);
-                let mut mcts =
-                    MctsController::<PigState>::new(&settings, seed).map_err(|e| e.to_string())?;
-                let mv: PigMove = mcts.choose_move(&positions[p]);
-                solution
-                    .regret(&positions[p], mv)
-                    .map_err(|e| e.to_string())
-            })
-            .collect::<Result<Vec<f64>, String>>()?;
+        let regrets = mcts_regrets(&settings, options, solution, positions)?;
         rows.push(row("MCTS", sims, &regrets));
     }
     for &depth in &options.depths {
@@ -254,5 +238,153 @@ impl Figure for RegretFigure<'_> {
             )
         }))?;
         Ok(())
+    }
+}
+
+/// The regret of MCTS with `settings` at every measured decision: `options.seeds` searches a
+/// position, seeded by position and seed only, so every entrant of a comparison searches with
+/// the same seeds (paired decisions).
+pub fn mcts_regrets(
+    settings: &MctsSettings,
+    options: &ExactOptions,
+    solution: &PigSolution,
+    positions: &[PigState],
+) -> Result<Vec<f64>, String> {
+    settings.validate().map_err(|e| e.to_string())?;
+    let jobs: Vec<(usize, u64)> = (0..positions.len())
+        .flat_map(|p| (0..options.seeds).map(move |s| (p, s)))
+        .collect();
+    jobs.par_iter()
+        .map(|&(p, s)| {
+            let seed = crate::runfs::derive_seed(
+                options.position_seed,
+                &[settings.sims as u64, p as u64, s],
+            );
+            let mut mcts =
+                MctsController::<PigState>::new(settings, seed).map_err(|e| e.to_string())?;
+            let mv: PigMove = mcts.choose_move(&positions[p]);
+            solution
+                .regret(&positions[p], mv)
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// One entrant of a formula comparison on the validation positions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRow {
+    pub name: String,
+    pub formula: String,
+    pub c_e: f64,
+    pub regret: RegretRow,
+    /// Mean of (this entrant's regret − the reference's) over the paired decisions, with
+    /// mean ∓ 1.96·se, and the Wilcoxon signed-rank test's two-sided p-value.
+    pub difference: f64,
+    pub difference_low: f64,
+    pub difference_high: f64,
+    pub p_value: f64,
+}
+
+/// The mean regret of UCT at each constant of `grid` on `positions` (the tuning set).
+pub fn tune_uct(
+    grid: &[f64],
+    sims: u32,
+    options: &ExactOptions,
+    solution: &PigSolution,
+    positions: &[PigState],
+) -> Result<Vec<(f64, f64)>, String> {
+    grid.iter()
+        .map(|&c_e| {
+            let settings = exact_mcts_settings(
+                &ExactOptions {
+                    c_e,
+                    ..options.clone()
+                },
+                sims,
+            );
+            let regrets = mcts_regrets(&settings, options, solution, positions)?;
+            Ok((
+                c_e,
+                regrets.iter().sum::<f64>() / regrets.len().max(1) as f64,
+            ))
+        })
+        .collect()
+}
+
+/// Every entrant on `positions`, each paired with the first (the reference).
+pub fn compare_entrants(
+    entrants: &[(String, MctsSettings)],
+    options: &ExactOptions,
+    solution: &PigSolution,
+    positions: &[PigState],
+) -> Result<Vec<CompareRow>, String> {
+    let mut regrets = Vec::new();
+    for (_, settings) in entrants {
+        regrets.push(mcts_regrets(settings, options, solution, positions)?);
+    }
+    let reference = regrets.first().cloned().unwrap_or_default();
+    Ok(entrants
+        .iter()
+        .zip(&regrets)
+        .map(|((name, settings), own)| {
+            let differences: Vec<f64> = own.iter().zip(&reference).map(|(a, b)| a - b).collect();
+            let summary = row("MCTS", settings.sims, &differences);
+            CompareRow {
+                name: name.clone(),
+                formula: match &settings.selection {
+                    crate::search::mcts::Selection::Formula(text) => text.clone(),
+                    other => format!("{other:?}"),
+                },
+                c_e: settings.c_e,
+                regret: row("MCTS", settings.sims, own),
+                difference: summary.mean_regret,
+                difference_low: summary.regret_low,
+                difference_high: summary.regret_high,
+                p_value: crate::stats::wilcoxon_signed_rank(&differences).p_value,
+            }
+        })
+        .collect())
+}
+
+/// The comparison as a table.
+pub fn compare_table(title: &str, rows: &[CompareRow]) -> TextTable {
+    TextTable {
+        title: title.to_string(),
+        headers: [
+            "entrant",
+            "formula",
+            "C_E",
+            "optimal moves",
+            "mean regret",
+            "95% interval",
+            "minus the reference's",
+            "95% interval",
+            "Wilcoxon p",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    r.formula.clone(),
+                    format!("{}", r.c_e),
+                    format!(
+                        "{:.3}",
+                        r.regret.optimal as f64 / r.regret.decisions.max(1) as f64
+                    ),
+                    format!("{:.5}", r.regret.mean_regret),
+                    format!(
+                        "[{:.5}, {:.5}]",
+                        r.regret.regret_low.max(0.0),
+                        r.regret.regret_high
+                    ),
+                    format!("{:+.5}", r.difference),
+                    format!("[{:+.5}, {:+.5}]", r.difference_low, r.difference_high),
+                    format!("{:.3}", r.p_value),
+                ]
+            })
+            .collect(),
     }
 }

@@ -6,11 +6,15 @@ use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::analysis::chart;
 use evomcts::analysis::exact::{
-    exact_positions, measure_regret, regret_table, ExactOptions, RegretFigure,
+    compare_entrants, compare_table, exact_mcts_settings, exact_positions, measure_regret,
+    regret_table, tune_uct, ExactOptions, RegretFigure,
 };
+use evomcts::evolve::population::Champion;
+use evomcts::evolve::spec::{EvolveSpec, FitnessSpec};
 use evomcts::games::pig::{solve, PigRules};
+use evomcts::search::mcts::{MctsSettings, Reward, Selection};
 use evomcts::{escape, runfs};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args)]
@@ -46,6 +50,21 @@ pub struct ExactArgs {
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Instead of the budgets: compare the champions of these evolution run folders (each
+    /// with spec.ron and champion.ron; played with their run's candidate settings, rewards
+    /// +1/0/−1) with UCT at the constant tuned on Pig, at `--sims` simulations.
+    #[arg(long, num_args = 1..)]
+    compare: Vec<PathBuf>,
+    /// Simulations per decision in a comparison.
+    #[arg(long, default_value_t = 1000)]
+    sims: u32,
+    /// UCT constants tried on the tuning positions (seed `--seed` + 1, none of them measured).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0.05,0.1,0.2,0.35,0.5,0.7,1,1.4,2"
+    )]
+    uct_grid: Vec<f64>,
 }
 
 pub fn run(args: ExactArgs) -> Result<()> {
@@ -57,11 +76,18 @@ pub fn run(args: ExactArgs) -> Result<()> {
         rules,
         positions: args.positions,
         position_seed: args.seed,
-        budgets: args.budgets,
+        budgets: args.budgets.clone(),
         seeds: args.seeds,
         c_e: args.c_e,
-        depths: args.depths,
+        depths: args.depths.clone(),
     };
+    if !args.compare.is_empty() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads.unwrap_or(0))
+            .build()
+            .context("starting the worker threads")?;
+        return pool.install(|| compare(&args, options));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -126,6 +152,126 @@ pub fn run(args: ExactArgs) -> Result<()> {
         &args.out.join("regret.svg"),
     )?;
     print!("{}", table.to_text());
+    evomcts::note!(
+        "written to {} in {:.1} s",
+        escape::path(&args.out),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The champion of an evolution run folder and the run's seed formula, each with the run's
+/// candidate settings, on Pig.
+fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2]> {
+    let spec_path = dir.join("spec.ron");
+    let spec_text = runfs::read_spec_text(&spec_path)?;
+    // Only the name and the candidate's settings are read (and checked when the search is
+    // built); files the run named, such as its grammar, are not needed here.
+    let spec: EvolveSpec =
+        runfs::parse_spec(&spec_text, &spec_path.display().to_string(), |_| Ok(()))?;
+    let FitnessSpec::Carcassonne(fitness) = &spec.fitness else {
+        anyhow::bail!(
+            "{}: a bandit run; only Carcassonne runs have MCTS settings to play Pig with",
+            dir.display()
+        );
+    };
+    let path = dir.join("champion.ron");
+    let text = runfs::read_capped_text(&path, runfs::MAX_SPEC_FILE_BYTES, "champion")?;
+    let champion = Champion::from_ron(&text, &path.display().to_string())?;
+    let with = |formula: &evomcts::formula::Formula| MctsSettings {
+        sims,
+        reward: Reward::WinLoss,
+        selection: Selection::Formula(formula.to_string()),
+        ..fitness.candidate.clone()
+    };
+    Ok([
+        (
+            format!("{} champion #{}", spec.name, champion.member.id),
+            with(&champion.member.formula),
+        ),
+        (
+            format!("{} seed formula", spec.name),
+            with(&champion.reference.formula),
+        ),
+    ])
+}
+
+/// UCT tuned on positions disjoint from the measured ones, then every champion against it.
+fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
+    let started = Instant::now();
+    let solution = solve(options.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let positions = exact_positions(&options).map_err(anyhow::Error::msg)?;
+    let tuning: Vec<_> = exact_positions(&ExactOptions {
+        position_seed: options.position_seed + 1,
+        ..options.clone()
+    })
+    .map_err(anyhow::Error::msg)?
+    .into_iter()
+    .filter(|p| !positions.contains(p))
+    .collect();
+    let mut entrants = Vec::new();
+    for dir in &args.compare {
+        let [champion, seed] = champion_entrants(dir, args.sims)?;
+        entrants.push(champion);
+        // Runs that share a seed formula and settings show it once.
+        if !entrants.iter().any(|(_, s)| *s == seed.1) {
+            entrants.push(seed);
+        }
+    }
+    let tuned = tune_uct(&args.uct_grid, args.sims, &options, &solution, &tuning)
+        .map_err(anyhow::Error::msg)?;
+    let (best_c, _) = tuned
+        .iter()
+        .copied()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .context("--uct-grid is empty")?;
+    let uct = exact_mcts_settings(
+        &ExactOptions {
+            c_e: best_c,
+            ..options.clone()
+        },
+        args.sims,
+    );
+    entrants.insert(0, (format!("UCT tuned on Pig (C_E = {best_c})"), uct));
+    let rows =
+        compare_entrants(&entrants, &options, &solution, &positions).map_err(anyhow::Error::msg)?;
+    let title = format!(
+        "Pig to {}: {} positions × {} seeds, {} simulations, rewards +1/0/−1; each entrant paired with tuned UCT",
+        options.rules.target,
+        positions.len(),
+        options.seeds,
+        args.sims
+    );
+    let table = compare_table(&title, &rows);
+    let tuning_line = tuned
+        .iter()
+        .map(|(c, r)| format!("C_E {c}: {r:.5}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let markdown = format!(
+        "{}\nUCT's constant was chosen on {} other positions (seed {}), mean regret per constant: {tuning_line}.\n\nMade by `evomcts exact --compare {} --sims {} --positions {} --seed {} --seeds {}`. Regret: lost win probability of the chosen move under optimal play afterwards, mean ∓ 1.96·se over decisions; the difference is paired by position and seed (the same search seeds for every entrant), Wilcoxon signed-rank test on the paired differences.\n",
+        table.to_markdown(),
+        tuning.len(),
+        options.position_seed + 1,
+        args.compare
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        args.sims,
+        options.positions,
+        options.position_seed,
+        options.seeds
+    );
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    for (name, text) in [("compare.md", markdown), ("compare.csv", table.to_csv())] {
+        let path = args.out.join(name);
+        runfs::write_atomically(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    print!("{}", table.to_text());
+    evomcts::note!("UCT on the tuning positions: {tuning_line}");
     evomcts::note!(
         "written to {} in {:.1} s",
         escape::path(&args.out),

@@ -152,3 +152,42 @@ fn the_exact_command_writes_its_table_and_figure_and_refuses_bad_targets() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&again);
 }
+
+#[test]
+fn a_comparison_pairs_champions_with_uct_tuned_on_other_positions() {
+    let dir = crate::support::scratch("exact", "compare");
+    let args = "exact --target 15 --positions 6 --seeds 2 --sims 60 --uct-grid 0.2,1 --compare";
+    let mut args: Vec<String> = args.split(' ').map(String::from).collect();
+    args.extend(
+        [
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/populations/carcassonne-uct100"
+            ),
+            "--out",
+            dir.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (stdout, _) = crate::support::evomcts_ok(&args);
+    assert!(stdout.contains("UCT tuned on Pig"), "{stdout}");
+    assert!(
+        stdout.contains("carcassonne-uct100 champion #105"),
+        "{stdout}"
+    );
+    let csv = std::fs::read_to_string(dir.join("compare.csv")).unwrap();
+    // The tuned UCT, the champion and its seed formula; the reference differs from itself by 0.
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(csv.lines().nth(1).unwrap().contains("+0.00000"), "{csv}");
+    let bandit = crate::support::evomcts(&[
+        "exact",
+        "--compare",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/populations/bandit-demo"),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!bandit.status.success());
+    assert!(String::from_utf8_lossy(&bandit.stderr).contains("bandit"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
