@@ -39,15 +39,22 @@ pub(crate) fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64, bias: f6
 /// A small open-addressing set of AMAF keys, reused across simulations.
 #[derive(Debug)]
 pub(crate) struct KeySet {
-    /// `key + 1`, 0 meaning empty. A Carcassonne game has at most 72 moves; 256 slots keep
-    /// probes short. Distinct actions of a simulation must stay well below 256.
-    slots: Box<[u32; 256]>,
+    /// `key + 1`, 0 meaning empty. A Carcassonne game has at most 72 moves, so the first 256
+    /// slots keep probes short; a game with more distinct actions in one simulation makes
+    /// the table grow (at three quarters full), so a probe always finds an empty slot.
+    slots: Vec<u64>,
+    /// Keys held.
+    len: usize,
+    /// 32 − log2(slots.len()): Fibonacci hashing keeps the hash's top bits.
+    shift: u32,
 }
 
 impl Default for KeySet {
     fn default() -> Self {
         KeySet {
-            slots: Box::new([0; 256]),
+            slots: vec![0; 256],
+            len: 0,
+            shift: 24,
         }
     }
 }
@@ -55,37 +62,55 @@ impl Default for KeySet {
 impl KeySet {
     pub(crate) fn clear(&mut self) {
         self.slots.fill(0);
+        self.len = 0;
     }
 
     #[inline]
-    fn slot_of(key: u32) -> usize {
-        (key.wrapping_mul(0x9E37_79B1) >> 24) as usize
+    fn slot_of(&self, key: u32) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
     }
 
     pub(crate) fn insert(&mut self, key: u32) {
-        let stored = key + 1;
-        let mut i = Self::slot_of(key);
+        let stored = u64::from(key) + 1;
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot_of(key);
         loop {
             match self.slots[i] {
-                0 => {
-                    self.slots[i] = stored;
-                    return;
-                }
+                0 => break,
                 s if s == stored => return,
-                _ => i = (i + 1) & 255,
+                _ => i = (i + 1) & mask,
             }
+        }
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+            return self.insert(key);
+        }
+        self.slots[i] = stored;
+        self.len += 1;
+    }
+
+    /// Doubles the table and puts every key back.
+    #[cold]
+    fn grow(&mut self) {
+        let doubled = vec![0; 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.shift -= 1;
+        self.len = 0;
+        for stored in old.into_iter().filter(|&s| s != 0) {
+            self.insert((stored - 1) as u32);
         }
     }
 
     #[inline]
     pub(crate) fn contains(&self, key: u32) -> bool {
-        let stored = key + 1;
-        let mut i = Self::slot_of(key);
+        let stored = u64::from(key) + 1;
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot_of(key);
         loop {
             match self.slots[i] {
                 0 => return false,
                 s if s == stored => return true,
-                _ => i = (i + 1) & 255,
+                _ => i = (i + 1) & mask,
             }
         }
     }
@@ -134,6 +159,26 @@ pub(crate) fn update<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_set_grows_past_its_first_table_and_takes_every_key() {
+        let mut set = KeySet::default();
+        let keys: Vec<u32> = (0..2000u32)
+            .map(|i| i.wrapping_mul(2_654_435_761))
+            .chain([u32::MAX])
+            .collect();
+        for &k in &keys {
+            set.insert(k);
+            set.insert(k);
+        }
+        for &k in &keys {
+            assert!(set.contains(k));
+        }
+        assert_eq!(set.len, keys.len());
+        assert!(!set.contains(7));
+        set.clear();
+        assert!(keys.iter().all(|&k| !set.contains(k)));
+    }
 
     #[test]
     fn key_set_finds_what_was_inserted_only() {
