@@ -151,39 +151,36 @@ pub fn measure_regret(
 
 /// The rows as a table: optimal share with its Wilson interval, mean regret with its interval.
 pub fn regret_table(title: &str, rows: &[RegretRow]) -> TextTable {
-    TextTable {
-        title: title.to_string(),
-        headers: [
-            "searcher",
-            "budget",
-            "decisions",
-            "optimal moves",
-            "95% interval",
-            "mean regret",
-            "95% interval",
-            "largest regret",
+    let headers = [
+        "searcher",
+        "budget",
+        "decisions",
+        "optimal moves",
+        "95% interval",
+        "mean regret",
+        "95% interval",
+        "largest regret",
+    ];
+    let cells = |r: &RegretRow| {
+        vec![
+            r.searcher.to_string(),
+            match r.searcher {
+                "Star" => format!("depth {}", r.budget),
+                _ => format!("{} sims", r.budget),
+            },
+            r.decisions.to_string(),
+            format!("{:.3}", optimal_share(r)),
+            format!("[{:.3}, {:.3}]", r.optimal_low, r.optimal_high),
+            format!("{:.5}", r.mean_regret),
+            format!("[{:.5}, {:.5}]", r.regret_low.max(0.0), r.regret_high),
+            format!("{:.4}", r.max_regret),
         ]
-        .map(String::from)
-        .to_vec(),
-        rows: rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.searcher.to_string(),
-                    match r.searcher {
-                        "Star" => format!("depth {}", r.budget),
-                        _ => format!("{} sims", r.budget),
-                    },
-                    r.decisions.to_string(),
-                    format!("{:.3}", r.optimal as f64 / r.decisions.max(1) as f64),
-                    format!("[{:.3}, {:.3}]", r.optimal_low, r.optimal_high),
-                    format!("{:.5}", r.mean_regret),
-                    format!("[{:.5}, {:.5}]", r.regret_low.max(0.0), r.regret_high),
-                    format!("{:.4}", r.max_regret),
-                ]
-            })
-            .collect(),
-    }
+    };
+    TextTable::new(title, &headers, rows.iter().map(cells).collect())
+}
+
+fn optimal_share(r: &RegretRow) -> f64 {
+    r.optimal as f64 / r.decisions.max(1) as f64
 }
 
 /// MCTS's mean regret against its simulation budget (log scale), with 95% intervals.
@@ -348,43 +345,30 @@ pub fn compare_entrants(
 
 /// The comparison as a table.
 pub fn compare_table(title: &str, rows: &[CompareRow]) -> TextTable {
-    TextTable {
-        title: title.to_string(),
-        headers: [
-            "entrant",
-            "formula",
-            "C_E",
-            "optimal moves",
-            "mean regret",
-            "95% interval",
-            "minus the reference's",
-            "95% interval",
-            "Wilcoxon p",
+    let headers = [
+        "entrant",
+        "formula",
+        "C_E",
+        "optimal moves",
+        "mean regret",
+        "95% interval",
+        "minus the reference's",
+        "95% interval",
+        "Wilcoxon p",
+    ];
+    let cells = |r: &CompareRow| {
+        let own = &r.regret;
+        vec![
+            r.name.clone(),
+            r.formula.clone(),
+            format!("{}", r.c_e),
+            format!("{:.3}", optimal_share(own)),
+            format!("{:.5}", own.mean_regret),
+            format!("[{:.5}, {:.5}]", own.regret_low.max(0.0), own.regret_high),
+            format!("{:+.5}", r.difference),
+            format!("[{:+.5}, {:+.5}]", r.difference_low, r.difference_high),
+            format!("{:.3}", r.p_value),
         ]
-        .map(String::from)
-        .to_vec(),
-        rows: rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.name.clone(),
-                    r.formula.clone(),
-                    format!("{}", r.c_e),
-                    format!(
-                        "{:.3}",
-                        r.regret.optimal as f64 / r.regret.decisions.max(1) as f64
-                    ),
-                    format!("{:.5}", r.regret.mean_regret),
-                    format!(
-                        "[{:.5}, {:.5}]",
-                        r.regret.regret_low.max(0.0),
-                        r.regret.regret_high
-                    ),
-                    format!("{:+.5}", r.difference),
-                    format!("[{:+.5}, {:+.5}]", r.difference_low, r.difference_high),
-                    format!("{:.3}", r.p_value),
-                ]
-            })
-            .collect(),
-    }
+    };
+    TextTable::new(title, &headers, rows.iter().map(cells).collect())
 }

@@ -22,6 +22,15 @@ fn csv_field(s: &str) -> String {
 }
 
 impl TextTable {
+    /// A table of `headers` over `rows` (each as long as `headers`).
+    pub fn new(title: impl Into<String>, headers: &[&str], rows: Vec<Vec<String>>) -> TextTable {
+        TextTable {
+            title: title.into(),
+            headers: headers.iter().map(|h| h.to_string()).collect(),
+            rows,
+        }
+    }
+
     pub fn to_csv(&self) -> String {
         let mut out = String::new();
         for row in std::iter::once(&self.headers).chain(&self.rows) {

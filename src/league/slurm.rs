@@ -68,6 +68,15 @@ fn invalid(flag: &'static str, value: &str, message: impl Into<String>) -> Slurm
     }
 }
 
+/// `Ok` when `ok`, else the error naming `flag`, its `value` and what was `expected`.
+fn require(ok: bool, flag: &'static str, value: &str, expected: &str) -> Result<(), SlurmError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(invalid(flag, value, expected))
+    }
+}
+
 /// Slurm's time formats: minutes, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, or
 /// `UNLIMITED`/`INFINITE`.
 fn check_time(time: &str) -> Result<(), SlurmError> {
@@ -78,34 +87,23 @@ fn check_time(time: &str) -> Result<(), SlurmError> {
         && time
             .chars()
             .all(|c| c.is_ascii_digit() || c == ':' || c == '-');
-    if unlimited || shaped {
-        Ok(())
-    } else {
-        Err(invalid(
-            "--time",
-            time,
-            "expected a Slurm time such as 90, 04:00:00 or 2-00:00:00",
-        ))
-    }
+    require(
+        unlimited || shaped,
+        "--time",
+        time,
+        "expected a Slurm time such as 90, 04:00:00 or 2-00:00:00",
+    )
 }
 
 /// A whole number with an optional unit K, M, G or T.
 fn check_mem(mem: &str) -> Result<(), SlurmError> {
     let digits = mem.trim_end_matches(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']);
     let unit_len = mem.len() - digits.len();
-    if !digits.is_empty()
+    let ok = !digits.is_empty()
         && digits.len() <= 15
         && unit_len <= 1
-        && digits.chars().all(|c| c.is_ascii_digit())
-    {
-        Ok(())
-    } else {
-        Err(invalid(
-            "--mem",
-            mem,
-            "expected a size such as 2G, 500M or 4096",
-        ))
-    }
+        && digits.chars().all(|c| c.is_ascii_digit());
+    require(ok, "--mem", mem, "expected a size such as 2G, 500M or 4096")
 }
 
 /// Partition names (a comma-separated list): letters, digits, `_`, `-`, `.`.
@@ -115,15 +113,12 @@ fn check_partition(partition: &str) -> Result<(), SlurmError> {
         && partition
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ','));
-    if ok {
-        Ok(())
-    } else {
-        Err(invalid(
-            "--partition",
-            partition,
-            "expected partition names of letters, digits, `_`, `-`, `.` (comma-separated)",
-        ))
-    }
+    require(
+        ok,
+        "--partition",
+        partition,
+        "expected partition names of letters, digits, `_`, `-`, `.` (comma-separated)",
+    )
 }
 
 /// A path that goes into a script: no control characters (a line break would end the line it
