@@ -121,7 +121,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Resolves the chance event with a sampled outcome (and any that follow before a
     /// decision, as the game's rules chain them). Returns the slot of the first outcome drawn
-    /// among [`Game::chance_slots`], or `None` when the game ended instead.
+    /// among [`Game::chance_slots`], or `None` when the game ended without one (Carcassonne's
+    /// bottom-of-stack rule with nothing placeable left). An outcome may itself end the game
+    /// (Pig's winning roll): the caller asks the state what follows.
     fn sample_chance(&mut self, rng: &mut GameRng) -> Option<usize>;
 
     /// The outcomes of the chance event with their weights, for exact searches: `out` is
