@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 
 use super::chart::{self, DrawResult, Figure};
-use crate::evolve::fitness::Z95;
+use crate::evolve::fitness::Estimate;
 use crate::games::pig::{self, PigMove, PigRules, PigSolution, PigState};
 use crate::games::Controller;
 use crate::league::report::TextTable;
@@ -82,13 +82,7 @@ fn row(searcher: &'static str, budget: u32, regrets: &[f64]) -> RegretRow {
     let n = regrets.len();
     let optimal = regrets.iter().filter(|&&r| r <= 1e-12).count();
     let (optimal_low, optimal_high) = wilson_interval(optimal as f64, n as f64);
-    let mean = regrets.iter().sum::<f64>() / n.max(1) as f64;
-    let se = if n > 1 {
-        let var = regrets.iter().map(|r| (r - mean) * (r - mean)).sum::<f64>() / (n - 1) as f64;
-        (var / n as f64).sqrt()
-    } else {
-        0.0
-    };
+    let mean = Estimate::from_samples(regrets);
     RegretRow {
         searcher,
         budget,
@@ -96,9 +90,9 @@ fn row(searcher: &'static str, budget: u32, regrets: &[f64]) -> RegretRow {
         optimal,
         optimal_low,
         optimal_high,
-        mean_regret: mean,
-        regret_low: mean - Z95 * se,
-        regret_high: mean + Z95 * se,
+        mean_regret: mean.mean,
+        regret_low: mean.low,
+        regret_high: mean.high,
         max_regret: regrets.iter().copied().fold(0.0, f64::max),
     }
 }
@@ -325,7 +319,7 @@ pub fn compare_entrants(
         .zip(&regrets)
         .map(|((name, settings), own)| {
             let differences: Vec<f64> = own.iter().zip(&reference).map(|(a, b)| a - b).collect();
-            let summary = row("MCTS", settings.sims, &differences);
+            let difference = Estimate::from_samples(&differences);
             CompareRow {
                 name: name.clone(),
                 formula: match &settings.selection {
@@ -334,9 +328,9 @@ pub fn compare_entrants(
                 },
                 c_e: settings.c_e,
                 regret: row("MCTS", settings.sims, own),
-                difference: summary.mean_regret,
-                difference_low: summary.regret_low,
-                difference_high: summary.regret_high,
+                difference: difference.mean,
+                difference_low: difference.low,
+                difference_high: difference.high,
                 p_value: crate::stats::wilcoxon_signed_rank(&differences).p_value,
             }
         })

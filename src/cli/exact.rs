@@ -81,17 +81,13 @@ pub fn run(args: ExactArgs) -> Result<()> {
         c_e: args.c_e,
         depths: args.depths.clone(),
     };
-    if !args.compare.is_empty() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads.unwrap_or(0))
-            .build()
-            .context("starting the worker threads")?;
-        return pool.install(|| compare(&args, options));
-    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting the worker threads")?;
+    if !args.compare.is_empty() {
+        return pool.install(|| compare(&args, options));
+    }
     let started = Instant::now();
     let solution = solve(rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     evomcts::note!(

@@ -202,13 +202,12 @@ impl<G: Game> Core<G> {
                             (child, self.tree.get(child).kind == NodeKind::Unexpanded)
                         }
                     };
-                    let child_node = *self.tree.get(child);
-                    let mv = child_node.mv;
+                    let mv = self.tree.get(child).mv;
                     if record_played {
                         let label = self.sim_state.decision_label();
                         self.decisions.push((node_id, self.played.len(), label));
                         self.played.push(Played {
-                            key: G::action_key(child_node.player, label, mv),
+                            key: G::action_key(self.sim_state.to_move() as u8, label, mv),
                         });
                     }
                     self.sim_state
