@@ -7,6 +7,7 @@
 //! ARCHITECTURE.md for the map.
 
 pub mod analysis;
+pub mod arena;
 pub mod escape;
 pub mod evolve;
 pub mod formula;

@@ -522,7 +522,7 @@ pub fn board_title(game: &LeagueGame, k: usize, turn: usize, last: usize) -> Str
         game.id(),
         game.names[0],
         game.names[1],
-        game.game.tile_seed
+        game.game.seed()
     )
 }
 
@@ -534,8 +534,13 @@ pub fn draw_game_boards(
     turns: BoardTurns,
     dir: &Path,
 ) -> Result<Vec<WrittenFigure>, PlotError> {
-    let states =
-        states_by_turn(&game.game).map_err(|e| PlotError::Data(format!("game {k}: {e}")))?;
+    let record = game.game.carcassonne().ok_or_else(|| {
+        PlotError::Data(format!(
+            "game {k} is a game of {}: boards are drawn for Carcassonne only",
+            game.game.label()
+        ))
+    })?;
+    let states = states_by_turn(record).map_err(|e| PlotError::Data(format!("game {k}: {e}")))?;
     let last = states.len() - 1;
     let wanted: Vec<usize> = match turns {
         BoardTurns::Every => (0..=last).collect(),

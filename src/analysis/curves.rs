@@ -7,10 +7,13 @@
 //! final score the title states, and games shortened by discards neither pull the tail
 //! towards zero nor drop out of it. The fitness curve averages, at each generation, the
 //! decisions whose ES ran that many generations. The CSVs carry the count behind every mean.
+//! Score curves are drawn from Carcassonne games (whose records keep the virtual scores after
+//! every turn); a league of another game has none.
 
 use super::chart::{self, DrawResult, Figure};
 use super::{PlotError, Written};
 use crate::formula::Formula;
+use crate::game::GameRecord;
 use crate::league::report::TextTable;
 use crate::league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
@@ -38,12 +41,15 @@ pub fn score_curves(names: &[String], games: &[LeagueGame]) -> Vec<PairingCurves
     let mut out = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
-            let pairing: Vec<(&LeagueGame, usize)> = games
+            let pairing: Vec<(&GameRecord, usize)> = games
                 .iter()
-                .filter_map(|g| match (g.job.id.first, g.job.id.second) {
-                    (f, s) if (f, s) == (a, b) => Some((g, 0)),
-                    (f, s) if (f, s) == (b, a) => Some((g, 1)),
-                    _ => None,
+                .filter_map(|g| {
+                    let record = g.game.carcassonne()?;
+                    match (g.job.id.first, g.job.id.second) {
+                        (f, s) if (f, s) == (a, b) => Some((record, 0)),
+                        (f, s) if (f, s) == (b, a) => Some((record, 1)),
+                        _ => None,
+                    }
                 })
                 .collect();
             if pairing.is_empty() {
@@ -51,7 +57,7 @@ pub fn score_curves(names: &[String], games: &[LeagueGame]) -> Vec<PairingCurves
             }
             let turns = pairing
                 .iter()
-                .map(|(g, _)| g.game.virtual_scores.len())
+                .map(|(g, _)| g.virtual_scores.len())
                 .max()
                 .unwrap_or(0);
             let mut sums: [Vec<f64>; 2] = [vec![0.0; turns], vec![0.0; turns]];
@@ -59,14 +65,14 @@ pub fn score_curves(names: &[String], games: &[LeagueGame]) -> Vec<PairingCurves
             let mut finals = [0.0; 2];
             for (g, seat_of_a) in &pairing {
                 let seats = [*seat_of_a, 1 - seat_of_a];
-                let played = g.game.virtual_scores.len();
+                let played = g.virtual_scores.len();
                 for t in 0..turns {
                     // From its last turn on a game counts with its final score, so every turn
                     // averages the same games and the curve ends at the mean final score.
                     let score = if t + 1 >= played {
-                        g.game.final_scores
+                        g.final_scores
                     } else {
-                        g.game.virtual_scores[t]
+                        g.virtual_scores[t]
                     };
                     reached[t] += usize::from(t < played);
                     for side in 0..2 {
@@ -74,7 +80,7 @@ pub fn score_curves(names: &[String], games: &[LeagueGame]) -> Vec<PairingCurves
                     }
                 }
                 for side in 0..2 {
-                    finals[side] += g.game.final_scores[seats[side]] as f64;
+                    finals[side] += g.final_scores[seats[side]] as f64;
                 }
             }
             let count = pairing.len();
@@ -682,6 +688,7 @@ impl GameCurves {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::PlayedGame;
     use crate::game::{GameRecord, Rules};
     use crate::league::{GameId, GameJob};
 
@@ -703,7 +710,7 @@ mod tests {
                 controller_seeds: [2, 3],
             },
             names: ["A".to_string(), "B".to_string()],
-            game: GameRecord {
+            game: PlayedGame::Carcassonne(GameRecord {
                 tile_seed: 1,
                 rules: Rules::default(),
                 draws: vec![],
@@ -715,7 +722,7 @@ mod tests {
                 turns_with_meeple_available: [0; 2],
                 turns: [1, 1],
                 discards: 0,
-            },
+            }),
             es: [vec![], vec![]],
             search: Default::default(),
         }

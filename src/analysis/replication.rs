@@ -251,8 +251,12 @@ pub fn paired_move_agreement(games: &[LeagueGame]) -> PairedMoves {
         let Some(h) = by_id.get(&(b, a, i)) else {
             continue;
         };
+        // Replication reads Carcassonne leagues; a pair of another game has no moves to compare.
+        let (Some(x), Some(y)) = (g.game.carcassonne(), h.game.carcassonne()) else {
+            continue;
+        };
         out.pairs += 1;
-        let (x, y) = (&g.game.moves, &h.game.moves);
+        let (x, y) = (&x.moves, &y.moves);
         let agree = x.iter().zip(y).take_while(|(p, q)| p == q).count();
         out.agreeing_moves += agree;
         out.moves += x.len().max(y.len());
@@ -404,7 +408,12 @@ pub fn star_decisions(
     let mut counter = 0usize;
     let mut max_abs = 0i32;
     for g in games {
-        let rec = &g.game;
+        let rec = g.game.carcassonne().ok_or_else(|| {
+            format!(
+                "Star decisions are measured on Carcassonne games; this is {}",
+                g.game.label()
+            )
+        })?;
         let mut state = GameState::new(rec.rules);
         let mut moves = rec.moves.iter();
         for &tile in &rec.draws {

@@ -5,6 +5,8 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::analysis::board::{draw_game_boards, BoardTurns};
+use evomcts::analysis::report::pig::decision_rows;
+use evomcts::arena::{GameChoice, PigRecord, PlayedGame};
 use evomcts::escape;
 use evomcts::game::render::render_board;
 use evomcts::game::{replay_observed, ReplayStep, Reveal};
@@ -127,21 +129,49 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     Ok(())
 }
 
+fn shown<M: ToString>(moves: &[M]) -> Vec<String> {
+    moves.iter().map(ToString::to_string).collect()
+}
+
 fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
-    let (a, b) = (&recorded.game, &again.game);
-    if let Some(turn) = a.moves.iter().zip(&b.moves).position(|(x, y)| x != y) {
-        return Some(format!(
-            "turn {turn}: recorded {} but replay played {}",
-            a.moves[turn], b.moves[turn]
-        ));
+    let different_moves = |a: &[String], b: &[String]| {
+        a.iter().zip(b).position(|(x, y)| x != y).map(|turn| {
+            format!(
+                "turn {turn}: recorded {} but replay played {}",
+                a[turn], b[turn]
+            )
+        })
+    };
+    match (&recorded.game, &again.game) {
+        (PlayedGame::Carcassonne(a), PlayedGame::Carcassonne(b)) => {
+            if let Some(d) = different_moves(&shown(&a.moves), &shown(&b.moves)) {
+                return Some(d);
+            }
+            if a.moves.len() != b.moves.len() || a.draws != b.draws {
+                return Some("the sequence of tiles differs".into());
+            }
+        }
+        (PlayedGame::Pig(a), PlayedGame::Pig(b)) => {
+            if let Some(d) = different_moves(&shown(&a.moves), &shown(&b.moves)) {
+                return Some(d);
+            }
+            if a.moves.len() != b.moves.len() || a.rolls != b.rolls {
+                return Some("the sequence of rolls differs".into());
+            }
+        }
+        (a, b) => {
+            return Some(format!(
+                "recorded a game of {}, replay played {}",
+                a.label(),
+                b.label()
+            ))
+        }
     }
-    if a.moves.len() != b.moves.len() || a.draws != b.draws {
-        return Some("the sequence of tiles differs".into());
-    }
-    if a.final_scores != b.final_scores {
+    let (a, b) = (recorded.game.final_scores(), again.game.final_scores());
+    if a != b {
         return Some(format!(
             "final scores: recorded {} – {}, replayed {} – {}",
-            a.final_scores[0], a.final_scores[1], b.final_scores[0], b.final_scores[1]
+            a[0], a[1], b[0], b[1]
         ));
     }
     (recorded != again).then(|| "records differ outside the moves (ES formulas or metrics)".into())
@@ -174,7 +204,10 @@ fn games_list(spec: &LeagueSpec, games: &[LeagueGame]) -> TextTable {
             "Game",
             "Score",
             "Winner",
-            "Tile seed",
+            match spec.game {
+                GameChoice::Carcassonne => "Tile seed",
+                GameChoice::Pig(_) => "Dice seed",
+            },
         ]
         .map(String::from)
         .to_vec(),
@@ -215,7 +248,10 @@ pub fn find_game<'g>(
 }
 
 fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
-    let r = &game.game;
+    let r = match &game.game {
+        PlayedGame::Carcassonne(r) => r,
+        PlayedGame::Pig(r) => return show_pig(spec, game, r),
+    };
     println!(
         "{}: {} (player 1) vs {} (player 2), tile seed {}",
         game_label(spec, game),
@@ -262,6 +298,40 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
         escape::terminal(&game.names[0]),
         state.scores()[0],
         state.scores()[1],
+        escape::terminal(&game.names[1])
+    );
+    Ok(())
+}
+
+fn show_pig(spec: &LeagueSpec, game: &LeagueGame, record: &PigRecord) -> Result<()> {
+    println!(
+        "{}: {} (player 1) vs {} (player 2), Pig to {}, dice seed {}\n",
+        game_label(spec, game),
+        escape::terminal(&game.names[0]),
+        escape::terminal(&game.names[1]),
+        record.pig.target,
+        record.dice_seed
+    );
+    let rows =
+        decision_rows(record).map_err(|e| anyhow::anyhow!("the game does not replay: {e}"))?;
+    for (i, row) in rows.iter().enumerate() {
+        println!(
+            "decision {} — {} (player {}) at {} – {}, turn total {}: {} ({})",
+            i + 1,
+            escape::terminal(&game.names[row.player]),
+            row.player + 1,
+            row.banked[0],
+            row.banked[1],
+            row.turn_total,
+            row.mv,
+            row.outcome
+        );
+    }
+    println!(
+        "\nfinal scores: {} {} – {} {}",
+        escape::terminal(&game.names[0]),
+        record.final_scores[0],
+        record.final_scores[1],
         escape::terminal(&game.names[1])
     );
     Ok(())

@@ -47,7 +47,9 @@ struct PlayArgs {
 
 #[derive(Subcommand)]
 enum ValidateCommand {
-    /// A formula's MCTS against tuned UCT on unseen tile sequences, both seatings.
+    /// A formula's MCTS against tuned UCT on unseen tile sequences (die rolls, for a spec that
+    /// names `game: Pig(..)`), both seatings.
+    #[command(visible_alias = "game")]
     Carcassonne(PlayArgs),
     /// UCT at several exploration constants against one opponent, on sweep sequences.
     Sweep(PlayArgs),

@@ -8,8 +8,8 @@
 use super::bandit::{self, BanditScratch};
 use super::namespace::evolution_tile_seed;
 use super::spec::{CarcassonneSpec, FitnessSpec, Score};
+use crate::arena::{play_seated, GameChoice, PlayError, PlayedGame};
 use crate::formula::{CompiledFormula, Formula};
-use crate::game::{play_game, GameRecord};
 use crate::runfs::derive_seed;
 use crate::search::mcts::Selection;
 use crate::search::ControllerSpec;
@@ -129,59 +129,58 @@ pub fn sample(
     }
 }
 
-/// Final scores of both seatings of one tile sequence: `[(candidate, other); 2]`, the
-/// candidate first in game 0 and second in game 1. Controller seeds follow the seat, not
-/// the controller: a candidate identical to the other player plays the same two games
-/// mirrored.
+/// Final scores of both seatings of one chance sequence (a tile sequence, a stream of die
+/// rolls) of `game`: `[(candidate, other); 2]`, the candidate first in game 0 and second in
+/// game 1. Controller seeds follow the seat, not the controller: a candidate identical to the
+/// other player plays the same two games mirrored.
 pub fn play_both_seatings(
+    game: GameChoice,
     rules: crate::game::Rules,
     candidate: &ControllerSpec,
     other: &ControllerSpec,
-    tile_seed: u64,
+    seed: u64,
 ) -> Result<[(f64, f64); 2], String> {
-    let [(a, _), (b, _)] = play_both_seatings_recorded(rules, candidate, other, tile_seed)?;
+    let [(a, _), (b, _)] = play_both_seatings_recorded(game, rules, candidate, other, seed)?;
     Ok([a, b])
 }
 
 /// One game of a seating: (candidate's score, other's score) and the game's record.
-pub type SeatedGame = ((f64, f64), GameRecord);
+pub type SeatedGame = ((f64, f64), PlayedGame);
 
 /// `play_both_seatings` with each game's record, for comparing two candidates' games move by
 /// move.
 pub fn play_both_seatings_recorded(
+    game: GameChoice,
     rules: crate::game::Rules,
     candidate: &ControllerSpec,
     other: &ControllerSpec,
-    tile_seed: u64,
+    seed: u64,
 ) -> Result<[SeatedGame; 2], String> {
-    let mut out: [Option<SeatedGame>; 2] = [None, None];
-    for (candidate_seat, result) in out.iter_mut().enumerate() {
-        let seat_seed = |seat: usize| derive_seed(tile_seed, &[seat as u64]);
-        let mut cand = candidate
-            .build(seat_seed(candidate_seat))
-            .map_err(|e| format!("candidate: {e}"))?;
-        let mut base = other
-            .build(seat_seed(1 - candidate_seat))
-            .map_err(|e| format!("baseline: {e}"))?;
-        let players: [&mut dyn crate::game::Controller<crate::game::GameState>; 2] =
-            if candidate_seat == 0 {
-                [cand.as_mut(), base.as_mut()]
-            } else {
-                [base.as_mut(), cand.as_mut()]
-            };
-        let (state, record) =
-            play_game(rules, tile_seed, players).map_err(|e| format!("game: {e}"))?;
-        let scores = state.scores();
-        *result = Some((
+    let seat_seeds = [derive_seed(seed, &[0]), derive_seed(seed, &[1])];
+    let play = |candidate_seat: usize| {
+        let specs = if candidate_seat == 0 {
+            [candidate, other]
+        } else {
+            [other, candidate]
+        };
+        let played =
+            play_seated(game, rules, seed, specs, seat_seeds, None).map_err(|e| match e {
+                PlayError::Controller { seat, message } if seat == candidate_seat => {
+                    format!("candidate: {message}")
+                }
+                PlayError::Controller { message, .. } => format!("baseline: {message}"),
+                e => format!("game: {e}"),
+            })?;
+        let scores = played.game.final_scores();
+        Ok::<_, String>((
             (
                 scores[candidate_seat] as f64,
                 scores[1 - candidate_seat] as f64,
             ),
-            record,
-        ));
-    }
-    let [a, b] = out;
-    Ok([a.expect("played"), b.expect("played")])
+            played.game,
+        ))
+    };
+    Ok([play(0)?, play(1)?])
 }
 
 /// Both seatings of the tile sequence of sample seed `seed` (in the evolution namespace,
@@ -197,8 +196,8 @@ fn game_pair(spec: &CarcassonneSpec, formula: &Formula, seed: u64) -> Result<f64
         ..spec.candidate.clone()
     });
     let tile_seed = evolution_tile_seed(seed);
-    let games =
-        play_both_seatings(spec.rules, &candidate, &spec.baseline, tile_seed).map_err(fail)?;
+    let games = play_both_seatings(spec.game, spec.rules, &candidate, &spec.baseline, tile_seed)
+        .map_err(fail)?;
     let mut total = 0.0;
     for (mine, theirs) in games {
         total += match spec.score {

@@ -64,7 +64,7 @@ impl Default for HashingSpec {
 
 impl HashingSpec {
     pub fn validate(&self, fitness: &FitnessSpec) -> Result<(), (String, String)> {
-        if !matches!(fitness, FitnessSpec::Carcassonne(_)) {
+        if !matches!(fitness, FitnessSpec::Carcassonne(c) if c.game.is_carcassonne()) {
             return Err((
                 "noise.functional_hashing".into(),
                 "needs Carcassonne fitness: the bank holds sibling sets of MCTS searches".into(),
@@ -541,19 +541,21 @@ pub fn check_fingerprints(
             let mut differing = 0;
             for &tile_seed in &tile_seeds {
                 let play = |f: &Formula| {
-                    play_both_seatings_recorded(c.rules, &controller(f), &c.baseline, tile_seed)
-                        .map_err(|message| EvalError {
-                            formula: f.to_string(),
-                            seed: tile_seed,
-                            message,
-                        })
+                    play_both_seatings_recorded(
+                        c.game,
+                        c.rules,
+                        &controller(f),
+                        &c.baseline,
+                        tile_seed,
+                    )
+                    .map_err(|message| EvalError {
+                        formula: f.to_string(),
+                        seed: tile_seed,
+                        message,
+                    })
                 };
                 let (ga, gb) = (play(&a.formula)?, play(&b.formula)?);
-                differing += ga
-                    .iter()
-                    .zip(&gb)
-                    .filter(|(x, y)| x.1.moves != y.1.moves)
-                    .count();
+                differing += ga.iter().zip(&gb).filter(|(x, y)| x.1 != y.1).count();
             }
             Ok(PairCheck {
                 a: a.formula.clone(),

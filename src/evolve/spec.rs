@@ -9,6 +9,7 @@
 use super::champion::ChampionRule;
 use super::hashing::HashingSpec;
 use super::racing::RacingSpec;
+use crate::arena::GameChoice;
 use crate::formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
 use crate::game::Rules;
 use crate::search::mcts::{MctsSettings, Selection};
@@ -112,14 +113,20 @@ pub enum Score {
     WinRate,
 }
 
-/// Games of MCTS using the formula against a baseline controller.
+/// Games of MCTS using the formula against a baseline controller: Carcassonne unless `game`
+/// names another game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CarcassonneSpec {
+    /// The game played (`Pig(target: 100)`); Carcassonne when left out, and then left out of
+    /// the stored spec, so the hashes of runs that do not name a game are unchanged.
+    #[serde(skip_serializing_if = "GameChoice::is_carcassonne")]
+    pub game: GameChoice,
     /// The MCTS the formula is plugged into; its `selection` is replaced by the formula.
     pub candidate: MctsSettings,
     pub baseline: ControllerSpec,
     pub score: Score,
+    /// Carcassonne's rules (left at their default for another game).
     pub rules: Rules,
 }
 
@@ -127,6 +134,7 @@ impl Default for CarcassonneSpec {
     /// The paper's MCTS (400 simulations, UCT) as both candidate and baseline.
     fn default() -> Self {
         CarcassonneSpec {
+            game: GameChoice::Carcassonne,
             candidate: MctsSettings::default(),
             baseline: ControllerSpec::Mcts(MctsSettings::default()),
             score: Score::ScoreDiff,
@@ -137,12 +145,34 @@ impl Default for CarcassonneSpec {
 
 // One spec per run: the size difference between the variants costs nothing.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub enum FitnessSpec {
     /// Fitness = minus the cumulative (pseudo-)regret of the formula as a bandit policy.
     Bandit(BanditSpec),
-    /// Fitness = score difference or win rate against the baseline.
+    /// Fitness = score difference or win rate against the baseline, in games of Carcassonne
+    /// or of the game `game` names; written `Games(..)` when it names one (either name reads).
+    #[serde(alias = "Games")]
     Carcassonne(CarcassonneSpec),
+}
+
+impl Serialize for FitnessSpec {
+    /// As derived, except that games of another game than Carcassonne are written `Games(..)`,
+    /// so a stored spec does not call a game of Pig Carcassonne.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FitnessSpec::Bandit(b) => {
+                serializer.serialize_newtype_variant("FitnessSpec", 0, "Bandit", b)
+            }
+            FitnessSpec::Carcassonne(c) => {
+                let name = if c.game.is_carcassonne() {
+                    "Carcassonne"
+                } else {
+                    "Games"
+                };
+                serializer.serialize_newtype_variant("FitnessSpec", 1, name, c)
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -350,6 +380,20 @@ impl EvolveSpec {
                 }
             }
             FitnessSpec::Carcassonne(c) => {
+                if let Err((f, m)) = c.game.check_rules(&c.rules) {
+                    return err(&format!("fitness.{f}"), m);
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err(m) = c.game.check_controller(controller) {
+                        return err(field, m);
+                    }
+                }
                 if c.candidate.es.is_some() {
                     return err(
                         "fitness.candidate.es",

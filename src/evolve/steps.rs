@@ -21,6 +21,7 @@
 use super::fitness::{evaluate_all_reported, Request};
 use super::spec::FitnessSpec;
 use super::validate::{play_pairing_games, Pairing};
+use crate::arena::GameChoice;
 use crate::formula::Formula;
 use crate::game::Rules;
 use crate::runfs::{fnv1a_hex, open_own, read_capped, read_capped_text, write_atomically};
@@ -52,6 +53,9 @@ pub enum Work {
     /// Both seatings of a tile sequence for a pairing, as `validate::play_pairing_games` plays
     /// them.
     Pairings {
+        /// Carcassonne when left out.
+        #[serde(default, skip_serializing_if = "GameChoice::is_carcassonne")]
+        game: GameChoice,
         rules: Rules,
         pairings: Vec<Pairing>,
         tasks: Vec<PairingTask>,
@@ -462,6 +466,7 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
             })?;
         }
         Work::Pairings {
+            game,
             rules,
             pairings,
             tasks,
@@ -470,10 +475,11 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
                 .iter()
                 .map(|&k| (tasks[k].pairing, tasks[k].tile_seed))
                 .collect();
-            let results = play_pairing_games(pairings, *rules, &games, &begin, &|i, scores| {
-                let [(a, b), (c, d)] = *scores;
-                record(i, vec![a, b, c, d])
-            });
+            let results =
+                play_pairing_games(pairings, *game, *rules, &games, &begin, &|i, scores| {
+                    let [(a, b), (c, d)] = *scores;
+                    record(i, vec![a, b, c, d])
+                });
             if let Some((i, Err(message))) = results.iter().enumerate().find(|(_, r)| r.is_err()) {
                 return Err(StepError::Worker {
                     message: format!("task {}: {}: {message}", mine[i], work.label(mine[i])),

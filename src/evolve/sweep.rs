@@ -17,6 +17,7 @@ use super::validate::{
     check_controllers, check_name, check_sequences, io_error, play_pairings, sequence_seeds,
     summarise, summary_table, Pairing, PairingSummary, PlayOptions, ValidateError,
 };
+use crate::arena::GameChoice;
 use crate::game::Rules;
 use crate::runfs::{resolve_controller, SpecFile};
 use crate::search::mcts::{FinalMove, MctsSettings, Selection};
@@ -53,6 +54,10 @@ pub struct SweepSpec {
     pub final_moves: Vec<FinalMove>,
     /// The fixed opponent every point plays.
     pub opponent: ControllerSpec,
+    /// The game played: Carcassonne (under `rules`) unless named, e.g. `Pig(target: 100)`;
+    /// left out of the stored spec when Carcassonne.
+    #[serde(default, skip_serializing_if = "GameChoice::is_carcassonne")]
+    pub game: GameChoice,
     #[serde(default)]
     pub rules: Rules,
 }
@@ -154,11 +159,15 @@ impl SweepSpec {
             ));
         }
         for point in &points {
-            self.settings_at(point)
+            let settings = self.settings_at(point);
+            settings
                 .validate()
                 .map_err(|e| ("settings".to_string(), format!("at {point}: {e}")))?;
+            self.game
+                .check_controller(&ControllerSpec::Mcts(settings))
+                .map_err(|e| ("settings".to_string(), format!("at {point}: {e}")))?;
         }
-        check_controllers(&[("opponent", &self.opponent)])
+        check_controllers(self.game, &self.rules, &[("opponent", &self.opponent)])
     }
 
     /// The tile seeds played, all in evolution's namespace.
@@ -245,6 +254,7 @@ pub fn run_sweep(spec: &SweepSpec, opts: &PlayOptions) -> Result<SweepOutcome, V
     let rows = play_pairings(
         &pairings,
         &spec.tile_seeds(),
+        spec.game,
         spec.rules,
         &spec.to_ron(),
         opts,

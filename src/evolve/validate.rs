@@ -19,6 +19,7 @@
 use super::fitness::play_both_seatings;
 use super::namespace::validation_tile_seed;
 use super::population::write_atomically;
+use crate::arena::GameChoice;
 use crate::game::Rules;
 use crate::search::mcts::{MctsSettings, Selection};
 use crate::search::ControllerSpec;
@@ -48,6 +49,10 @@ pub struct ValidateSpec {
     pub candidate: ControllerSpec,
     /// What it is measured against: MCTS-UCT at the constant the sweep chose.
     pub baseline: ControllerSpec,
+    /// The game played: Carcassonne (under `rules`) unless named, e.g. `Pig(target: 100)`;
+    /// left out of the stored spec when Carcassonne.
+    #[serde(default, skip_serializing_if = "GameChoice::is_carcassonne")]
+    pub game: GameChoice,
     #[serde(default)]
     pub rules: Rules,
 }
@@ -68,16 +73,21 @@ pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
     Ok(())
 }
 
-/// Checks each controller a spec names, an error naming its field.
+/// Checks each controller a spec names for the game it plays, and the game's rules: an error
+/// naming the field.
 pub(super) fn check_controllers(
+    game: GameChoice,
+    rules: &Rules,
     controllers: &[(&str, &ControllerSpec)],
 ) -> Result<(), (String, String)> {
     for (field, controller) in controllers {
         controller
             .validate()
             .map_err(|e| (field.to_string(), e.to_string()))?;
+        game.check_controller(controller)
+            .map_err(|e| (field.to_string(), e))?;
     }
-    Ok(())
+    game.check_rules(rules)
 }
 
 /// The tile seeds of `sequences` sequences, the `j`-th being `seed_of(j)`.
@@ -106,7 +116,11 @@ impl ValidateSpec {
     pub fn validate(&self) -> Result<(), (String, String)> {
         check_name(&self.name)?;
         check_sequences(self.sequences)?;
-        check_controllers(&[("candidate", &self.candidate), ("baseline", &self.baseline)])
+        check_controllers(
+            self.game,
+            &self.rules,
+            &[("candidate", &self.candidate), ("baseline", &self.baseline)],
+        )
     }
 
     /// The tile seeds played, all in the validation namespace.
@@ -254,6 +268,7 @@ pub type SeatingScores = [(f64, f64); 2];
 /// plays it (neither can change a result).
 pub fn play_pairing_games(
     pairings: &[Pairing],
+    game: GameChoice,
     rules: Rules,
     games: &[(usize, u64)],
     on_start: &(dyn Fn(usize) + Sync),
@@ -264,8 +279,13 @@ pub fn play_pairing_games(
         .enumerate()
         .map(|(k, &(p, tile_seed))| {
             on_start(k);
-            let result =
-                play_both_seatings(rules, &pairings[p].candidate, &pairings[p].other, tile_seed);
+            let result = play_both_seatings(
+                game,
+                rules,
+                &pairings[p].candidate,
+                &pairings[p].other,
+                tile_seed,
+            );
             if let Ok(scores) = &result {
                 on_done(k, scores);
             }
@@ -283,6 +303,7 @@ const CHUNK: usize = 16;
 pub fn play_pairings(
     pairings: &[Pairing],
     tile_seeds: &[u64],
+    game: GameChoice,
     rules: Rules,
     spec_text: &str,
     opts: &PlayOptions,
@@ -366,6 +387,7 @@ pub fn play_pairings(
         let played: Vec<Result<SeatingScores, String>> = match &opts.srun {
             Some(srun) => {
                 let work = super::steps::Work::Pairings {
+                    game,
                     rules,
                     pairings: pairings.to_vec(),
                     tasks: games
@@ -385,9 +407,8 @@ pub fn play_pairings(
                     .map(|v| Ok([(v[0], v[1]), (v[2], v[3])]))
                     .collect()
             }
-            None => {
-                pool.install(|| play_pairing_games(pairings, rules, &games, &|_| {}, &|_, _| {}))
-            }
+            None => pool
+                .install(|| play_pairing_games(pairings, game, rules, &games, &|_| {}, &|_, _| {})),
         };
         let results = chunk.iter().zip(played).map(|(&(p, j), result)| {
             result.map_err(|message| ValidateError::Game {
@@ -568,6 +589,7 @@ pub fn run_validation(
     let rows = play_pairings(
         std::slice::from_ref(&pairing),
         &spec.tile_seeds(),
+        spec.game,
         spec.rules,
         &spec.to_ron(),
         opts,

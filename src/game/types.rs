@@ -19,7 +19,7 @@ pub enum Unplaceable {
 
 /// Rule options. The defaults are the current official rules.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Rules {
     pub unplaceable: Unplaceable,
     /// First-edition rule of Müller's engine: a completed city of two tiles scores 1 per tile

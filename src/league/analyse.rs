@@ -9,7 +9,7 @@
 use super::records::LeagueGame;
 use super::report::TextTable;
 use super::spec::LeagueSpec;
-use crate::game::{replay_observed, GameError, GameState, Move, ReplayStep};
+use crate::game::{replay_observed, GameError, GameRecord, GameState, Move, ReplayStep};
 use crate::search::{Agent, ControllerSpec, SearchSummary};
 use serde::Serialize;
 
@@ -77,6 +77,10 @@ pub enum AnalyseError {
     Replay { game: String, source: GameError },
     #[error("`{0}` is not an entrant of the league")]
     NoSuchEntrant(String),
+    #[error(
+        "game {game} is a game of {label}: decisions are analysed in Carcassonne leagues only"
+    )]
+    NotCarcassonne { game: String, label: String },
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
     #[error("game {game}: at turn {turn} `{name}` chose {chosen}, but the record holds {recorded}: the controller no longer plays as recorded (different code or spec)")]
@@ -93,10 +97,11 @@ pub enum AnalyseError {
 /// turn (from 0) and mover.
 fn decision_positions(
     game: &LeagueGame,
+    record: &GameRecord,
     turn: usize,
 ) -> Result<Vec<(usize, usize, GameState)>, AnalyseError> {
     let mut positions = Vec::with_capacity(turn);
-    replay_observed(&game.game, |state, step| {
+    replay_observed(record, |state, step| {
         if let ReplayStep::ToMove {
             turn: at, player, ..
         } = step
@@ -122,7 +127,14 @@ pub fn analyse_turn(
     analyst: &Analyst,
     top: usize,
 ) -> Result<Analysis, AnalyseError> {
-    let moves = game.game.moves.len();
+    let record = game
+        .game
+        .carcassonne()
+        .ok_or_else(|| AnalyseError::NotCarcassonne {
+            game: game.id().to_string(),
+            label: game.game.label(),
+        })?;
+    let moves = record.moves.len();
     if turn == 0 || turn > moves {
         return Err(AnalyseError::NoSuchTurn {
             game: game.id().to_string(),
@@ -130,7 +142,7 @@ pub fn analyse_turn(
             moves,
         });
     }
-    let positions = decision_positions(game, turn)?;
+    let positions = decision_positions(game, record, turn)?;
     let (decision, player, position) = positions.last().expect("turn is within the game");
     let (decision, player) = (*decision, *player);
     let mover = &spec.controllers[[game.id().first, game.id().second][player]];
@@ -149,13 +161,13 @@ pub fn analyse_turn(
                 .filter(|(at, mover, _)| *mover == player && *at < decision)
             {
                 let chosen = agent.choose_move(earlier);
-                if chosen != game.game.moves[*at] {
+                if chosen != record.moves[*at] {
                     return Err(AnalyseError::Diverged {
                         game: game.id().to_string(),
                         name: mover.name.clone(),
                         turn: at + 1,
                         chosen,
-                        recorded: game.game.moves[*at],
+                        recorded: record.moves[*at],
                     });
                 }
             }
@@ -176,7 +188,7 @@ pub fn analyse_turn(
         turn,
         player,
         repeats_decision,
-        played: game.game.moves[decision],
+        played: record.moves[decision],
         chosen,
         search: agent.search_summary(top),
         recorded: game.search[player]

@@ -9,6 +9,7 @@
 use super::records::{read_records, record_path, LeagueGame, ReadRecords, RecordError};
 use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{LeagueSpec, SpecFileError};
+use crate::arena::{GameChoice, PlayedGame};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -122,6 +123,7 @@ pub struct Expected {
     pub jobs: HashMap<GameId, GameJob>,
     pub names: Vec<String>,
     pub games_per_match: u32,
+    pub game: GameChoice,
 }
 
 impl Expected {
@@ -132,6 +134,7 @@ impl Expected {
             jobs: jobs.iter().map(|j| (j.id, *j)).collect(),
             names: spec.names(),
             games_per_match: spec.games_per_match,
+            game: spec.game,
         }
     }
 
@@ -171,10 +174,29 @@ impl Expected {
                 "its seeds differ from the schedule's".into(),
             ));
         }
-        if g.game.tile_seed != job.tile_seed {
+        let kind_matches = match (&g.game, self.game) {
+            (PlayedGame::Carcassonne(_), GameChoice::Carcassonne) => true,
+            (PlayedGame::Pig(r), GameChoice::Pig(rules)) => r.pig == rules,
+            _ => false,
+        };
+        if !kind_matches {
             return Err(differs(
-                "game.tile_seed",
-                format!("{} instead of {}", g.game.tile_seed, job.tile_seed),
+                "game",
+                format!(
+                    "a game of {} in a league of {}",
+                    g.game.label(),
+                    self.game.label()
+                ),
+            ));
+        }
+        if g.game.seed() != job.tile_seed {
+            let field = match g.game {
+                PlayedGame::Carcassonne(_) => "game.tile_seed",
+                PlayedGame::Pig(_) => "game.dice_seed",
+            };
+            return Err(differs(
+                field,
+                format!("{} instead of {}", g.game.seed(), job.tile_seed),
             ));
         }
         let names = [&self.names[g.id().first], &self.names[g.id().second]];

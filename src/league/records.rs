@@ -6,7 +6,7 @@
 //! reads and writes the ~5 KB records fast.
 
 use super::schedule::{GameId, GameJob};
-use crate::game::GameRecord;
+use crate::arena::PlayedGame;
 use crate::search::mcts::EsDecisionRecord;
 use crate::search::SearchSummary;
 use serde::{Deserialize, Serialize};
@@ -86,7 +86,7 @@ pub struct LeagueGame {
     pub job: GameJob,
     /// Entrant names in seat order.
     pub names: [String; 2],
-    pub game: GameRecord,
+    pub game: PlayedGame,
     /// ES decisions of each seat, in turn order.
     pub es: [Vec<EsDecisionSummary>; 2],
     /// Each seat's search decisions in turn order, under `search_detail` (left out of records

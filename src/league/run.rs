@@ -28,10 +28,10 @@ use super::report::standings_table;
 use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{EsDetail, LeagueSpec, SpecFileError};
 use super::standings::Tables;
-use crate::game::{play_game, Controller, GameError, GameState, Move};
+use crate::arena::{play_seated, PlayError};
 use crate::progress::{weighted_eta, WorkGroup};
 use crate::runfs::{LockError, RunLock};
-use crate::search::{Agent, ControllerSpec};
+use crate::search::ControllerSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -64,7 +64,7 @@ pub enum LeagueError {
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
     #[error("game {game}: {source}")]
-    Game { game: GameId, source: GameError },
+    Game { game: GameId, source: PlayError },
     #[error("{file}: cannot write the live standings: {source}")]
     LiveStandings {
         file: String,
@@ -402,61 +402,31 @@ pub struct RunOutcome {
     pub duplicates: usize,
 }
 
-/// A league entrant as the referee sees it: its agent, and, when the spec asks for
-/// `search_detail`, what its search found at each of its decisions.
-struct Seat {
-    agent: Box<dyn Agent<crate::game::GameState>>,
-    /// Root children kept per decision; `None`: nothing is kept.
-    top: Option<usize>,
-    searches: Vec<SearchDecision>,
-}
-
-impl Controller<GameState> for Seat {
-    fn choose_move(&mut self, state: &GameState) -> Move {
-        let mv = self.agent.choose_move(state);
-        if let Some(top) = self.top {
-            if let Some(search) = self.agent.search_summary(top) {
-                self.searches.push(SearchDecision {
-                    turn: state.turns_played(),
-                    search,
-                });
-            }
-        }
-        mv
-    }
-}
-
 /// Plays one scheduled game.
 pub fn play_league_game(
     spec: &LeagueSpec,
     job: &GameJob,
     spec_hash: &str,
 ) -> Result<LeagueGame, LeagueError> {
-    let top = spec.search_detail.root_children();
-    let entrant = |i: usize, seat: usize| {
-        let e = &spec.controllers[i];
-        let agent =
-            e.spec
-                .build(job.controller_seeds[seat])
-                .map_err(|err| LeagueError::Controller {
-                    name: e.name.clone(),
-                    message: err.to_string(),
-                })?;
-        Ok::<_, LeagueError>(Seat {
-            agent,
-            top,
-            searches: Vec::new(),
-        })
-    };
-    let mut first = entrant(job.id.first, 0)?;
-    let mut second = entrant(job.id.second, 1)?;
-    let (_, record) =
-        play_game(spec.rules, job.tile_seed, [&mut first, &mut second]).map_err(|source| {
-            LeagueError::Game {
-                game: job.id,
-                source,
-            }
-        })?;
+    let entrants = [job.id.first, job.id.second].map(|i| &spec.controllers[i]);
+    let played = play_seated(
+        spec.game,
+        spec.rules,
+        job.tile_seed,
+        entrants.map(|e| &e.spec),
+        job.controller_seeds,
+        spec.search_detail.root_children(),
+    )
+    .map_err(|err| match err {
+        PlayError::Controller { seat, message } => LeagueError::Controller {
+            name: entrants[seat].name.clone(),
+            message,
+        },
+        source => LeagueError::Game {
+            game: job.id,
+            source,
+        },
+    })?;
     let keep_full = spec.es_detail == EsDetail::Full;
     let summarise = |records: Vec<_>| -> Vec<EsDecisionSummary> {
         records
@@ -471,12 +441,14 @@ pub fn play_league_game(
             spec.controllers[job.id.first].name.clone(),
             spec.controllers[job.id.second].name.clone(),
         ],
-        game: record,
-        es: [
-            summarise(first.agent.take_decision_records()),
-            summarise(second.agent.take_decision_records()),
-        ],
-        search: [first.searches, second.searches],
+        es: played.es.map(summarise),
+        search: played.searches.map(|decisions| {
+            decisions
+                .into_iter()
+                .map(|(turn, search)| SearchDecision { turn, search })
+                .collect()
+        }),
+        game: played.game,
     })
 }
 
@@ -556,11 +528,11 @@ pub fn run_league_until(
     // Every controller is built once before the disk is touched, so a spec that cannot be
     // played leaves no run folder behind.
     for e in &spec.controllers {
-        e.spec
-            .build::<GameState>(0)
-            .map_err(|err| LeagueError::Controller {
+        spec.game
+            .check_builds(&e.spec)
+            .map_err(|message| LeagueError::Controller {
                 name: e.name.clone(),
-                message: err.to_string(),
+                message,
             })?;
     }
     let dir = &opts.out_dir;

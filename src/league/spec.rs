@@ -5,6 +5,7 @@
 //! `Mcts(c_e: 1.0, es: (mode: Partial))` reads naturally. Errors name the file, the line and
 //! column (syntax) or the field (meaning).
 
+use crate::arena::GameChoice;
 use crate::game::Rules;
 use crate::search::ControllerSpec;
 use serde::{Deserialize, Serialize};
@@ -101,6 +102,11 @@ pub struct LeagueSpec {
     pub description: String,
     pub games_per_match: u32,
     pub seed: u64,
+    /// The game played: Carcassonne (under `rules`) unless the spec names another, e.g.
+    /// `game: Pig(target: 100)`; left out of the stored spec when Carcassonne, so the hash of
+    /// a spec that does not name a game is unchanged.
+    #[serde(default, skip_serializing_if = "GameChoice::is_carcassonne")]
+    pub game: GameChoice,
     #[serde(default)]
     pub rules: Rules,
     #[serde(default)]
@@ -235,6 +241,21 @@ impl LeagueSpec {
                     f => err(&format!("{field}.{f}"), m),
                 };
             }
+            if let Err(m) = self.game.check_controller(&c.spec) {
+                return err(&format!("controllers[{i}].spec ({})", c.name), m);
+            }
+        }
+        if let Err((f, m)) = self.game.check_rules(&self.rules) {
+            return err(&f, m);
+        }
+        if !self.game.is_carcassonne() && !self.search_detail.is_off() {
+            return err(
+                "search_detail",
+                format!(
+                    "search summaries are recorded for Carcassonne only; this league plays {}",
+                    self.game.label()
+                ),
+            );
         }
         if let SearchDetail::RootChildren(k) = self.search_detail {
             if !(1..=MAX_RECORDED_ROOT_CHILDREN).contains(&k) {

@@ -212,7 +212,7 @@ pub struct GameRow {
 impl GameRow {
     pub fn new(g: &LeagueGame, entrants: usize, games_per_match: u32) -> GameRow {
         let id = g.id();
-        let [score_first, score_second] = g.game.final_scores;
+        let [score_first, score_second] = g.game.final_scores();
         GameRow {
             k: id.number(entrants, games_per_match),
             first: g.names[0].clone(),

@@ -4,6 +4,7 @@
 
 use crate::analysis_common::{check_pair, temp_dir};
 use evomcts::analysis::formulas::{count_formulas, FormulaReport};
+use evomcts::arena::PlayedGame;
 use evomcts::formula::Formula;
 use evomcts::game::{GameRecord, Rules};
 use evomcts::league::{EsDecisionSummary, GameId, GameJob, LeagueGame};
@@ -41,7 +42,7 @@ fn game(
             controller_seeds: [2, 3],
         },
         names: names.map(String::from),
-        game: GameRecord {
+        game: PlayedGame::Carcassonne(GameRecord {
             tile_seed: 1,
             rules: Rules::default(),
             draws: vec![],
@@ -53,7 +54,7 @@ fn game(
             turns_with_meeple_available: [0; 2],
             turns: [1, 1],
             discards: 0,
-        },
+        }),
         es,
         search: Default::default(),
     }

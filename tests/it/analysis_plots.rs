@@ -147,13 +147,13 @@ fn plot_board_draws_a_turn_and_the_final_board() {
     for part in [
         "Game 1 (1 v 0 #0)".to_string(),
         format!("{} vs {}", game.names[0], game.names[1]),
-        format!("tile seed {}", game.game.tile_seed),
+        format!("tile seed {}", game.game.carcassonne().unwrap().tile_seed),
         "after turn 7".to_string(),
     ] {
         assert!(svg.contains(&part), "the title lacks `{part}`");
     }
     // The final board is numbered by its turn like every other board.
-    let last = game.game.moves.len();
+    let last = game.game.carcassonne().unwrap().moves.len();
     let final_svg = check_pair(&dir, &format!("board_game1_turn{last:02}"));
     assert!(final_svg.contains(&format!("final board after {last} turns")));
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
@@ -172,8 +172,11 @@ fn count(text: &str, needle: &str) -> usize {
 fn the_board_shows_every_tile_and_every_meeple_in_its_colour() {
     let dir = temp_dir("board-lib");
     let (_, games, _) = load_runs(&[run_dir().to_path_buf()]).unwrap();
-    let states = states_by_turn(&games[0].game).unwrap();
-    assert_eq!(states.len(), games[0].game.moves.len() + 1);
+    let states = states_by_turn(games[0].game.carcassonne().unwrap()).unwrap();
+    assert_eq!(
+        states.len(),
+        games[0].game.carcassonne().unwrap().moves.len() + 1
+    );
     for turn in [0, 10, states.len() - 1] {
         let state = &states[turn];
         let (png, svg) = (
@@ -279,7 +282,7 @@ fn replay_pictures_counts_every_file_and_numbers_the_final_board_in_sequence() {
     let run = run_dir().display().to_string();
     let (_, stderr) = evomcts(&["replay", &run, "--game", "0", "--pictures", &out]);
     let (_, games, _) = load_runs(&[run_dir().to_path_buf()]).unwrap();
-    let turns = games[0].game.moves.len();
+    let turns = games[0].game.carcassonne().unwrap().moves.len();
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -2,6 +2,7 @@
 //! across thread counts, and runs that are interrupted, torn and resumed.
 
 use crate::support::{opts, tables};
+use evomcts::arena::PlayedGame;
 use evomcts::game::{GameRecord, Rules};
 use evomcts::league::{
     read_records, record_path, run_league, schedule, BonusRules, GameId, GameJob, LeagueGame,
@@ -70,7 +71,7 @@ fn fake_game(first: usize, second: usize, index: u32, scores: [i32; 2]) -> Leagu
             },
         ),
         names: [format!("{first}"), format!("{second}")],
-        game: GameRecord {
+        game: PlayedGame::Carcassonne(GameRecord {
             tile_seed: 0,
             rules: Rules::default(),
             draws: vec![],
@@ -82,7 +83,7 @@ fn fake_game(first: usize, second: usize, index: u32, scores: [i32; 2]) -> Leagu
             turns_with_meeple_available: [0; 2],
             turns: [0; 2],
             discards: 0,
-        },
+        }),
         es: [vec![], vec![]],
         search: Default::default(),
     }
@@ -169,7 +170,11 @@ fn both_seatings_play_the_same_tiles() {
                     }
             })
             .unwrap();
-        assert_eq!(g.game.draws, mirror.game.draws, "game {id:?}");
+        assert_eq!(
+            g.game.carcassonne().unwrap().draws,
+            mirror.game.carcassonne().unwrap().draws,
+            "game {id:?}"
+        );
         assert_eq!(g.names, [mirror.names[1].clone(), mirror.names[0].clone()]);
     }
     std::fs::remove_dir_all(dir).unwrap();
@@ -374,16 +379,19 @@ fn seeds_are_written_as_strings_and_records_with_numeric_seeds_still_read_and_re
     assert!(merge.missing.is_empty());
     let game = games
         .iter()
-        .find(|g| g.game.tile_seed == numeric_seed)
+        .find(|g| g.game.carcassonne().unwrap().tile_seed == numeric_seed)
         .expect("the first record's game, its seed read exactly");
     assert_eq!(game.job.tile_seed, numeric_seed);
     // The seed deals exactly the tiles the record holds, and the moves replay to its scores.
-    let mut stack = evomcts::game::TileStack::shuffled(game.game.tile_seed);
+    let mut stack = evomcts::game::TileStack::shuffled(game.game.carcassonne().unwrap().tile_seed);
     let dealt: Vec<_> = std::iter::from_fn(|| stack.draw_for_test()).collect();
-    assert_eq!(game.game.rules, Rules::default());
-    assert_eq!(dealt[..game.game.draws.len()], game.game.draws[..]);
-    let end = evomcts::game::replay(&game.game).unwrap();
-    assert_eq!(end.scores(), game.game.final_scores);
+    assert_eq!(game.game.carcassonne().unwrap().rules, Rules::default());
+    assert_eq!(
+        dealt[..game.game.carcassonne().unwrap().draws.len()],
+        game.game.carcassonne().unwrap().draws[..]
+    );
+    let end = evomcts::game::replay(game.game.carcassonne().unwrap()).unwrap();
+    assert_eq!(end.scores(), game.game.carcassonne().unwrap().final_scores);
     assert_eq!(spec.games_per_match as usize * 6, games.len());
 
     // Written again, every seed is a decimal string, and it reads back to the same record.
@@ -447,8 +455,14 @@ fn games_csv_lists_every_game_in_schedule_order_with_its_seeds() {
         assert_eq!(row["match_game"], job.id.index.to_string());
         assert_eq!(row["first"], game.names[0]);
         assert_eq!(row["second"], game.names[1]);
-        assert_eq!(row["score_first"], game.game.final_scores[0].to_string());
-        assert_eq!(row["score_second"], game.game.final_scores[1].to_string());
+        assert_eq!(
+            row["score_first"],
+            game.game.carcassonne().unwrap().final_scores[0].to_string()
+        );
+        assert_eq!(
+            row["score_second"],
+            game.game.carcassonne().unwrap().final_scores[1].to_string()
+        );
         let winner = match game.game.winner() {
             Some(seat) => game.names[seat].clone(),
             None => "draw".into(),

@@ -27,6 +27,7 @@ mod game_properties;
 mod game_scoring;
 mod league;
 mod outputs;
+mod pig_runs;
 mod presets;
 mod progress;
 mod reliability;

@@ -125,7 +125,7 @@ fn replay_list_and_game_k_count_in_schedule_order() {
             .iter()
             .find(|g| g.id() == jobs[k].id)
             .unwrap_or_else(|| panic!("row {k} lists a game that is not recorded: {line}"));
-        let [a, b] = game.game.final_scores;
+        let [a, b] = game.game.carcassonne().unwrap().final_scores;
         let winner = match a.cmp(&b) {
             std::cmp::Ordering::Greater => game.names[0].as_str(),
             std::cmp::Ordering::Less => game.names[1].as_str(),
@@ -138,7 +138,7 @@ fn replay_list_and_game_k_count_in_schedule_order() {
                 game.id().to_string(),
                 format!("{a} – {b}"),
                 winner.to_string(),
-                game.game.tile_seed.to_string(),
+                game.game.carcassonne().unwrap().tile_seed.to_string(),
             ],
             "{line}"
         );
@@ -159,7 +159,7 @@ fn replay_list_and_game_k_count_in_schedule_order() {
             game.id(),
             game.names[0],
             game.names[1],
-            game.game.tile_seed
+            game.game.carcassonne().unwrap().tile_seed
         )
     );
     // A scheduled game not yet played, and a K outside the schedule, are errors that say so.

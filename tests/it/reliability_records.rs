@@ -108,7 +108,9 @@ fn records_not_as_scheduled_are_refused_not_counted() {
             "job",
             (|g: &mut LeagueGame| g.job.tile_seed ^= 1) as fn(&mut LeagueGame),
         ),
-        ("game.tile_seed", |g: &mut LeagueGame| g.game.tile_seed ^= 1),
+        ("game.tile_seed", |g: &mut LeagueGame| {
+            g.game.carcassonne_mut().unwrap().tile_seed ^= 1
+        }),
         ("names", |g: &mut LeagueGame| g.names.swap(0, 1)),
     ] {
         std::fs::write(record_path(&dir), &clean).unwrap();
@@ -137,7 +139,7 @@ fn extreme_scores_give_one_winner_in_every_table() {
     let path = record_path(&dir);
     let mut games = read_records(&path).unwrap().games;
     for g in &mut games {
-        g.game.final_scores = [i32::MAX, i32::MIN];
+        g.game.carcassonne_mut().unwrap().final_scores = [i32::MAX, i32::MIN];
     }
     let lines: String = games
         .iter()

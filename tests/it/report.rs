@@ -223,11 +223,14 @@ fn the_viewer_shows_the_scores_the_replay_computes_at_every_turn() {
     for game in games() {
         let k = game.id().number(2, 2);
         let data = viewer_data(&report_dir().join(format!("games/game-{k}.html")));
-        let states = states_by_turn(&game.game).unwrap();
+        let states = states_by_turn(game.game.carcassonne().unwrap()).unwrap();
         let turns = data["turns"].as_array().unwrap();
         assert_eq!(turns.len(), states.len(), "game {k}");
         assert_eq!(data["number"], k);
-        assert_eq!(data["tile_seed"], game.game.tile_seed.to_string());
+        assert_eq!(
+            data["tile_seed"],
+            game.game.carcassonne().unwrap().tile_seed.to_string()
+        );
         for (t, (turn, state)) in turns.iter().zip(&states).enumerate() {
             assert_eq!(pair(&turn["scores"]), state.scores(), "game {k} turn {t}");
             assert_eq!(
@@ -238,10 +241,10 @@ fn the_viewer_shows_the_scores_the_replay_computes_at_every_turn() {
             if t > 0 && t < states.len() - 1 {
                 assert_eq!(
                     pair(&turn["virtual_scores"]),
-                    game.game.virtual_scores[t - 1],
+                    game.game.carcassonne().unwrap().virtual_scores[t - 1],
                     "game {k} turn {t}: the record's virtual scores"
                 );
-                let mv = game.game.moves[t - 1];
+                let mv = game.game.carcassonne().unwrap().moves[t - 1];
                 assert_eq!(turn["move"]["x"], mv.x as i64);
                 assert_eq!(turn["move"]["y"], mv.y as i64);
                 assert_eq!(turn["move"]["rotation"], mv.rotation as i64);
@@ -298,6 +301,8 @@ fn the_viewer_shows_the_scores_the_replay_computes_at_every_turn() {
         }
         let draws: Vec<String> = game
             .game
+            .carcassonne()
+            .unwrap()
             .draws
             .iter()
             .map(|t| t.letter().to_string())
@@ -306,7 +311,10 @@ fn the_viewer_shows_the_scores_the_replay_computes_at_every_turn() {
         let command = data["analyse_command"][0].as_str().unwrap();
         assert!(command.starts_with("evomcts analyse '") && command.ends_with(" --turn "));
         let last = turns.last().unwrap();
-        assert_eq!(pair(&last["scores"]), game.game.final_scores);
+        assert_eq!(
+            pair(&last["scores"]),
+            game.game.carcassonne().unwrap().final_scores
+        );
         assert_eq!(last["finished"], true);
         // Every tile of the final board is placed, and its drawing is in tiles.js.
         let tiles = data["tiles"].as_array().unwrap();

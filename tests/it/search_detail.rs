@@ -37,7 +37,7 @@ fn every_search_decision_is_recorded_bounded_and_most_visited_first() {
     for game in &games {
         for seat in 0..2 {
             let entrant = &game.names[seat];
-            let turns: Vec<usize> = (0..game.game.moves.len())
+            let turns: Vec<usize> = (0..game.game.carcassonne().unwrap().moves.len())
                 .filter(|&t| {
                     // Players alternate, the first seat moving at even turns.
                     t % 2 == seat
@@ -102,7 +102,7 @@ fn analyse_repeats_every_recorded_decision_of_a_game() {
             .iter()
             .find(|g| g.names[0] == pair.0 && g.names[1] == pair.1)
             .unwrap();
-        for turn in 1..=game.game.moves.len() {
+        for turn in 1..=game.game.carcassonne().unwrap().moves.len() {
             let seat = (turn - 1) % 2;
             let analysis = analyse_turn(
                 &spec,
@@ -113,7 +113,11 @@ fn analyse_repeats_every_recorded_decision_of_a_game() {
             )
             .unwrap();
             assert!(analysis.repeats_decision);
-            assert_eq!(analysis.chosen, game.game.moves[turn - 1], "turn {turn}");
+            assert_eq!(
+                analysis.chosen,
+                game.game.carcassonne().unwrap().moves[turn - 1],
+                "turn {turn}"
+            );
             assert_eq!(analysis.search, analysis.recorded, "{pair:?} turn {turn}");
             assert_eq!(analysis.reproduces_record(), Some(true));
         }

@@ -366,6 +366,7 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
             continue; // a sweep
         };
         let work = evomcts::evolve::steps::Work::Pairings {
+            game: spec.game,
             rules: spec.rules,
             pairings: vec![evomcts::evolve::validate::Pairing {
                 label: spec.name.clone(),

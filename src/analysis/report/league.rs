@@ -1,9 +1,11 @@
 //! The report of a league: the index page and one viewer page per game.
 
 use super::html::{self, link, section, table, table_of_cells, Cell};
+use super::pig::pig_game_page;
 use super::viewer::{game_view, script_json, TileDrawings};
 use super::{run_figures, write_file, ReportError, WrittenReport, STYLESHEET, VIEWER_SCRIPT};
 use crate::analysis::formulas::{summary_table, top_table, FormulaReport};
+use crate::arena::{GameChoice, PlayedGame};
 use crate::escape;
 use crate::league::report::all_tables;
 use crate::league::{load_runs, LeagueGame, LeagueSpec, MergeReport, Tables};
@@ -37,23 +39,23 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
     let mut drawings = TileDrawings::default();
     let mut largest_game_page = 0;
     for (i, game) in games.iter().enumerate() {
-        // The command names the first folder: every folder of a merged report holds the game.
-        let view = game_view(
-            game,
-            numbers[i],
-            &mut drawings,
-            runs.first().map(|r| r.as_path()),
-        )?;
         let neighbour =
             |j: Option<usize>| j.and_then(|j| numbers.get(j)).map(|&k| game_page_name(k));
-        let page = game_page(
-            &spec,
-            game,
-            &script_json(&view),
-            neighbour(i.checked_sub(1)),
-            neighbour(Some(i + 1)),
-            numbers[i],
-        );
+        let nav = game_nav(neighbour(i.checked_sub(1)), neighbour(Some(i + 1)));
+        let page = match &game.game {
+            PlayedGame::Carcassonne(_) => {
+                // The command names the first folder: every folder of a merged report holds
+                // the game.
+                let view = game_view(
+                    game,
+                    numbers[i],
+                    &mut drawings,
+                    runs.first().map(|r| r.as_path()),
+                )?;
+                game_page(&spec, game, &script_json(&view), &nav, numbers[i])
+            }
+            PlayedGame::Pig(record) => pig_game_page(&spec, game, record, &nav, numbers[i])?,
+        };
         let size = write_file(&games_dir, &game_page_name(numbers[i]), &page, &mut files)?;
         largest_game_page = largest_game_page.max(size);
     }
@@ -130,7 +132,7 @@ fn index_page(
     body.push_str(&section(
         "games",
         "Every game, in schedule order",
-        &games_table(games, numbers),
+        &games_table(spec, games, numbers),
     ));
     body.push_str("</main>\n");
     html::page(&format!("League {}", spec.name), "report.css", &body, &[])
@@ -148,17 +150,13 @@ fn heading_of(name: &str) -> String {
 }
 
 /// One row per game, K first; the K cell links to the game's viewer page.
-fn games_table(games: &[LeagueGame], numbers: &[usize]) -> String {
+fn games_table(spec: &LeagueSpec, games: &[LeagueGame], numbers: &[usize]) -> String {
+    let seed = match spec.game {
+        GameChoice::Carcassonne => "tile seed",
+        GameChoice::Pig(_) => "dice seed",
+    };
     let headers = [
-        "K",
-        "game",
-        "player 1",
-        "player 2",
-        "score 1",
-        "score 2",
-        "winner",
-        "turns",
-        "tile seed",
+        "K", "game", "player 1", "player 2", "score 1", "score 2", "winner", "turns", seed,
     ]
     .map(String::from);
     let rows: Vec<Vec<Cell>> = games
@@ -178,13 +176,13 @@ fn games_table(games: &[LeagueGame], numbers: &[usize]) -> String {
                 Cell::text(&game.id().to_string()),
                 Cell::text(&game.names[0]),
                 Cell::text(&game.names[1]),
-                Cell::text(&r.final_scores[0].to_string()),
-                Cell::text(&r.final_scores[1].to_string()),
+                Cell::text(&r.final_scores()[0].to_string()),
+                Cell::text(&r.final_scores()[1].to_string()),
                 Cell::text(winner),
-                Cell::text(&r.moves.len().to_string()),
+                Cell::text(&r.decisions().to_string()),
                 // Text, not a number: a 64-bit seed must be copied exactly.
                 Cell {
-                    html: format!("<span class=\"seed\">{}</span>", r.tile_seed),
+                    html: format!("<span class=\"seed\">{}</span>", r.seed()),
                     numeric: false,
                 },
             ]
@@ -198,15 +196,8 @@ fn games_table(games: &[LeagueGame], numbers: &[usize]) -> String {
 }
 
 /// A game's viewer page: the controls and panels `viewer.js` fills from the inline data.
-fn game_page(
-    spec: &LeagueSpec,
-    game: &LeagueGame,
-    data: &str,
-    previous: Option<String>,
-    next: Option<String>,
-    number: usize,
-) -> String {
-    let names = [escape::html(&game.names[0]), escape::html(&game.names[1])];
+/// The links of a game's page: back to the list, and to the neighbouring games' pages.
+fn game_nav(previous: Option<String>, next: Option<String>) -> String {
     let mut nav = vec![link("../index.html#games", "all games")];
     if let Some(p) = previous {
         nav.push(link(&p, "← previous game"));
@@ -214,6 +205,11 @@ fn game_page(
     if let Some(n) = next {
         nav.push(link(&n, "next game →"));
     }
+    nav.join(" · ")
+}
+
+fn game_page(spec: &LeagueSpec, game: &LeagueGame, data: &str, nav: &str, number: usize) -> String {
+    let names = [escape::html(&game.names[0]), escape::html(&game.names[1])];
     let body = format!(
         r#"<header>
 <h1>Game {number}: <span class="p0">{n0}</span> vs <span class="p1">{n1}</span></h1>
@@ -259,11 +255,10 @@ fn game_page(
         n1 = names[1],
         league = escape::html(&spec.name),
         id = escape::html(&game.id().to_string()),
-        seed = game.game.tile_seed,
-        s0 = game.game.final_scores[0],
-        s1 = game.game.final_scores[1],
-        nav = nav.join(" · "),
-        last = game.game.moves.len(),
+        seed = game.game.seed(),
+        s0 = game.game.final_scores()[0],
+        s1 = game.game.final_scores()[1],
+        last = game.game.decisions(),
     );
     html::page(
         &format!("Game {number}: {} vs {}", game.names[0], game.names[1]),

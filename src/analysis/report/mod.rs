@@ -15,6 +15,7 @@
 mod evolution;
 pub mod html;
 mod league;
+pub mod pig;
 pub mod viewer;
 
 use super::PlotError;

@@ -12,7 +12,9 @@ use crate::analysis::board::{draw_tile, draw_tile_letter, draw_tile_meeple, stat
 use crate::analysis::{font, PlotError};
 use crate::formula::typeset::pretty;
 use crate::formula::Formula;
-use crate::game::{replay_observed, FeatureKind, GameState, Move, PlacedTile, ReplayStep, Reveal};
+use crate::game::{
+    replay_observed, FeatureKind, GameRecord, GameState, Move, PlacedTile, ReplayStep, Reveal,
+};
 use crate::league::LeagueGame;
 use crate::search::SearchSummary;
 use plotters::prelude::*;
@@ -338,6 +340,7 @@ impl Grid {
 
 fn search_view(
     game: &LeagueGame,
+    record: &GameRecord,
     player: usize,
     decision_turn: usize,
     grid: Grid,
@@ -345,7 +348,7 @@ fn search_view(
     let decision = game.search[player]
         .iter()
         .find(|d| d.turn == decision_turn)?;
-    let played = game.game.moves.get(decision_turn).copied();
+    let played = record.moves.get(decision_turn).copied();
     Some(match &decision.search {
         SearchSummary::Mcts(root) => SearchView {
             kind: "mcts",
@@ -397,10 +400,10 @@ fn recorded_moves(game: &LeagueGame) -> impl Iterator<Item = Move> + '_ {
 
 /// Per turn (from 0, the start tile alone), the tiles revealed before its move that fitted
 /// nowhere; one entry more holds those revealed after the last move.
-fn not_placed_by_turn(game: &LeagueGame) -> Vec<Vec<NotPlacedView>> {
+fn not_placed_by_turn(record: &GameRecord) -> Vec<Vec<NotPlacedView>> {
     let mut out = vec![Vec::new(), Vec::new()];
     // The record replayed already when the boards were built, so this pass cannot fail.
-    let _ = replay_observed(&game.game, |_, step| match step {
+    let _ = replay_observed(record, |_, step| match step {
         ReplayStep::NotPlaced { tile, reveal } => {
             out.last_mut().expect("never empty").push(NotPlacedView {
                 tile: tile.letter(),
@@ -425,7 +428,14 @@ pub fn game_view(
     drawings: &mut TileDrawings,
     run: Option<&std::path::Path>,
 ) -> Result<GameView, PlotError> {
-    let states = states_by_turn(&game.game)
+    let record = game.game.carcassonne().ok_or_else(|| {
+        PlotError::Data(format!(
+            "game {number} ({}) is a game of {}: the board viewer shows Carcassonne games",
+            game.id(),
+            game.game.label()
+        ))
+    })?;
+    let states = states_by_turn(record)
         .map_err(|e| PlotError::Data(format!("game {number} ({}): {e}", game.id())))?;
     let last = states.len() - 1;
     let final_board = states[last].placed_tiles();
@@ -450,13 +460,13 @@ pub fn game_view(
         });
     }
     let meeples = meeple_spans(&states, drawings)?;
-    let mut not_placed = not_placed_by_turn(game);
+    let mut not_placed = not_placed_by_turn(record);
     let not_placed_at_end = not_placed.pop().unwrap_or_default();
     let turns = states
         .iter()
         .enumerate()
         .map(|(turn, state)| {
-            let mut view = turn_view(game, &states, turn, state, turn == last, grid);
+            let mut view = turn_view(game, record, &states, turn, state, turn == last, grid);
             view.not_placed = not_placed.get(turn).cloned().unwrap_or_default();
             view
         })
@@ -474,7 +484,7 @@ pub fn game_view(
         number,
         id: game.id().to_string(),
         names: game.names.clone(),
-        tile_seed: game.game.tile_seed.to_string(),
+        tile_seed: record.tile_seed.to_string(),
         tile_side: TILE,
         width: (x1 - x0 + 1) * TILE + 2 * PADDING,
         height: (y1 - y0 + 1) * TILE + 2 * PADDING,
@@ -488,6 +498,7 @@ pub fn game_view(
 
 fn turn_view(
     game: &LeagueGame,
+    record: &GameRecord,
     states: &[GameState],
     turn: usize,
     state: &GameState,
@@ -497,7 +508,7 @@ fn turn_view(
     let mv = (turn > 0).then(|| {
         let player = states[turn - 1].to_move();
         let placed = state.placed_tiles()[turn];
-        let meeple = game.game.moves[turn - 1].meeple.map(|segment| MeepleView {
+        let meeple = record.moves[turn - 1].meeple.map(|segment| MeepleView {
             segment,
             feature: placed
                 .kind
@@ -518,7 +529,7 @@ fn turn_view(
     let es = mv.as_ref().and_then(|m| es_view(game, m.player, turn - 1));
     let search = mv
         .as_ref()
-        .and_then(|m| search_view(game, m.player, turn - 1, grid));
+        .and_then(|m| search_view(game, record, m.player, turn - 1, grid));
     TurnView {
         turn,
         mv,

@@ -1,0 +1,67 @@
+//! Which game a spec plays.
+
+use crate::game::GameState;
+use crate::game::Rules;
+use crate::games::pig::{PigRules, PigState};
+use crate::search::ControllerSpec;
+use serde::{Deserialize, Serialize};
+
+/// The game of a league, an evolution run or a validation: `Carcassonne` (the default, whose
+/// rules are the spec's `rules` field) or `Pig(target: 100)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameChoice {
+    #[default]
+    Carcassonne,
+    Pig(PigRules),
+}
+
+impl GameChoice {
+    /// Whether this is the default, which specs leave out.
+    pub fn is_carcassonne(&self) -> bool {
+        *self == GameChoice::Carcassonne
+    }
+
+    /// The game's name for tables and messages: `Carcassonne`, `Pig to 100`.
+    pub fn label(&self) -> String {
+        match self {
+            GameChoice::Carcassonne => "Carcassonne".into(),
+            GameChoice::Pig(rules) => format!("Pig to {}", rules.target),
+        }
+    }
+
+    /// A spec's Carcassonne `rules` are meaningful only when it plays Carcassonne: another game
+    /// with rules other than the default is an error naming the field, not a silent no-op.
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), (String, String)> {
+        if !self.is_carcassonne() && *rules != Rules::default() {
+            return Err((
+                "rules".into(),
+                format!(
+                    "Carcassonne's rules, but the spec plays {}: leave `rules` out",
+                    self.label()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// That the game offers what a controller asks of it (a Star evaluation), the message
+    /// naming the setting.
+    pub fn check_controller(&self, spec: &ControllerSpec) -> Result<(), String> {
+        match self {
+            GameChoice::Carcassonne => Ok(()),
+            GameChoice::Pig(_) => spec
+                .validate_for::<PigState>()
+                .map_err(|e| format!("{e} (in {})", self.label())),
+        }
+    }
+
+    /// Builds the controller of `spec` for this game once and drops it: what a run does before
+    /// it touches the disk, so a spec that cannot be played leaves nothing behind.
+    pub fn check_builds(&self, spec: &ControllerSpec) -> Result<(), String> {
+        let built = match self {
+            GameChoice::Carcassonne => spec.build::<GameState>(0).map(drop),
+            GameChoice::Pig(_) => spec.build::<PigState>(0).map(drop),
+        };
+        built.map_err(|e| e.to_string())
+    }
+}
