@@ -604,8 +604,12 @@ pub fn run_validation(
         }) => format!("\n\nFormula: `{text}`"),
         _ => String::new(),
     };
+    let (sequences, seeds) = match spec.game {
+        GameChoice::Carcassonne => ("Tile sequences".to_string(), "tile seeds"),
+        game => (format!("{}: sequences of die rolls", game.label()), "dice seeds"),
+    };
     let text = format!(
-        "# Validation `{}`\n\n{}\n\nCandidate: `{}`{formula}\n\nBaseline: `{}`\n\nTile sequences: {} from the validation namespace (tile seeds with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.\n\n{}\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.\n",
+        "# Validation `{}`\n\n{}\n\nCandidate: `{}`{formula}\n\nBaseline: `{}`\n\n{sequences}: {} from the validation namespace ({seeds} with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.\n\n{}\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.\n",
         spec.name,
         spec.description,
         serde_json::to_string(&spec.candidate).unwrap_or_default(),
