@@ -6,7 +6,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use evomcts::formula::{mutate, EvolutionStrategy, Formula, Grammar, SelectionInputs};
+use evomcts::formula::{
+    mutate, EvolutionStrategy, Formula, Grammar, SelectionInputs, StrategyOptions,
+};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -101,9 +103,13 @@ fn evolution_run(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                es.run(&Formula::uct(), &grammar, &mut rng, |f| {
-                    f.compile().map_or(f64::NEG_INFINITY, |p| p.eval(&inputs))
-                })
+                es.run(
+                    StrategyOptions::default(),
+                    &Formula::uct(),
+                    &grammar,
+                    &mut rng,
+                    |f| f.compile().map_or(f64::NEG_INFINITY, |p| p.eval(&inputs)),
+                )
             })
         });
     }

@@ -7,7 +7,7 @@
 //! spec (so the spec's hash covers what is played and later edits of those files cannot change a
 //! run), and every file a run writes appears whole or not at all.
 
-use crate::formula::Grammar;
+use crate::formula::{Grammar, RonSyntaxError};
 use crate::search::mcts::Selection;
 use crate::search::ControllerSpec;
 use serde::{de::DeserializeOwned, Serialize};
@@ -50,13 +50,8 @@ pub enum SpecFileError {
         file: String,
         source: std::io::Error,
     },
-    #[error("{file}:{line}:{column}: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    Syntax(RonSyntaxError),
     #[error("{file}: field `{field}`: {message}")]
     Invalid {
         file: String,
@@ -70,29 +65,19 @@ impl From<crate::formula::GrammarError> for SpecFileError {
         use crate::formula::GrammarError as G;
         match err {
             G::Io { file, source } => SpecFileError::Io { file, source },
-            G::Syntax {
-                file,
-                line,
-                column,
-                message,
-            } => SpecFileError::Syntax {
-                file,
-                line,
-                column,
-                message,
-            },
+            G::Syntax(syntax) => SpecFileError::Syntax(syntax),
             G::Invalid {
                 file,
                 line,
                 column,
                 field,
                 message,
-            } => SpecFileError::Syntax {
+            } => SpecFileError::Syntax(RonSyntaxError {
                 file,
                 line,
                 column,
                 message: format!("field `{field}`: {message}"),
-            },
+            }),
             G::NotResolved(name) => SpecFileError::Invalid {
                 file: String::new(),
                 field: "grammar".into(),
@@ -182,12 +167,7 @@ pub fn parse_spec<T: DeserializeOwned>(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let spec: T = ron_options()
         .from_str(text)
-        .map_err(|e| SpecFileError::Syntax {
-            file: file.to_string(),
-            line: e.position.line,
-            column: e.position.col,
-            message: e.code.to_string(),
-        })?;
+        .map_err(|e| SpecFileError::Syntax(RonSyntaxError::new(file, &e)))?;
     validate(&spec).map_err(|(field, message)| SpecFileError::Invalid {
         file: file.to_string(),
         field,

@@ -156,9 +156,9 @@ impl Drift {
 /// The drift of every controller.
 pub fn drift_table(drifts: &[Drift]) -> TextTable {
     let pct = |k: usize, n: usize| format!("{:.1}%", 100.0 * k as f64 / n.max(1) as f64);
-    TextTable {
-        title: "Drift: chosen formulas that ignore Q or n (or read no statistic), with 95% Wilson intervals".into(),
-        headers: [
+    TextTable::new(
+        "Drift: chosen formulas that ignore Q or n (or read no statistic), with 95% Wilson intervals",
+        &[
             "Controller",
             "Formulas",
             "Drifted",
@@ -168,10 +168,8 @@ pub fn drift_table(drifts: &[Drift]) -> TextTable {
             "Ignore n",
             "Constant",
             "UCT",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: drift_rows(
+        ],
+        drift_rows(
             drifts,
             |d| {
                 let (_, low, high) = d.share();
@@ -182,7 +180,7 @@ pub fn drift_table(drifts: &[Drift]) -> TextTable {
             },
             pct,
         ),
-    }
+    )
 }
 
 /// The rows of a drift table: controller, formulas, drifted, the cells `share` makes of a
@@ -273,48 +271,60 @@ pub fn top_rows(results: &[ControllerFormulas], k: usize) -> Result<Vec<TopRow>,
     Ok(rows)
 }
 
+const SUMMARY_TITLE: &str =
+    "Formulas chosen by the ES over all recorded decisions (unique by canonical form)";
+
 pub fn summary_table(results: &[ControllerFormulas]) -> TextTable {
-    TextTable {
-        title: "Formulas chosen by the ES over all recorded decisions (unique by canonical form)"
-            .into(),
-        headers: ["Controller", "Decisions", "Total", "Unique", "ES not run"]
-            .map(String::from)
-            .to_vec(),
-        rows: results
-            .iter()
-            .map(|r| {
-                vec![
-                    r.controller.clone(),
-                    r.decisions.to_string(),
-                    r.total.to_string(),
-                    r.unique().to_string(),
-                    r.not_run.to_string(),
-                ]
-            })
-            .collect(),
-    }
+    summary_with_headers(
+        SUMMARY_TITLE,
+        &["Controller", "Decisions", "Total", "Unique", "ES not run"],
+        results,
+    )
+}
+
+/// One row per controller: its decisions, chosen formulas, unique formulas and decisions
+/// without an ES run.
+fn summary_with_headers(
+    title: &str,
+    headers: &[&str],
+    results: &[ControllerFormulas],
+) -> TextTable {
+    let rows = results
+        .iter()
+        .map(|r| {
+            vec![
+                r.controller.clone(),
+                r.decisions.to_string(),
+                r.total.to_string(),
+                r.unique().to_string(),
+                r.not_run.to_string(),
+            ]
+        })
+        .collect();
+    TextTable::new(title, headers, rows)
+}
+
+/// The cells a top-k row shares between the terminal table and `formulas.csv`: controller,
+/// rank, count, the share as `share` writes it, and the typeset formula.
+fn top_cells(r: &TopRow, share: impl Fn(f64) -> String) -> Vec<String> {
+    vec![
+        r.controller.clone(),
+        r.rank.to_string(),
+        r.count.to_string(),
+        share(r.share),
+        r.pretty.clone(),
+    ]
 }
 
 /// The top-k table for the terminal.
 pub fn top_table(rows: &[TopRow], k: usize) -> TextTable {
-    TextTable {
-        title: format!("The {k} most frequent formulas of each ES controller"),
-        headers: ["Controller", "Rank", "Count", "Share", "Formula"]
-            .map(String::from)
-            .to_vec(),
-        rows: rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.controller.clone(),
-                    r.rank.to_string(),
-                    r.count.to_string(),
-                    format!("{:.1}%", 100.0 * r.share),
-                    r.pretty.clone(),
-                ]
-            })
+    TextTable::new(
+        format!("The {k} most frequent formulas of each ES controller"),
+        &["Controller", "Rank", "Count", "Share", "Formula"],
+        rows.iter()
+            .map(|r| top_cells(r, |share| format!("{:.1}%", 100.0 * share)))
             .collect(),
-    }
+    )
 }
 
 /// The columns of `formulas.csv`, one row per listed formula: `share` is a fraction of the
@@ -335,44 +345,40 @@ pub const CSV_HEADERS: [&str; 10] = [
 
 /// `formulas.csv`: snake_case headers, plain numbers (no "%").
 pub fn csv_table(rows: &[TopRow]) -> TextTable {
-    TextTable {
-        title: String::new(),
-        headers: CSV_HEADERS.map(String::from).to_vec(),
-        rows: rows
-            .iter()
+    TextTable::new(
+        "",
+        &CSV_HEADERS,
+        rows.iter()
             .map(|r| {
-                vec![
-                    r.controller.clone(),
-                    r.rank.to_string(),
-                    r.count.to_string(),
-                    r.share.to_string(),
-                    r.pretty.clone(),
+                let mut cells = top_cells(r, |share| share.to_string());
+                cells.extend([
                     r.canonical.clone(),
                     r.latex.clone(),
                     r.size.to_string(),
                     r.depth.to_string(),
                     r.total.to_string(),
-                ]
+                ]);
+                cells
             })
             .collect(),
-    }
+    )
 }
 
 /// `formulas_summary.csv`.
 pub fn summary_csv(results: &[ControllerFormulas]) -> TextTable {
-    let mut table = summary_table(results);
-    table.headers = ["controller", "decisions", "total", "unique", "es_not_run"]
-        .map(String::from)
-        .to_vec();
-    table
+    summary_with_headers(
+        SUMMARY_TITLE,
+        &["controller", "decisions", "total", "unique", "es_not_run"],
+        results,
+    )
 }
 
 /// `formulas_drift.csv`: counts of chosen formulas, and the drifted share as a fraction with
 /// its 95% Wilson interval in two columns.
 pub fn drift_csv(drifts: &[Drift]) -> TextTable {
-    TextTable {
-        title: String::new(),
-        headers: [
+    TextTable::new(
+        "",
+        &[
             "controller",
             "formulas",
             "drifted",
@@ -383,10 +389,8 @@ pub fn drift_csv(drifts: &[Drift]) -> TextTable {
             "ignores_n",
             "constant",
             "uct",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: drift_rows(
+        ],
+        drift_rows(
             drifts,
             |d| {
                 let (share, low, high) = d.share();
@@ -394,7 +398,7 @@ pub fn drift_csv(drifts: &[Drift]) -> TextTable {
             },
             |count, _| count.to_string(),
         ),
-    }
+    )
 }
 
 /// Markdown with the summary and, per formula, its typeset form and its LaTeX.

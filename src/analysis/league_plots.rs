@@ -6,7 +6,7 @@
 
 use super::chart::{self, DrawResult, Figure, RowAxes};
 use super::{PlotError, WrittenFigure};
-use crate::league::Tables;
+use crate::league::{Standing, Tables};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -220,6 +220,38 @@ fn left_of(labels: &[String]) -> i32 {
     (chart::widest(labels, 15.0) + 30).max(MIN_LEFT)
 }
 
+/// The axes of a chart with one row per standing, labelled `labels`, from 0 to `max`, its
+/// first row at `top`.
+fn standing_axes(labels: &[String], rows: usize, top: i32, max: f64) -> RowAxes {
+    let x0 = left_of(labels);
+    RowAxes {
+        x0,
+        x1: x0 + BAR_AREA,
+        top,
+        row_height: ROW,
+        rows,
+        min: 0.0,
+        max,
+    }
+}
+
+/// The size of a chart with one row per standing: its axes, then each row's value label
+/// (`value_label`) drawn `gap` pixels right of the axis, and at least as wide as its title.
+fn standing_chart_size(
+    axes: &RowAxes,
+    gap: i32,
+    tables: &Tables,
+    value_label: fn(&Standing) -> String,
+    title: &str,
+) -> (u32, u32) {
+    let values = chart::widest(tables.standings.iter().map(value_label), 14.0);
+    let title = 20 + chart::text_width(title, 24.0) + 20;
+    (
+        (axes.x1 + gap + values + 30).max(title).max(1000) as u32,
+        (axes.bottom() + 70) as u32,
+    )
+}
+
 /// Standings as stacked bars: match points, then bonus-win and bonus-loss points.
 pub struct StandingsChart<'a> {
     pub tables: &'a Tables,
@@ -235,7 +267,7 @@ impl StandingsChart<'_> {
             .collect()
     }
 
-    fn value_label(s: &crate::league::Standing) -> String {
+    fn value_label(s: &Standing) -> String {
         format!(
             "{} (W{} L{} D{}, PD {:+.1})",
             s.points, s.wins, s.losses, s.draws, s.point_difference
@@ -252,16 +284,12 @@ impl StandingsChart<'_> {
             .unwrap_or(0)
             .max(1) as f64;
         let step = super::chart::tick_step(max).max(1.0);
-        let x0 = left_of(&self.labels());
-        RowAxes {
-            x0,
-            x1: x0 + BAR_AREA,
-            top: 110,
-            row_height: ROW,
-            rows: self.tables.standings.len(),
-            min: 0.0,
-            max: (max / step).ceil() * step,
-        }
+        standing_axes(
+            &self.labels(),
+            self.tables.standings.len(),
+            110,
+            (max / step).ceil() * step,
+        )
     }
 }
 
@@ -271,13 +299,7 @@ impl Figure for StandingsChart<'_> {
     }
 
     fn size(&self) -> (u32, u32) {
-        let axes = self.axes();
-        let values = chart::widest(self.tables.standings.iter().map(Self::value_label), 14.0);
-        let title = 20 + chart::text_width(&self.title, 24.0) + 20;
-        (
-            (axes.x1 + values + 30).max(title).max(1000) as u32,
-            (axes.bottom() + 70) as u32,
-        )
+        standing_chart_size(&self.axes(), 0, self.tables, Self::value_label, &self.title)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
@@ -342,6 +364,9 @@ impl Figure for StandingsChart<'_> {
     }
 }
 
+/// Room between the win-rate axis and the value labels right of it.
+const VALUE_GAP: i32 = 12;
+
 /// Game win rates (draws count one half) with their 95% Wilson intervals.
 pub struct WinRateChart<'a> {
     pub tables: &'a Tables,
@@ -357,7 +382,7 @@ impl WinRateChart<'_> {
             .collect()
     }
 
-    fn value_label(s: &crate::league::Standing) -> String {
+    fn value_label(s: &Standing) -> String {
         format!(
             "{:.3} [{:.3}, {:.3}]  {}/{} games",
             s.win_rate, s.win_rate_low, s.win_rate_high, s.game_wins, s.games
@@ -365,16 +390,7 @@ impl WinRateChart<'_> {
     }
 
     pub fn axes(&self) -> RowAxes {
-        let x0 = left_of(&self.labels());
-        RowAxes {
-            x0,
-            x1: x0 + BAR_AREA,
-            top: 90,
-            row_height: ROW,
-            rows: self.tables.standings.len(),
-            min: 0.0,
-            max: 1.0,
-        }
+        standing_axes(&self.labels(), self.tables.standings.len(), 90, 1.0)
     }
 }
 
@@ -384,12 +400,12 @@ impl Figure for WinRateChart<'_> {
     }
 
     fn size(&self) -> (u32, u32) {
-        let axes = self.axes();
-        let values = chart::widest(self.tables.standings.iter().map(Self::value_label), 14.0);
-        let title = 20 + chart::text_width(&self.title, 24.0) + 20;
-        (
-            (axes.x1 + 12 + values + 30).max(title).max(1000) as u32,
-            (axes.bottom() + 70) as u32,
+        standing_chart_size(
+            &self.axes(),
+            VALUE_GAP,
+            self.tables,
+            Self::value_label,
+            &self.title,
         )
     }
 
@@ -432,7 +448,7 @@ impl Figure for WinRateChart<'_> {
             chart::draw_label(
                 root,
                 Self::value_label(s),
-                (axes.x1 + 12, y),
+                (axes.x1 + VALUE_GAP, y),
                 14.0,
                 BLACK,
                 (HPos::Left, VPos::Center),

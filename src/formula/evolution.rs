@@ -16,7 +16,7 @@
 //! 4. The result is the best of the last population (what the paper's ES-MCTS uses for
 //!    the rest of the decision), plus the best individual ever evaluated.
 //!
-//! [`EvolutionStrategy::run_with`] adds two [`StrategyOptions`]: `score_initial` evaluates the
+//! Two [`StrategyOptions`] change it: `score_initial` evaluates the
 //! initial parents in the comma strategy too (so a seed can be the best ever), and
 //! `semantic` discards every offspring whose *semantics* (the vector its fitness function
 //! returns beside the mean, e.g. the reward of each simulation on common random numbers)
@@ -212,7 +212,7 @@ pub struct EvolutionResult {
     pub history: Option<EvolutionHistory>,
 }
 
-/// Options of [`EvolutionStrategy::run_with`]; the default is [`EvolutionStrategy::run`].
+/// Options of [`EvolutionStrategy::run`]; the default is the paper's strategy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StrategyOptions {
     /// Evaluate the initial parents in the comma strategy too (the plus strategy always does).
@@ -221,13 +221,23 @@ pub struct StrategyOptions {
     pub semantic: bool,
 }
 
-/// What a fitness function of [`EvolutionStrategy::run_with`] returns.
+/// What a fitness function of [`EvolutionStrategy::run`] returns.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scored {
     /// Maximised.
     pub fitness: f64,
     /// Compared element by element with the parent's when `StrategyOptions::semantic`.
     pub semantics: Vec<f64>,
+}
+
+/// A fitness without semantics.
+impl From<f64> for Scored {
+    fn from(fitness: f64) -> Scored {
+        Scored {
+            fitness,
+            semantics: Vec::new(),
+        }
+    }
 }
 
 /// Keeps the first strictly best evaluated individual.
@@ -276,35 +286,13 @@ impl EvolutionStrategy {
         self.generations * self.lambda + if self.plus { self.mu } else { 0 }
     }
 
-    /// Evolves from `seed`, maximising `fitness`.
+    /// Evolves from `seed` under `options`, maximising `fitness`, which returns the fitness
+    /// alone (`f64`) or with the semantics ([`Scored`]).
     ///
     /// # Panics
     /// If the configuration is invalid; call [`EvolutionStrategy::validate`] first
     /// when it comes from user input.
-    pub fn run<R, F>(
-        &self,
-        seed: &Formula,
-        grammar: &Grammar,
-        rng: &mut R,
-        mut fitness: F,
-    ) -> EvolutionResult
-    where
-        R: Rng + ?Sized,
-        F: FnMut(&Formula) -> f64,
-    {
-        self.run_with(StrategyOptions::default(), seed, grammar, rng, |formula| {
-            Scored {
-                fitness: fitness(formula),
-                semantics: Vec::new(),
-            }
-        })
-    }
-
-    /// [`EvolutionStrategy::run`] with options; `fitness` also returns the semantics.
-    ///
-    /// # Panics
-    /// If the configuration is invalid.
-    pub fn run_with<R, F>(
+    pub fn run<R, F, S>(
         &self,
         options: StrategyOptions,
         seed: &Formula,
@@ -314,8 +302,10 @@ impl EvolutionStrategy {
     ) -> EvolutionResult
     where
         R: Rng + ?Sized,
-        F: FnMut(&Formula) -> Scored,
+        F: FnMut(&Formula) -> S,
+        S: Into<Scored>,
     {
+        let mut fitness = |formula: &Formula| -> Scored { fitness(formula).into() };
         if let Err(err) = self.validate() {
             panic!("invalid evolution strategy: {err}");
         }

@@ -82,6 +82,29 @@ pub struct Grammar {
     internal_node_probability: f64,
 }
 
+/// RON text that does not parse as the structure expected, at the line and column where the
+/// parser stopped; grammars and the spec files that hold them report it alike.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct RonSyntaxError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl RonSyntaxError {
+    /// The parser's `err` on the text of `file`.
+    pub fn new(file: &str, err: &ron::error::SpannedError) -> RonSyntaxError {
+        RonSyntaxError {
+            file: file.to_string(),
+            line: err.position.line,
+            column: err.position.col,
+            message: err.code.to_string(),
+        }
+    }
+}
+
 /// Why a grammar could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum GrammarError {
@@ -92,13 +115,8 @@ pub enum GrammarError {
         source: std::io::Error,
     },
     /// Not valid RON, or not the expected structure.
-    #[error("{file}:{line}:{column}: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    Syntax(RonSyntaxError),
     /// A grammar named by a path where only a built-in name or a grammar's text is taken:
     /// files are read where specs are read (`runfs`), never by the formula layer.
     #[error("grammar `{0}` is neither built in (paper, ucb1_tuned) nor a grammar's RON text; a grammar file is read when the spec naming it is read")]
@@ -150,12 +168,8 @@ impl Grammar {
 
     /// Parses RON text; `file` names the source in error messages.
     pub fn from_ron(text: &str, file: &str) -> Result<Grammar, GrammarError> {
-        let spec: GrammarSpec = ron::from_str(text).map_err(|err| GrammarError::Syntax {
-            file: file.to_string(),
-            line: err.position.line,
-            column: err.position.col,
-            message: err.code.to_string(),
-        })?;
+        let spec: GrammarSpec = ron::from_str(text)
+            .map_err(|err| GrammarError::Syntax(RonSyntaxError::new(file, &err)))?;
         validate(spec, text, file)
     }
 

@@ -29,7 +29,9 @@ pub use evolution::{
     InitialPopulation, Origin, Scored, StrategyError, StrategyOptions,
 };
 pub use fingerprint::{choices, fingerprint, first_argmax, fnv1a, SiblingSets};
-pub use grammar::{DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, MAX_DEPTH_CAP};
+pub use grammar::{
+    DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, RonSyntaxError, MAX_DEPTH_CAP,
+};
 pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};
 pub use parse::ParseError;
 pub use tree::{

@@ -4,7 +4,7 @@
 //! wording on screen never changes a column a script reads; `docs/outputs.md` documents every
 //! CSV column.
 
-use super::standings::Tables;
+use super::standings::{MatchResult, Standing, Tables};
 use crate::escape;
 use crate::escape::csv_number as number;
 use std::path::Path;
@@ -101,10 +101,35 @@ fn s<T: ToString>(v: T) -> String {
     v.to_string()
 }
 
+/// Match points, bonus-win and bonus-loss points, then matches won, lost and drawn: whole
+/// numbers, written alike on screen and in `standings.csv`.
+fn points_and_matches(r: &Standing) -> [String; 6] {
+    [
+        r.points,
+        r.bonus_win,
+        r.bonus_loss,
+        r.wins,
+        r.losses,
+        r.draws,
+    ]
+    .map(s)
+}
+
+/// Games played, won, lost and drawn, alike on screen and in `win_rates.csv`.
+fn game_counts(r: &Standing) -> [String; 4] {
+    [r.games, r.game_wins, r.game_losses, r.game_draws].map(s)
+}
+
+/// A match's games, the first player's wins, the second's wins and the draws, alike on screen
+/// and in `matches.csv`.
+fn match_counts(m: &MatchResult) -> [String; 4] {
+    [m.games, m.first_wins, m.second_wins, m.draws].map(s)
+}
+
 pub fn standings_table(t: &Tables) -> TextTable {
-    TextTable {
-        title: "Standings (points, then PD, then match wins)".into(),
-        headers: [
+    TextTable::new(
+        "Standings (points, then PD, then match wins)",
+        &[
             "Pos",
             "Controller",
             "Points",
@@ -114,27 +139,19 @@ pub fn standings_table(t: &Tables) -> TextTable {
             "L",
             "D",
             "PD",
-        ]
-        .map(s)
-        .to_vec(),
-        rows: t
-            .standings
+        ],
+        t.standings
             .iter()
             .map(|r| {
-                vec![
-                    s(r.position),
-                    r.name.clone(),
-                    s(r.points),
-                    s(r.bonus_win),
-                    s(r.bonus_loss),
-                    s(r.wins),
-                    s(r.losses),
-                    s(r.draws),
-                    format!("{:.2}", r.point_difference),
+                [
+                    vec![s(r.position), r.name.clone()],
+                    points_and_matches(r).to_vec(),
+                    vec![format!("{:.2}", r.point_difference)],
                 ]
+                .concat()
             })
             .collect(),
-    }
+    )
 }
 
 /// Wins of the row controller playing first against the column controller.
@@ -165,9 +182,9 @@ pub fn matrix_table(t: &Tables) -> TextTable {
 }
 
 pub fn matches_table(t: &Tables) -> TextTable {
-    TextTable {
-        title: "Matches".into(),
-        headers: [
+    TextTable::new(
+        "Matches",
+        &[
             "first",
             "second",
             "games",
@@ -175,35 +192,26 @@ pub fn matches_table(t: &Tables) -> TextTable {
             "second_wins",
             "draws",
             "mean_score_difference",
-        ]
-        .map(s)
-        .to_vec(),
-        rows: t
-            .matches
+        ],
+        t.matches
             .iter()
             .map(|m| {
-                vec![
-                    t.names[m.first].clone(),
-                    t.names[m.second].clone(),
-                    s(m.games),
-                    s(m.first_wins),
-                    s(m.second_wins),
-                    s(m.draws),
-                    format!("{:.3}", m.average_difference()),
+                [
+                    vec![t.names[m.first].clone(), t.names[m.second].clone()],
+                    match_counts(m).to_vec(),
+                    vec![format!("{:.3}", m.average_difference())],
                 ]
+                .concat()
             })
             .collect(),
-    }
+    )
 }
 
 pub fn statistics_table(t: &Tables) -> TextTable {
-    TextTable {
-        title: "Leader against each controller: Wilcoxon signed-rank test on the score differences of their games".into(),
-        headers: ["Leader", "Other", "Games", "Mean diff", "n≠0", "W+", "p", "Effect (r_rb)", "Significant (5%)"]
-            .map(s)
-            .to_vec(),
-        rows: t
-            .leader_tests
+    TextTable::new(
+        "Leader against each controller: Wilcoxon signed-rank test on the score differences of their games",
+        &["Leader", "Other", "Games", "Mean diff", "n≠0", "W+", "p", "Effect (r_rb)", "Significant (5%)"],
+        t.leader_tests
             .iter()
             .map(|c| {
                 vec![
@@ -223,13 +231,13 @@ pub fn statistics_table(t: &Tables) -> TextTable {
                 ]
             })
             .collect(),
-    }
+    )
 }
 
 pub fn win_rate_table(t: &Tables) -> TextTable {
-    TextTable {
-        title: "Game win rates (draws count one half) with 95% Wilson intervals".into(),
-        headers: [
+    TextTable::new(
+        "Game win rates (draws count one half) with 95% Wilson intervals",
+        &[
             "Controller",
             "Games",
             "Won",
@@ -237,25 +245,22 @@ pub fn win_rate_table(t: &Tables) -> TextTable {
             "Drawn",
             "Win rate",
             "95% interval",
-        ]
-        .map(s)
-        .to_vec(),
-        rows: t
-            .standings
+        ],
+        t.standings
             .iter()
             .map(|r| {
-                vec![
-                    r.name.clone(),
-                    s(r.games),
-                    s(r.game_wins),
-                    s(r.game_losses),
-                    s(r.game_draws),
-                    format!("{:.3}", r.win_rate),
-                    format!("[{:.3}, {:.3}]", r.win_rate_low, r.win_rate_high),
+                [
+                    vec![r.name.clone()],
+                    game_counts(r).to_vec(),
+                    vec![
+                        format!("{:.3}", r.win_rate),
+                        format!("[{:.3}, {:.3}]", r.win_rate_low, r.win_rate_high),
+                    ],
                 ]
+                .concat()
             })
             .collect(),
-    }
+    )
 }
 
 pub fn ratings_table(t: &Tables) -> TextTable {
@@ -270,20 +275,17 @@ pub fn ratings_table(t: &Tables) -> TextTable {
     }
     // Rounded before the sign is chosen, so a rating of −0.01 shows as +0.0, not −0.0.
     let signed = |x: f64| format!("{:+.1}", (x * 10.0).round() / 10.0 + 0.0);
-    TextTable {
+    TextTable::new(
         title,
-        headers: [
+        &[
             "Rank",
             "Controller",
             "Games",
             "Score",
             "Rating",
             "95% interval",
-        ]
-        .map(s)
-        .to_vec(),
-        rows: r
-            .rows
+        ],
+        r.rows
             .iter()
             .map(|x| {
                 vec![
@@ -296,7 +298,7 @@ pub fn ratings_table(t: &Tables) -> TextTable {
                 ]
             })
             .collect(),
-    }
+    )
 }
 
 /// Every table for reading, in reading order.
@@ -372,18 +374,12 @@ pub fn standings_csv(t: &Tables) -> CsvTable {
             .standings
             .iter()
             .map(|r| {
-                vec![
-                    s(r.position),
-                    s(r.entrant),
-                    text(&r.name),
-                    s(r.points),
-                    s(r.bonus_win),
-                    s(r.bonus_loss),
-                    s(r.wins),
-                    s(r.losses),
-                    s(r.draws),
-                    number(r.point_difference),
+                [
+                    vec![s(r.position), s(r.entrant), text(&r.name)],
+                    points_and_matches(r).to_vec(),
+                    vec![number(r.point_difference)],
                 ]
+                .concat()
             })
             .collect(),
     }
@@ -475,17 +471,14 @@ pub fn win_rates_csv(t: &Tables) -> CsvTable {
             .standings
             .iter()
             .map(|r| {
-                vec![
-                    s(r.entrant),
-                    text(&r.name),
-                    s(r.games),
-                    s(r.game_wins),
-                    s(r.game_losses),
-                    s(r.game_draws),
-                    number(r.win_rate),
-                    number(r.win_rate_low),
-                    number(r.win_rate_high),
+                [
+                    vec![s(r.entrant), text(&r.name)],
+                    game_counts(r).to_vec(),
+                    [r.win_rate, r.win_rate_low, r.win_rate_high]
+                        .map(number)
+                        .to_vec(),
                 ]
+                .concat()
             })
             .collect(),
     }
@@ -508,17 +501,17 @@ pub fn matches_csv(t: &Tables) -> CsvTable {
             .matches
             .iter()
             .map(|m| {
-                vec![
-                    text(&t.names[m.first]),
-                    text(&t.names[m.second]),
-                    s(m.first),
-                    s(m.second),
-                    s(m.games),
-                    s(m.first_wins),
-                    s(m.second_wins),
-                    s(m.draws),
-                    number(m.average_difference()),
+                [
+                    vec![
+                        text(&t.names[m.first]),
+                        text(&t.names[m.second]),
+                        s(m.first),
+                        s(m.second),
+                    ],
+                    match_counts(m).to_vec(),
+                    vec![number(m.average_difference())],
                 ]
+                .concat()
             })
             .collect(),
     }

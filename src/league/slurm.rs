@@ -180,6 +180,24 @@ struct Checked {
     bin: String,
 }
 
+impl Checked {
+    /// The `#SBATCH` lines of job `evomcts-<name>` on `tasks` tasks with the resources of
+    /// `opts` (the options this was checked from), its log `OUT/slurm/logs/<log>`.
+    fn sbatch_lines(&self, opts: &SlurmOptions, name: &str, tasks: usize, log: &str) -> String {
+        let (cpus, mem, time) = (opts.cpus_per_task, &opts.mem, &opts.time);
+        let (partition, out) = (&self.partition, &self.out);
+        format!(
+            "#SBATCH --job-name=evomcts-{name}\n\
+             #SBATCH --ntasks={tasks}\n\
+             #SBATCH --cpus-per-task={cpus}\n\
+             #SBATCH --mem={mem}\n\
+             #SBATCH --time={time}\n\
+             {partition}\
+             #SBATCH --output=\"{out}/slurm/logs/{log}\"\n"
+        )
+    }
+}
+
 /// Checks the resources, the run folder (made absolute) and the binary of `opts`.
 fn check_job(opts: &SlurmOptions) -> Result<Checked, SlurmError> {
     let partition = check_resources(opts)?;
@@ -331,31 +349,22 @@ pub fn write_allocation(
             format!("must be between 1 and {MAX_ALLOCATION_TASKS}"),
         ));
     }
-    let Checked {
-        partition,
-        out_path,
-        out,
-        bin,
-    } = check_job(opts)?;
+    let job = check_job(opts)?;
+    let (out_path, out) = (&job.out_path, &job.out);
     let dir = out_path.join("slurm");
     let spec_copy = dir.join("spec.ron");
     let q_spec = escape::shell(&check_path("--out", &spec_copy)?);
-    let (q_bin, q_out) = (escape::shell(&bin), escape::shell(&out));
+    let (q_bin, q_out) = (escape::shell(&job.bin), escape::shell(out));
     let stem = escape::slurm_job_name(&opts.job_name, "run");
     let what = escape::terminal(what).replace('\n', " ");
-    let (k, cpus, mem, time) = (opts.tasks, opts.cpus_per_task, &opts.mem, &opts.time);
+    let k = opts.tasks;
+    let sbatch = job.sbatch_lines(opts, &stem, k, "driver-%j.out");
     let words: Vec<String> = command.iter().map(|w| escape::shell(w)).collect();
     let words = words.join(" ");
     let script = format!(
         "#!/bin/bash\n\
          # {what}: one driver; the games are played as job steps over the allocation's {k} tasks.\n\
-         #SBATCH --job-name=evomcts-{stem}\n\
-         #SBATCH --ntasks={k}\n\
-         #SBATCH --cpus-per-task={cpus}\n\
-         #SBATCH --mem={mem}\n\
-         #SBATCH --time={time}\n\
-         {partition}\
-         #SBATCH --output=\"{out}/slurm/logs/driver-%j.out\"\n\
+         {sbatch}\
          set -euo pipefail\n\
          # --resume: a resubmitted or requeued driver continues the run, and plays only the games\n\
          # of an interrupted step that have no record yet.\n\
@@ -420,12 +429,7 @@ pub fn write_league_set(
         slurm_scripts(spec, &dir.join("spec.ron"), &checked)?;
         arrays.push(check_path("--out", &dir.join("league.sbatch"))?);
     }
-    let Checked {
-        partition,
-        out_path,
-        out,
-        bin,
-    } = check_job(opts)?;
+    let job = check_job(opts)?;
     let cwd = check_path("the working folder", &final_job.cwd)?;
     for arg in &final_job.args {
         if arg.chars().any(|c| c.is_control()) {
@@ -439,26 +443,20 @@ pub fn write_league_set(
     let name = escape::slurm_job_name(&final_job.name, "final");
     let what = escape::terminal(&final_job.what).replace('\n', " ");
     let words: Vec<String> = final_job.args.iter().map(|w| escape::shell(w)).collect();
-    let (mem, time, cpus) = (&opts.mem, &opts.time, opts.cpus_per_task);
+    let sbatch = job.sbatch_lines(opts, &name, 1, &format!("{name}-%j.out"));
     let script = format!(
         "#!/bin/bash\n\
          # {what}: runs once the job arrays of all {n} leagues succeeded.\n\
-         #SBATCH --job-name=evomcts-{name}\n\
-         #SBATCH --ntasks=1\n\
-         #SBATCH --cpus-per-task={cpus}\n\
-         #SBATCH --mem={mem}\n\
-         #SBATCH --time={time}\n\
-         {partition}\
-         #SBATCH --output=\"{out}/slurm/logs/{name}-%j.out\"\n\
+         {sbatch}\
          set -euo pipefail\n\
          cd {q_cwd}\n\
          exec {q_bin} {words}\n",
         n = leagues.len(),
         q_cwd = escape::shell(&cwd),
-        q_bin = escape::shell(&bin),
+        q_bin = escape::shell(&job.bin),
         words = words.join(" "),
     );
-    let dir = out_path.join("slurm");
+    let dir = job.out_path.join("slurm");
     let script_path = dir.join(format!("{name}.sbatch"));
     let mut submit = format!(
         "#!/bin/bash\n\

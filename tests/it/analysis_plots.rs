@@ -58,7 +58,7 @@ fn out_dir(name: &str) -> (PathBuf, String) {
 
 #[test]
 fn plot_formulas_writes_tables_and_a_chart() {
-    let (dir, out) = out_dir("formulas");
+    let (dir, out) = out_dir("plot-formulas");
     let run = run_dir().display().to_string();
     let text = plot(&["formulas", &run, "--out", &out, "--top", "3"]);
     assert!(text.contains("ES-MCTS"), "{text}");

@@ -347,7 +347,7 @@ fn semantic_selection_discards_offspring_that_behave_like_their_parent() {
             semantic,
         };
         let mut rng = GameRng::seed_from_u64(8);
-        strategy.run_with(options, &seed, &grammar, &mut rng, |f| Scored {
+        strategy.run(options, &seed, &grammar, &mut rng, |f| Scored {
             fitness: f.size() as f64,
             semantics: vec![if same { 1.0 } else { f.size() as f64 }],
         })

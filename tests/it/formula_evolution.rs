@@ -3,7 +3,7 @@
 //! runs are reproducible.
 
 use evomcts::formula::{
-    EvolutionStrategy, Formula, Grammar, InitialPopulation, Origin, StrategyError,
+    EvolutionStrategy, Formula, Grammar, InitialPopulation, Origin, StrategyError, StrategyOptions,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -32,13 +32,25 @@ fn strategy(plus: bool, generations: usize) -> EvolutionStrategy {
 fn comma_drops_a_better_parent_and_plus_keeps_it() {
     let grammar = Grammar::paper();
     let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let comma = strategy(false, 3).run(&Formula::uct(), &grammar, &mut rng, uct_is_best);
+    let comma = strategy(false, 3).run(
+        StrategyOptions::default(),
+        &Formula::uct(),
+        &grammar,
+        &mut rng,
+        uct_is_best,
+    );
     assert_ne!(comma.best.formula, Formula::uct());
     assert_eq!(comma.best.fitness, Some(0.0));
     assert_eq!(comma.evaluations, 12);
 
     let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let plus = strategy(true, 3).run(&Formula::uct(), &grammar, &mut rng, uct_is_best);
+    let plus = strategy(true, 3).run(
+        StrategyOptions::default(),
+        &Formula::uct(),
+        &grammar,
+        &mut rng,
+        uct_is_best,
+    );
     assert_eq!(plus.best.formula, Formula::uct());
     assert_eq!(plus.best.fitness, Some(1.0));
     assert_eq!(plus.evaluations, 13);
@@ -52,7 +64,13 @@ fn plus_never_gets_worse_and_comma_can() {
     let grammar = Grammar::paper();
     for seed in 0..20 {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let plus = strategy(true, 20).run(&Formula::uct(), &grammar, &mut rng, shorter);
+        let plus = strategy(true, 20).run(
+            StrategyOptions::default(),
+            &Formula::uct(),
+            &grammar,
+            &mut rng,
+            shorter,
+        );
         let history = plus.history.unwrap();
         let fitness_of = |id: usize| history.individuals[id].fitness.unwrap();
         let best_per_generation: Vec<f64> = history
@@ -68,7 +86,13 @@ fn plus_never_gets_worse_and_comma_can() {
     let mut comma_got_worse = false;
     for seed in 0..20 {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let comma = strategy(false, 20).run(&Formula::uct(), &grammar, &mut rng, shorter);
+        let comma = strategy(false, 20).run(
+            StrategyOptions::default(),
+            &Formula::uct(),
+            &grammar,
+            &mut rng,
+            shorter,
+        );
         let history = comma.history.unwrap();
         let fitness: Vec<f64> = history.survivors[1..]
             .iter()
@@ -88,7 +112,13 @@ fn the_paper_strategy_records_every_individual() {
         (es.mu, es.lambda, es.generations, es.plus),
         (1, 4, 20, false)
     );
-    let result = es.run(&Formula::uct(), &grammar, &mut rng, |f| -(f.depth() as f64));
+    let result = es.run(
+        StrategyOptions::default(),
+        &Formula::uct(),
+        &grammar,
+        &mut rng,
+        |f| -(f.depth() as f64),
+    );
     assert_eq!(result.evaluations, 80);
     assert_eq!(es.evaluations_per_run(), 80);
     let history = result.history.unwrap();
@@ -138,6 +168,7 @@ fn runs_are_reproducible_and_recording_is_optional() {
         let mut es = EvolutionStrategy::paper();
         es.record_history = record;
         es.run(
+            StrategyOptions::default(),
             &Formula::uct(),
             &grammar,
             &mut Pcg64Mcg::seed_from_u64(seed),
@@ -162,6 +193,7 @@ fn larger_populations_and_validation() {
         record_history: true,
     };
     let result = es.run(
+        StrategyOptions::default(),
         &Formula::uct(),
         &grammar,
         &mut Pcg64Mcg::seed_from_u64(3),
@@ -191,6 +223,7 @@ fn nan_fitness_ranks_last() {
     let grammar = Grammar::paper();
     let mut calls = 0;
     let result = strategy(false, 1).run(
+        StrategyOptions::default(),
         &Formula::uct(),
         &grammar,
         &mut Pcg64Mcg::seed_from_u64(4),

@@ -1,7 +1,7 @@
 //! Grammar files: the built-in grammars match the files on disk, and every kind of
 //! error names file, line, column and what was expected.
 
-use evomcts::formula::{Formula, Function, Grammar, GrammarError, Terminal};
+use evomcts::formula::{Formula, Function, Grammar, GrammarError, RonSyntaxError, Terminal};
 
 const VALID: &str = r#"Grammar(
     name: "test",
@@ -102,11 +102,11 @@ fn bad_ron_reports_line_and_column() {
     assert!(
         matches!(
             err,
-            GrammarError::Syntax {
+            GrammarError::Syntax(RonSyntaxError {
                 line: 8,
                 column: 5,
                 ..
-            }
+            })
         ),
         "{err}"
     );

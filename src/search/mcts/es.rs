@@ -10,7 +10,7 @@
 //!
 //! The options of [`EsSettings`] change the step as follows:
 //! - `strategy`, `initial`, `result`, `semantic` go to the evolution strategy
-//!   ([`EvolutionStrategy::run_with`]); `initial: Seed` scores the seed.
+//!   ([`EvolutionStrategy::run`]); `initial: Seed` scores the seed.
 //! - `common_random_numbers`: one stream is drawn per decision and every candidate's
 //!   simulations run on a fresh copy of it (the controller's own stream is set aside
 //!   meanwhile), so all candidates see the same chance draws and rollout numbers for as
@@ -143,7 +143,7 @@ impl EsStep {
         let keep_semantics = settings.semantic;
         let mut es_simulations = 0u64;
         let mut rewards = Vec::with_capacity(scoring.sims as usize);
-        let result = self.strategy.run_with(
+        let result = self.strategy.run(
             self.options,
             &self.seed,
             &self.grammar,
