@@ -313,14 +313,22 @@ fn summary(members: &[Member]) -> (f64, f64) {
     (best, mean)
 }
 
+/// What every generation of a run is bred with: the spec, its grammar, and where samples are
+/// evaluated.
+#[derive(Clone, Copy)]
+struct Breeding<'a> {
+    spec: &'a EvolveSpec,
+    grammar: &'a Grammar,
+    at: &'a Placement<'a>,
+}
+
 /// Generation 0: the initial parents and the reference, evaluated.
 fn initial(
-    spec: &EvolveSpec,
-    grammar: &Grammar,
+    breeding: Breeding<'_>,
     hash: &str,
-    at: &Placement,
     mut hashing: Option<&mut Hashing>,
 ) -> Result<Generation, EvolveError> {
+    let Breeding { spec, grammar, at } = breeding;
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
     let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
     let mut parents: Vec<Member> = (0..spec.strategy.mu)
@@ -332,7 +340,7 @@ fn initial(
             Member::new(i + 1, 0, Some(0), formula)
         })
         .collect();
-    let (mut spent, dropped, mut counts) = {
+    let (mut spent, dropped, counts) = {
         let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
         let newborn = refs.len();
         race_hashed(spec, &mut refs, newborn, hashing.as_deref_mut(), 0, at)?
@@ -349,13 +357,63 @@ fn initial(
     let offspring = parents.clone();
     let (best, mean) = summary(&offspring);
     rank_sort(&mut parents);
-    let (champion, elite_spent) = crown(spec, &mut parents, 0, at, hashing, &mut counts)?;
-    Ok(Generation {
-        run: spec.name.clone(),
-        spec_hash: hash.to_string(),
+    let bred = Bred {
         generation: 0,
         next_id: spec.strategy.mu + 1,
-        samples_spent: spent + elite_spent,
+        parents,
+        offspring,
+        spent,
+        dropped,
+        counts,
+        best,
+        mean,
+    };
+    crowned(spec, at, hashing, bred, reference, hash.to_string(), 0)
+}
+
+/// A generation bred and ranked, before its champion is crowned.
+struct Bred {
+    generation: usize,
+    next_id: usize,
+    /// Ranked best first.
+    parents: Vec<Member>,
+    offspring: Vec<Member>,
+    spent: u64,
+    dropped: usize,
+    counts: Option<HashingCounts>,
+    best: f64,
+    mean: f64,
+}
+
+/// Crowns the champion of `bred` (its elites' extra samples) and makes the generation;
+/// `spent_before` is what earlier generations spent.
+fn crowned(
+    spec: &EvolveSpec,
+    at: &Placement,
+    hashing: Option<&mut Hashing>,
+    bred: Bred,
+    reference: Member,
+    spec_hash: String,
+    spent_before: u64,
+) -> Result<Generation, EvolveError> {
+    let Bred {
+        generation,
+        next_id,
+        mut parents,
+        offspring,
+        spent,
+        dropped,
+        mut counts,
+        best,
+        mean,
+    } = bred;
+    let (champion, elite_spent) = crown(spec, &mut parents, generation, at, hashing, &mut counts)?;
+    Ok(Generation {
+        run: spec.name.clone(),
+        spec_hash,
+        generation,
+        next_id,
+        samples_spent: spent_before + spent + elite_spent,
         spent: spent + elite_spent,
         dropped,
         hashing: counts,
@@ -370,12 +428,11 @@ fn initial(
 
 /// Generation `g` from the previous one.
 fn step(
-    spec: &EvolveSpec,
-    grammar: &Grammar,
+    breeding: Breeding<'_>,
     prev: &Generation,
-    at: &Placement,
     mut hashing: Option<&mut Hashing>,
 ) -> Result<Generation, EvolveError> {
+    let Breeding { spec, grammar, at } = breeding;
     let g = prev.generation + 1;
     let mu = spec.strategy.mu;
     let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, g as u64]));
@@ -398,7 +455,7 @@ fn step(
         parent.dropped_after = None;
     }
     let reevaluate = spec.strategy.plus && spec.noise.reevaluate_survivors;
-    let (spent, dropped, mut counts) = {
+    let (spent, dropped, counts) = {
         let newborn = offspring.len();
         let mut refs: Vec<&mut Member> = offspring.iter_mut().collect();
         if reevaluate {
@@ -417,24 +474,26 @@ fn step(
     }
     rank_sort(&mut pool);
     pool.truncate(mu);
-    let mut parents = pool;
-    let (champion, elite_spent) = crown(spec, &mut parents, g, at, hashing, &mut counts)?;
-    Ok(Generation {
-        run: spec.name.clone(),
-        spec_hash: prev.spec_hash.clone(),
+    let bred = Bred {
         generation: g,
         next_id,
-        samples_spent: prev.samples_spent + spent + elite_spent,
-        spent: spent + elite_spent,
+        parents: pool,
+        offspring,
+        spent,
         dropped,
-        hashing: counts,
+        counts,
         best,
         mean,
-        champion,
-        reference: prev.reference.clone(),
-        parents,
-        offspring,
-    })
+    };
+    crowned(
+        spec,
+        at,
+        hashing,
+        bred,
+        prev.reference.clone(),
+        prev.spec_hash.clone(),
+        prev.samples_spent,
+    )
 }
 
 fn write_generation(opts: &RunOptions, generation: &Generation) -> Result<(), PopulationError> {
@@ -603,6 +662,11 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         tracker: &tracker,
         steps: runner.as_ref(),
     };
+    let breeding = Breeding {
+        spec,
+        grammar: &grammar,
+        at: &at,
+    };
     // The steps of a generation are kept until it is written: a rerun after a failed step
     // finds their records and plays only what is missing.
     let written = |generation: &Generation| -> Result<(), EvolveError> {
@@ -634,8 +698,8 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
             r.set_context(&format!("generation {number}"));
         }
         let next = pool.install(|| match previous {
-            None => initial(spec, &grammar, &hash, &at, hashing.as_mut()),
-            Some(p) => step(spec, &grammar, p, &at, hashing.as_mut()),
+            None => initial(breeding, &hash, hashing.as_mut()),
+            Some(p) => step(breeding, p, hashing.as_mut()),
         })?;
         if let Some(h) = &mut hashing {
             h.absorb(&next);

@@ -15,7 +15,8 @@ use super::namespace::sweep_tile_seed;
 use super::population::write_atomically;
 use super::validate::{
     check_controllers, check_name, check_sequences, io_error, play_pairings, sequence_seeds,
-    summarise, summary_table, Pairing, PairingSummary, PlayOptions, ValidateError,
+    sequence_words, summarise, summary_table, write_summary, Pairing, PairingSummary, PlayOptions,
+    ValidateError,
 };
 use crate::arena::GameChoice;
 use crate::game::Rules;
@@ -273,19 +274,21 @@ pub fn run_sweep(spec: &SweepSpec, opts: &PlayOptions) -> Result<SweepOutcome, V
     }
     let best = summaries[best].0;
     let table: Vec<PairingSummary> = summaries.iter().map(|(_, s)| s.clone()).collect();
-    let text = format!(
-        "# Sweep `{}`\n\n{}\n\nEach grid point (`{}` with the given constants) against `{}` on {} tile sequences of the sweep (evolution's namespace, never validation's), master seed {}, both seatings.\n\n{}\nBest point (highest mean score difference): **{}**\n",
-        spec.name,
-        spec.description,
-        serde_json::to_string(&spec.settings).unwrap_or_default(),
-        serde_json::to_string(&spec.opponent).unwrap_or_default(),
-        spec.sequences,
-        spec.seed,
-        summary_table(&table),
-        best
-    );
-    let path = opts.out_dir.join("summary.md");
-    write_atomically(&path, &text).map_err(|e| io_error(&path, e))?;
+    let (sequences, _) = sequence_words(spec.game);
+    write_summary(
+        &opts.out_dir,
+        &format!("Sweep `{}`", spec.name),
+        &spec.description,
+        &format!(
+            "Each grid point (`{}` with the given constants) against `{}` on {} {sequences} of the sweep (evolution's namespace, never validation's), master seed {}, both seatings.",
+            serde_json::to_string(&spec.settings).unwrap_or_default(),
+            serde_json::to_string(&spec.opponent).unwrap_or_default(),
+            spec.sequences,
+            spec.seed,
+        ),
+        &summary_table(&table),
+        &format!("Best point (highest mean score difference): **{best}**"),
+    )?;
     let path = opts.out_dir.join("sweep.csv");
     write_atomically(&path, &sweep_csv(spec, &summaries)).map_err(|e| io_error(&path, e))?;
     Ok(SweepOutcome { summaries, best })

@@ -604,23 +604,57 @@ pub fn run_validation(
         }) => format!("\n\nFormula: `{text}`"),
         _ => String::new(),
     };
-    let (sequences, seeds) = match spec.game {
-        GameChoice::Carcassonne => ("Tile sequences".to_string(), "tile seeds"),
-        game => (format!("{}: sequences of die rolls", game.label()), "dice seeds"),
-    };
-    let text = format!(
-        "# Validation `{}`\n\n{}\n\nCandidate: `{}`{formula}\n\nBaseline: `{}`\n\n{sequences}: {} from the validation namespace ({seeds} with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.\n\n{}\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.\n",
-        spec.name,
-        spec.description,
-        serde_json::to_string(&spec.candidate).unwrap_or_default(),
-        serde_json::to_string(&spec.baseline).unwrap_or_default(),
-        spec.sequences,
-        spec.seed,
-        summary_table(std::slice::from_ref(&summary)),
-    );
-    let path = opts.out_dir.join("summary.md");
-    write_atomically(&path, &text).map_err(|e| io_error(&path, e))?;
+    let (sequences, seeds) = sequence_words(spec.game);
+    write_summary(
+        &opts.out_dir,
+        &format!("Validation `{}`", spec.name),
+        &spec.description,
+        &format!(
+            "Candidate: `{}`{formula}\n\nBaseline: `{}`\n\n{}: {} from the validation namespace ({seeds} with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.",
+            serde_json::to_string(&spec.candidate).unwrap_or_default(),
+            serde_json::to_string(&spec.baseline).unwrap_or_default(),
+            capitalised(&sequences),
+            spec.sequences,
+            spec.seed,
+        ),
+        &summary_table(std::slice::from_ref(&summary)),
+        "Win rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.",
+    )?;
     Ok(summary)
+}
+
+/// What a game's sequences of chance events and their seeds are called in summaries.
+pub(super) fn sequence_words(game: GameChoice) -> (String, &'static str) {
+    match game {
+        GameChoice::Carcassonne => ("tile sequences".into(), "tile seeds"),
+        game => (
+            format!("sequences of die rolls of {}", game.label()),
+            "dice seeds",
+        ),
+    }
+}
+
+fn capitalised(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// A folder's `summary.md`: the title, the description, `body`, the table and `tail`, each
+/// its own paragraph.
+pub(super) fn write_summary(
+    dir: &Path,
+    title: &str,
+    description: &str,
+    body: &str,
+    table: &str,
+    tail: &str,
+) -> Result<(), ValidateError> {
+    let text = format!("# {title}\n\n{description}\n\n{body}\n\n{table}\n{tail}\n");
+    let path = dir.join("summary.md");
+    write_atomically(&path, &text).map_err(|e| io_error(&path, e))
 }
 
 mod bandit_baselines;
