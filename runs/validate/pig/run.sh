@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The committed evolved formulas validated in games of Pig to 100 against UCT tuned on Pig:
+# the sweep that tunes UCT (sweep sequences), then every validation (validation sequences),
+# each resumable (run again to continue), then one table of every validation's row in
+# runs/validate/pig/summary.md. The baseline of the validation specs is the sweep's best point,
+# written into them by hand after the sweep (their comments say which).
+# Run from the repository's root: bash runs/validate/pig/run.sh [path to evomcts]
+set -euo pipefail
+evomcts=${1:-target/release/evomcts}
+here=runs/validate/pig
+resume() { if [ -e "$1/games.csv" ]; then echo --resume; fi; }
+"$evomcts" validate sweep "$here/uct-sweep.ron" --out "$here/uct-sweep" $(resume "$here/uct-sweep") --quiet
+entrants=(uct100-champion uct100-seed uct100-moregames-champion uct100-terminals-champion
+    knowledge100-champion knowledge100-seed knowledge100-hashed-champion
+    knowledge400-champion knowledge400-seed demo-champion demo-seed)
+for e in "${entrants[@]}"; do
+    "$evomcts" validate game "$here/$e.ron" --out "$here/$e" $(resume "$here/$e") --quiet > /dev/null
+done
+{
+    echo "# The evolved formulas in games of Pig to 100"
+    echo
+    echo "Each entrant (its run's candidate settings, 1,000 simulations, rewards +1/0/-1) against UCT tuned on Pig ($(grep -o 'best point[^*]*\*\*[^*]*\*\*' "$here/uct-sweep/summary.md" | tr -d '*' || true)), 1,000 sequences of die rolls of the validation namespace, both seatings. Made by \`bash runs/validate/pig/run.sh\`; each row is the table of \`runs/validate/pig/<entrant>/summary.md\`."
+    echo
+    echo "| entrant | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |"
+    echo "|---|---|---|---|---|---|---|"
+    for e in "${entrants[@]}"; do
+        grep '^| candidate vs baseline' "$here/$e/summary.md" | sed "s/^| candidate vs baseline/| $e/"
+    done
+} > "$here/summary.md"
+cat "$here/summary.md"
