@@ -19,7 +19,7 @@ done
 {
     echo "# The evolved formulas in games of Pig to 100"
     echo
-    echo "Each entrant (its run's candidate settings, 1,000 simulations, rewards +1/0/-1) against UCT tuned on Pig ($(grep -o 'best point[^*]*\*\*[^*]*\*\*' "$here/uct-sweep/summary.md" | tr -d '*' || true)), 1,000 sequences of die rolls of the validation namespace, both seatings. Made by \`bash runs/validate/pig/run.sh\`; each row is the table of \`runs/validate/pig/<entrant>/summary.md\`."
+    echo "Each entrant (its run's candidate settings, 1,000 simulations, rewards +1/0/-1) against UCT tuned on Pig (the sweep's best point by mean score difference: $(sed -n 's/^Best point.*\*\*\(.*\)\*\*$/\1/p' "$here/uct-sweep/summary.md")), 1,000 sequences of die rolls of the validation namespace, both seatings. Made by \`bash runs/validate/pig/run.sh\`; each row is the table of \`runs/validate/pig/<entrant>/summary.md\`."
     echo
     echo "| entrant | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |"
     echo "|---|---|---|---|---|---|---|"
