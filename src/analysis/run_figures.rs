@@ -160,7 +160,11 @@ pub fn write_league_run(
         tables: Vec::new(),
         text: report::standings_table(&tables).to_text(),
     });
-    written.append(GameCurves::new(&names, games, &[])?.write(out)?);
+    // Score curves read the virtual scores after every turn, which only Carcassonne records
+    // keep.
+    if spec.game.is_carcassonne() {
+        written.append(GameCurves::new(&names, games, &[])?.write(out)?);
+    }
     Ok(written)
 }
 
