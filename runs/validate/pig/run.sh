@@ -13,7 +13,10 @@ resume() { if [ -e "$1/games.csv" ]; then echo --resume; fi; }
 entrants=(uct100-champion uct100-seed uct100-moregames-champion uct100-terminals-champion
     knowledge100-champion knowledge100-seed knowledge100-hashed-champion
     knowledge400-champion knowledge400-seed demo-champion demo-seed)
-for e in "${entrants[@]}"; do
+# The same formulas with Pig's constant (C_E = 1.4) instead of their run's.
+retuned=(uct100-champion-c14 uct100-moregames-champion-c14 knowledge400-champion-c14
+    knowledge-seed-c14)
+for e in "${entrants[@]}" "${retuned[@]}"; do
     "$evomcts" validate game "$here/$e.ron" --out "$here/$e" $(resume "$here/$e") --quiet > /dev/null
 done
 {
@@ -24,6 +27,14 @@ done
     echo "| entrant | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |"
     echo "|---|---|---|---|---|---|---|"
     for e in "${entrants[@]}"; do
+        grep '^| candidate vs baseline' "$here/$e/summary.md" | sed "s/^| candidate vs baseline/| $e/"
+    done
+    echo
+    echo "The same formulas with Pig's constant, C_E = 1.4, instead of their run's (the other settings as above):"
+    echo
+    echo "| entrant | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |"
+    echo "|---|---|---|---|---|---|---|"
+    for e in "${retuned[@]}"; do
         grep '^| candidate vs baseline' "$here/$e/summary.md" | sed "s/^| candidate vs baseline/| $e/"
     done
 } > "$here/summary.md"
