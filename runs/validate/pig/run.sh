@@ -16,7 +16,10 @@ entrants=(uct100-champion uct100-seed uct100-moregames-champion uct100-terminals
 # The same formulas with Pig's constant (C_E = 1.4) instead of their run's.
 retuned=(uct100-champion-c14 uct100-moregames-champion-c14 knowledge400-champion-c14
     knowledge-seed-c14)
-for e in "${entrants[@]}" "${retuned[@]}"; do
+# The champion evolved on Pig itself (runs/evolve/pig.ron), once that run has finished.
+evolved=()
+if [ -e populations/pig/champion.txt ]; then evolved=(evolved-champion); fi
+for e in "${entrants[@]}" "${retuned[@]}" "${evolved[@]}"; do
     "$evomcts" validate game "$here/$e.ron" --out "$here/$e" $(resume "$here/$e") --quiet > /dev/null
 done
 {
@@ -37,5 +40,13 @@ done
     for e in "${retuned[@]}"; do
         grep '^| candidate vs baseline' "$here/$e/summary.md" | sed "s/^| candidate vs baseline/| $e/"
     done
+    if [ ${#evolved[@]} -gt 0 ]; then
+        echo
+        echo "The champion evolved on Pig (runs/evolve/pig.ron) against the same baseline:"
+        echo
+        echo "| entrant | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |"
+        echo "|---|---|---|---|---|---|---|"
+        grep '^| candidate vs baseline' "$here/evolved-champion/summary.md" | sed "s/^| candidate vs baseline/| evolved-champion/"
+    fi
 } > "$here/summary.md"
 cat "$here/summary.md"
