@@ -46,13 +46,22 @@ impl<'de> Deserialize<'de> for PlayedGame {
             pig: Option<IgnoredAny>,
         }
         let raw = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
-        let probe: Probe = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
-        let game = if probe.pig.is_some() {
+        // Not an object at all: Carcassonne's parser says what was expected.
+        let is_pig = serde_json::from_str::<Probe>(raw.get()).is_ok_and(|p| p.pig.is_some());
+        let game = if is_pig {
             serde_json::from_str(raw.get()).map(PlayedGame::Pig)
         } else {
             serde_json::from_str(raw.get()).map(PlayedGame::Carcassonne)
         };
-        game.map_err(D::Error::custom)
+        // The inner parser's position counts from the start of the game's object; the outer
+        // one, which the caller sees, places the error in the whole line.
+        game.map_err(|e| {
+            let message = e.to_string();
+            let message = message
+                .rfind(" at line ")
+                .map_or(message.as_str(), |at| &message[..at]);
+            D::Error::custom(format!("in `game`: {message}"))
+        })
     }
 }
 
