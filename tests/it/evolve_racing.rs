@@ -4,7 +4,7 @@
 
 use evomcts::evolve::fitness::{evaluate_all, Request};
 use evomcts::evolve::racing::race;
-use evomcts::evolve::{run_evolution, EvolveSpec, RacingSpec, RunOptions};
+use evomcts::evolve::{run_evolution, EvolveSpec, RacingSpec};
 use evomcts::formula::Formula;
 use evomcts::game::GameRng;
 use evomcts::league::schedule::derive_seed;
@@ -183,16 +183,7 @@ const RACED: &str = r#"(
     fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 200, c_e: 0.5),
 )"#;
 
-fn options(dir: &std::path::Path, threads: usize, resume: bool, stop: Option<usize>) -> RunOptions {
-    RunOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        stop_after: stop,
-        srun: None,
-    }
-}
+use crate::support::evolve_opts as options;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     crate::support::scratch("race", name)

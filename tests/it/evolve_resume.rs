@@ -22,16 +22,7 @@ fn scratch_dir(name: &str) -> PathBuf {
     crate::support::scratch("evolve", name)
 }
 
-fn options(dir: &Path, threads: usize, resume: bool, stop_after: Option<usize>) -> RunOptions {
-    RunOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        stop_after,
-        srun: None,
-    }
-}
+use crate::support::evolve_opts as options;
 
 /// Every file of the run folder, by name.
 pub(crate) fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {

@@ -4,8 +4,8 @@
 
 use crate::support::{opts, scratch};
 use evomcts::arena::{replay_pig, GameChoice, PlayedGame};
-use evomcts::evolve::validate::{run_validation, PlayOptions, ValidateSpec};
-use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions};
+use evomcts::evolve::validate::{run_validation, ValidateSpec};
+use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::games::pig::PigRules;
 use evomcts::league::{read_records, record_path, run_league, LeagueSpec};
 use evomcts::runfs::SpecFile;
@@ -220,16 +220,7 @@ const EVOLVE: &str = r#"(
     ),
 )"#;
 
-fn evolve_options(dir: &Path, threads: usize, resume: bool, stop: Option<usize>) -> RunOptions {
-    RunOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        stop_after: stop,
-        srun: None,
-    }
-}
+use crate::support::evolve_opts as evolve_options;
 
 #[test]
 fn a_short_evolution_on_pig_resumes_byte_identically() {
@@ -254,23 +245,25 @@ fn a_short_evolution_on_pig_resumes_byte_identically() {
     for d in [whole, split] {
         std::fs::remove_dir_all(d).unwrap();
     }
-    // Functional hashing reads Carcassonne searches: refused for Pig, naming the field.
-    let hashed = EVOLVE.replace(
-        "elite_samples: 3)",
-        "elite_samples: 3, functional_hashing: ())",
-    );
-    let msg = EvolveSpec::from_ron(&hashed, "h.ron")
-        .unwrap_err()
-        .to_string();
-    assert!(msg.contains("noise.functional_hashing"), "{msg}");
-    let ruled = EVOLVE.replace(
-        "score: WinRate,",
-        "score: WinRate, rules: (unplaceable: BottomOfStack),",
-    );
-    let msg = EvolveSpec::from_ron(&ruled, "r.ron")
-        .unwrap_err()
-        .to_string();
-    assert!(msg.contains("fitness.rules"), "{msg}");
+    // Functional hashing reads Carcassonne searches, and Carcassonne's rules mean nothing on
+    // Pig: both refused, naming the field.
+    for (from, to, field) in [
+        (
+            "elite_samples: 3)",
+            "elite_samples: 3, functional_hashing: ())",
+            "noise.functional_hashing",
+        ),
+        (
+            "score: WinRate,",
+            "score: WinRate, rules: (unplaceable: BottomOfStack),",
+            "fitness.rules",
+        ),
+    ] {
+        let msg = EvolveSpec::from_ron(&EVOLVE.replace(from, to), "e.ron")
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains(field), "{msg}");
+    }
 }
 
 const VALIDATE: &str = r#"(
@@ -285,13 +278,8 @@ const VALIDATE: &str = r#"(
 #[test]
 fn a_pig_validation_of_a_formula_equal_to_its_baseline_is_even_and_thread_independent() {
     let spec = ValidateSpec::from_ron(VALIDATE, "v.ron").unwrap();
-    let play = |dir: &Path, threads: usize, stop: Option<usize>, resume: bool| PlayOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        stop_after: stop,
-        srun: None,
+    let play = |dir: &Path, threads: usize, stop: Option<usize>, resume: bool| {
+        crate::support::validate_opts(dir, resume, threads, stop)
     };
     let one = scratch("pig", "validate-one");
     let a = run_validation(&spec, &play(&one, 1, None, false)).unwrap();

@@ -10,14 +10,12 @@ use evomcts::evolve::namespace::{
 use evomcts::evolve::run::generation_seeds;
 use evomcts::evolve::spec::BanditSpec;
 use evomcts::evolve::sweep::{run_sweep, SweepSpec};
-use evomcts::evolve::validate::{
-    bandit_baselines, run_validation, thompson_regret, PlayOptions, ValidateSpec,
-};
+use evomcts::evolve::validate::{bandit_baselines, run_validation, thompson_regret, ValidateSpec};
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::{CompiledFormula, Formula};
 use evomcts::runfs::SpecFile;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Every tile sequence a run of `spec` can play: all generations' sample seeds (racing's cap
 /// included) and elite seeds.
@@ -114,16 +112,7 @@ const VALIDATE: &str = r#"(
     baseline: Mcts(sims: 8, reward: ScaledScoreDiff(50.0), c_e: 0.25),
 )"#;
 
-fn opts(dir: &Path, resume: bool, threads: usize, stop: Option<usize>) -> PlayOptions {
-    PlayOptions {
-        out_dir: dir.to_path_buf(),
-        resume,
-        threads: Some(threads),
-        progress: false,
-        stop_after: stop,
-        srun: None,
-    }
-}
+use crate::support::validate_opts as opts;
 
 fn scratch(name: &str) -> PathBuf {
     crate::support::scratch("validate", name)

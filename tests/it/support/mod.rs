@@ -35,6 +35,42 @@ pub fn opts(
     }
 }
 
+/// Evolution run options for a test: no progress, `threads` workers, stopping after generation
+/// `stop` when given.
+pub fn evolve_opts(
+    dir: &Path,
+    threads: usize,
+    resume: bool,
+    stop: Option<usize>,
+) -> evomcts::evolve::RunOptions {
+    evomcts::evolve::RunOptions {
+        out_dir: dir.to_path_buf(),
+        resume,
+        threads: Some(threads),
+        progress: false,
+        stop_after: stop,
+        srun: None,
+    }
+}
+
+/// Validation options for a test: no progress, `threads` workers, stopping after `stop`
+/// sequences when given.
+pub fn validate_opts(
+    dir: &Path,
+    resume: bool,
+    threads: usize,
+    stop: Option<usize>,
+) -> evomcts::evolve::validate::PlayOptions {
+    evomcts::evolve::validate::PlayOptions {
+        out_dir: dir.to_path_buf(),
+        resume,
+        threads: Some(threads),
+        progress: false,
+        stop_after: stop,
+        srun: None,
+    }
+}
+
 /// The tables of a league's recorded games.
 pub fn tables(
     spec: &evomcts::league::LeagueSpec,
