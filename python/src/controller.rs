@@ -23,10 +23,10 @@ pub struct PyController {
     seed: u64,
     /// Behind a mutex only to make the class `Sync`, as Python objects must be; `decide`
     /// holds `&mut self`, so it never waits for the lock.
-    agent: Mutex<Box<dyn Agent<evomcts::game::GameState>>>,
+    agent: Mutex<Box<dyn Agent<GameState>>>,
 }
 
-fn build(spec: &ControllerSpec, seed: u64) -> PyResult<Box<dyn Agent<evomcts::game::GameState>>> {
+fn build(spec: &ControllerSpec, seed: u64) -> PyResult<Box<dyn Agent<GameState>>> {
     spec.build(seed).map_err(raise)
 }
 
@@ -84,7 +84,7 @@ impl PyController {
 /// A seat's controller that, once `cancel` is set, plays random moves so that an interrupted
 /// game ends quickly (its record is thrown away).
 struct Cancellable<'a> {
-    agent: Box<dyn Agent<evomcts::game::GameState>>,
+    agent: Box<dyn Agent<GameState>>,
     cancel: &'a AtomicBool,
     fallback: GameRng,
 }

@@ -185,6 +185,8 @@ pub fn play_pig(
 /// Why a Pig record does not replay.
 #[derive(Debug, thiserror::Error)]
 pub enum PigReplayError {
+    #[error("the record's rules: {0}")]
+    Rules(PigError),
     #[error("the record ends before the game does: no {0} left")]
     RunsOut(&'static str),
     #[error("the game ends with {moves} moves and {rolls} rolls of the record unplayed")]

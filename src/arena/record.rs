@@ -4,6 +4,7 @@
 //! records made before games could be chosen read and write unchanged; a Pig record is told
 //! apart by its `pig` field (its rules).
 
+use super::choice::GameChoice;
 use crate::game::{seed_string, GameRecord};
 use crate::games::pig::{PigMove, PigRules};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -107,12 +108,17 @@ impl PlayedGame {
         }
     }
 
+    /// The game this is a record of, as a spec names it.
+    pub fn choice(&self) -> GameChoice {
+        match self {
+            PlayedGame::Carcassonne(_) => GameChoice::Carcassonne,
+            PlayedGame::Pig(r) => GameChoice::Pig(r.pig),
+        }
+    }
+
     /// The game's name: `Carcassonne`, `Pig to 100`.
     pub fn label(&self) -> String {
-        match self {
-            PlayedGame::Carcassonne(_) => "Carcassonne".into(),
-            PlayedGame::Pig(r) => format!("Pig to {}", r.pig.target),
-        }
+        self.choice().label()
     }
 
     pub fn carcassonne(&self) -> Option<&GameRecord> {
@@ -126,13 +132,6 @@ impl PlayedGame {
         match self {
             PlayedGame::Carcassonne(r) => Some(r),
             PlayedGame::Pig(_) => None,
-        }
-    }
-
-    pub fn pig(&self) -> Option<&PigRecord> {
-        match self {
-            PlayedGame::Pig(r) => Some(r),
-            PlayedGame::Carcassonne(_) => None,
         }
     }
 }

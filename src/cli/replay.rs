@@ -129,22 +129,19 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     Ok(())
 }
 
-fn shown<M: ToString>(moves: &[M]) -> Vec<String> {
-    moves.iter().map(ToString::to_string).collect()
+/// Where two games' moves first differ, as the line `replay` prints.
+fn first_different_move<M: PartialEq + std::fmt::Display>(a: &[M], b: &[M]) -> Option<String> {
+    let turn = a.iter().zip(b).position(|(x, y)| x != y)?;
+    Some(format!(
+        "turn {turn}: recorded {} but replay played {}",
+        a[turn], b[turn]
+    ))
 }
 
 fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
-    let different_moves = |a: &[String], b: &[String]| {
-        a.iter().zip(b).position(|(x, y)| x != y).map(|turn| {
-            format!(
-                "turn {turn}: recorded {} but replay played {}",
-                a[turn], b[turn]
-            )
-        })
-    };
     match (&recorded.game, &again.game) {
         (PlayedGame::Carcassonne(a), PlayedGame::Carcassonne(b)) => {
-            if let Some(d) = different_moves(&shown(&a.moves), &shown(&b.moves)) {
+            if let Some(d) = first_different_move(&a.moves, &b.moves) {
                 return Some(d);
             }
             if a.moves.len() != b.moves.len() || a.draws != b.draws {
@@ -152,7 +149,7 @@ fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
             }
         }
         (PlayedGame::Pig(a), PlayedGame::Pig(b)) => {
-            if let Some(d) = different_moves(&shown(&a.moves), &shown(&b.moves)) {
+            if let Some(d) = first_different_move(&a.moves, &b.moves) {
                 return Some(d);
             }
             if a.moves.len() != b.moves.len() || a.rolls != b.rolls {

@@ -174,12 +174,7 @@ impl Expected {
                 "its seeds differ from the schedule's".into(),
             ));
         }
-        let kind_matches = match (&g.game, self.game) {
-            (PlayedGame::Carcassonne(_), GameChoice::Carcassonne) => true,
-            (PlayedGame::Pig(r), GameChoice::Pig(rules)) => r.pig == rules,
-            _ => false,
-        };
-        if !kind_matches {
+        if g.game.choice() != self.game {
             return Err(differs(
                 "game",
                 format!(
