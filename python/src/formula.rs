@@ -111,8 +111,9 @@ impl PyFormula {
     /// The formula's value for one child, as ``evomcts formula eval`` prints it; the keywords
     /// are its flags: q (Q, the child's mean reward), parent_visits (N), child_visits (n),
     /// c (C_E; the formula's own ``[C=...]`` wins), variance (V), parent_q (P), siblings (K),
-    /// heuristic (H) and prior (p).
-    #[pyo3(signature = (*, q=0.0, parent_visits=1.0, child_visits=1.0, c=2.0, variance=0.0, parent_q=0.0, siblings=0.0, heuristic=0.0, prior=0.0))]
+    /// heuristic (H), prior (p) and the move features mover_gain (G), opponent_gain (O),
+    /// meeple (M), farmer (F), returned (R), supply (L) and turn (T).
+    #[pyo3(signature = (*, q=0.0, parent_visits=1.0, child_visits=1.0, c=2.0, variance=0.0, parent_q=0.0, siblings=0.0, heuristic=0.0, prior=0.0, mover_gain=0.0, opponent_gain=0.0, meeple=0.0, farmer=0.0, returned=0.0, supply=0.0, turn=0.0))]
     #[allow(clippy::too_many_arguments)]
     fn eval(
         &self,
@@ -125,6 +126,13 @@ impl PyFormula {
         siblings: f64,
         heuristic: f64,
         prior: f64,
+        mover_gain: f64,
+        opponent_gain: f64,
+        meeple: f64,
+        farmer: f64,
+        returned: f64,
+        supply: f64,
+        turn: f64,
     ) -> PyResult<f64> {
         let inputs = SelectionInputs {
             q: finite("q", q)?,
@@ -136,6 +144,15 @@ impl PyFormula {
             siblings: finite("siblings", siblings)?,
             heuristic: finite("heuristic", heuristic)?,
             prior: finite("prior", prior)?,
+            features: [
+                finite("mover_gain", mover_gain)?,
+                finite("opponent_gain", opponent_gain)?,
+                finite("meeple", meeple)?,
+                finite("farmer", farmer)?,
+                finite("returned", returned)?,
+                finite("supply", supply)?,
+                finite("turn", turn)?,
+            ],
         };
         let compiled = self.inner.compile().map_err(raise)?;
         Ok(compiled.eval(&inputs))

@@ -3,6 +3,7 @@
 use crate::game::GameState;
 use crate::game::Rules;
 use crate::games::pig::{PigRules, PigState};
+use crate::games::Game;
 use crate::search::ControllerSpec;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +43,14 @@ impl GameChoice {
             ));
         }
         Ok(())
+    }
+
+    /// Whether the game gives moves features (the formula terminals `G` … `T`).
+    pub fn offers_move_features(&self) -> bool {
+        match self {
+            GameChoice::Carcassonne => <GameState as Game>::OFFERS_MOVE_FEATURES,
+            GameChoice::Pig(_) => <PigState as Game>::OFFERS_MOVE_FEATURES,
+        }
     }
 
     /// That the game offers what a controller asks of it (a Star evaluation), the message

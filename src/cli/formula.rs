@@ -22,7 +22,7 @@ enum FormulaCommand {
     ///
     /// Syntax: terminals Q (child's mean reward), N (parent visits), n (child visits),
     /// C (exploration constant), V, P, K (extras), H (the move's heuristic value), p (its
-    /// prior); + - * /; ln (or log), sqrt, min, max;
+    /// prior), the move features G O M F R L T; + - * /; ln (or log), sqrt, min, max;
     /// numbers; an optional own C_E as a suffix, e.g. `Q + C*sqrt(ln(N)/n) [C=5]`.
     Show {
         /// The formula, e.g. "Q + 2*C*sqrt(2*ln(N)/n)".
@@ -59,6 +59,27 @@ enum FormulaCommand {
         /// p: the child's prior (softmax of the siblings' H).
         #[arg(long, default_value_t = 0.0, value_parser = finite)]
         prior: f64,
+        /// G: the mover's own score gain from the move, in Q's unit.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
+        mover_gain: f64,
+        /// O: the opponent's score gain from the move, in Q's unit.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
+        opponent_gain: f64,
+        /// M: 1 if the move places a meeple, else 0.
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
+        meeple: f64,
+        /// F: 1 if that meeple stands on a field (a farmer), else 0.
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
+        farmer: f64,
+        /// R: the mover's meeples the move returns to the supply.
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
+        returned: f64,
+        /// L: the mover's meeples in supply after the move, / 7.
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
+        supply: f64,
+        /// T: the turns played before the move, / 71.
+        #[arg(long, default_value_t = 0.0, value_parser = finite)]
+        turn: f64,
     },
     /// Validate a grammar file (default: the built-in paper grammar) and print it.
     Grammar {
@@ -109,6 +130,13 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
             siblings,
             heuristic,
             prior,
+            mover_gain,
+            opponent_gain,
+            meeple,
+            farmer,
+            returned,
+            supply,
+            turn,
         } => {
             let formula = parse(&expr)?;
             let inputs = SelectionInputs {
@@ -121,6 +149,15 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
                 siblings,
                 heuristic,
                 prior,
+                features: [
+                    mover_gain,
+                    opponent_gain,
+                    meeple,
+                    farmer,
+                    returned,
+                    supply,
+                    turn,
+                ],
             };
             let compiled = formula.compile()?;
             println!("{}", compiled.eval(&inputs));

@@ -104,6 +104,15 @@ fn bank_settings(spec: &EvolveSpec) -> Result<MctsSettings, String> {
         return Err("functional hashing needs Carcassonne fitness".into());
     };
     let grammar = spec.grammar()?;
+    if let Some(feature) = Terminal::MOVE_FEATURES
+        .iter()
+        .find(|&t| grammar.terminals().contains(t) || spec.seed_formula.uses(*t))
+    {
+        return Err(format!(
+            "functional hashing does not carry move features, and the grammar or seed reads \
+             `{feature}`: leave `hashing` out"
+        ));
+    }
     let offers_knowledge = Terminal::KNOWLEDGE
         .iter()
         .any(|t| grammar.terminals().contains(t));
@@ -243,6 +252,7 @@ pub fn parse_bank(text: &str, file: &str) -> Result<SiblingSets, PopulationError
             siblings: v[6],
             heuristic: v[7],
             prior: v[8],
+            features: Default::default(),
         });
     }
     bank.push_set(current);
@@ -609,6 +619,7 @@ mod tests {
                 out.push_set(set.iter().map(|x| crate::formula::SelectionInputs {
                     heuristic: 0.0,
                     prior: 0.0,
+                    features: Default::default(),
                     ..*x
                 }));
             }

@@ -383,6 +383,24 @@ impl EvolveSpec {
                 if let Err((f, m)) = c.game.check_rules(&c.rules) {
                     return err(&format!("fitness.{f}"), m);
                 }
+                if !c.game.offers_move_features() {
+                    let reads_feature = |t: &crate::formula::Terminal| {
+                        grammar.terminals().contains(t) || self.seed_formula.uses(*t)
+                    };
+                    if let Some(t) = crate::formula::Terminal::MOVE_FEATURES
+                        .iter()
+                        .find(|t| reads_feature(t))
+                    {
+                        return err(
+                            "grammar",
+                            format!(
+                                "offers the move feature `{t}`, which {} does not give: \
+                                 use a grammar without G, O, M, F, R, L and T",
+                                c.game.label()
+                            ),
+                        );
+                    }
+                }
                 for (field, controller) in [
                     (
                         "fitness.candidate",

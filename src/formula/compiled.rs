@@ -119,6 +119,13 @@ fn input_array(inputs: &SelectionInputs) -> [f64; Terminal::ALL.len()] {
         inputs.siblings,
         inputs.heuristic,
         inputs.prior,
+        inputs.features[0],
+        inputs.features[1],
+        inputs.features[2],
+        inputs.features[3],
+        inputs.features[4],
+        inputs.features[5],
+        inputs.features[6],
     ]
 }
 

@@ -11,7 +11,7 @@
 //!          | ("ln" | "log" | "sqrt") "(" sum ")" | ("min" | "max") "(" sum "," sum ")"
 //! ```
 //!
-//! Terminals are `Q N n C V P K`; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`. A
+//! Terminals are `Q N n C V P K H p G O M F R L T`; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`. A
 //! formula deeper than [`MAX_FORMULA_DEPTH`] is refused.
 //! Errors give the 1-based character column and what was expected there, so a user
 //! typing a formula on the command line can fix it.
@@ -90,7 +90,7 @@ struct Parser {
 }
 
 const START_OF_OPERAND: &str =
-    "a number, a terminal (Q, N, n, C, V, P, K), a function (ln, log, sqrt, min, max), `-` or `(`";
+    "a number, a terminal (Q, N, n, C, V, P, K, H, p, G, O, M, F, R, L, T), a function (ln, log, sqrt, min, max), `-` or `(`";
 
 impl Parser {
     fn new(text: &str) -> Parser {

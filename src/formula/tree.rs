@@ -40,6 +40,11 @@ pub struct SelectionInputs {
     /// `p`: the child's prior, the softmax of its siblings' `H` (0 where the search computes
     /// no knowledge).
     pub prior: f64,
+    /// The move features `G`, `O`, `M`, `F`, `R`, `L`, `T` of the move that leads to the
+    /// child, in [`Terminal::MOVE_FEATURES`] order (0 where the game gives none or the search
+    /// computes none).
+    #[serde(default)]
+    pub features: [f64; Terminal::MOVE_FEATURES.len()],
 }
 
 impl SelectionInputs {
@@ -76,11 +81,25 @@ pub enum Terminal {
     Heuristic,
     /// `p`: prior of the child, the softmax of the siblings' `H`.
     Prior,
+    /// `G`: the mover's own score gain from the move, in Q's unit.
+    MoverGain,
+    /// `O`: the opponent's score gain from the move, in Q's unit.
+    OpponentGain,
+    /// `M`: 1 if the move commits a piece (Carcassonne: places a meeple).
+    PiecePlaced,
+    /// `F`: 1 if that piece stays until the end (Carcassonne: a farmer).
+    PieceFixed,
+    /// `R`: the mover's pieces the move brings back to its supply.
+    PiecesReturned,
+    /// `L`: the mover's supply after the move, as a share of a full supply.
+    Supply,
+    /// `T`: the share of the game's turns played before the move.
+    Progress,
 }
 
 impl Terminal {
     /// All terminals, in the order used for canonical ordering and listings.
-    pub const ALL: [Terminal; 9] = [
+    pub const ALL: [Terminal; 16] = [
         Terminal::Q,
         Terminal::ParentVisits,
         Terminal::ChildVisits,
@@ -90,11 +109,47 @@ impl Terminal {
         Terminal::Siblings,
         Terminal::Heuristic,
         Terminal::Prior,
+        Terminal::MoverGain,
+        Terminal::OpponentGain,
+        Terminal::PiecePlaced,
+        Terminal::PieceFixed,
+        Terminal::PiecesReturned,
+        Terminal::Supply,
+        Terminal::Progress,
+    ];
+
+    /// The move features, in the order of [`SelectionInputs::features`] (and of the games'
+    /// `MOVE_FEATURE_SYMBOLS`): a game gives them per move, and a search computes them only
+    /// for formulas that read one.
+    pub const MOVE_FEATURES: [Terminal; 7] = [
+        Terminal::MoverGain,
+        Terminal::OpponentGain,
+        Terminal::PiecePlaced,
+        Terminal::PieceFixed,
+        Terminal::PiecesReturned,
+        Terminal::Supply,
+        Terminal::Progress,
     ];
 
     /// The terminals that carry game knowledge: a search computes them only for formulas
     /// that read them.
-    pub const KNOWLEDGE: [Terminal; 2] = [Terminal::Heuristic, Terminal::Prior];
+    pub const KNOWLEDGE: [Terminal; 9] = [
+        Terminal::Heuristic,
+        Terminal::Prior,
+        Terminal::MoverGain,
+        Terminal::OpponentGain,
+        Terminal::PiecePlaced,
+        Terminal::PieceFixed,
+        Terminal::PiecesReturned,
+        Terminal::Supply,
+        Terminal::Progress,
+    ];
+
+    /// Whether this is a move feature, and which: its index in
+    /// [`SelectionInputs::features`].
+    pub fn feature_index(self) -> Option<usize> {
+        Terminal::MOVE_FEATURES.iter().position(|&t| t == self)
+    }
 
     /// The name used in the text form and in grammar files.
     pub fn symbol(self) -> &'static str {
@@ -108,6 +163,13 @@ impl Terminal {
             Terminal::Siblings => "K",
             Terminal::Heuristic => "H",
             Terminal::Prior => "p",
+            Terminal::MoverGain => "G",
+            Terminal::OpponentGain => "O",
+            Terminal::PiecePlaced => "M",
+            Terminal::PieceFixed => "F",
+            Terminal::PiecesReturned => "R",
+            Terminal::Supply => "L",
+            Terminal::Progress => "T",
         }
     }
 
@@ -128,6 +190,13 @@ impl Terminal {
             Terminal::Siblings => "number of children of the parent",
             Terminal::Heuristic => "heuristic value of the move to the child, in Q's unit",
             Terminal::Prior => "prior of the child: softmax of the siblings' H",
+            Terminal::MoverGain => "the mover's own score gain from the move, in Q's unit",
+            Terminal::OpponentGain => "the opponent's score gain from the move, in Q's unit",
+            Terminal::PiecePlaced => "1 if the move places a piece (a meeple), else 0",
+            Terminal::PieceFixed => "1 if that piece stays to the end (a farmer), else 0",
+            Terminal::PiecesReturned => "the mover's pieces the move returns to its supply",
+            Terminal::Supply => "the mover's supply after the move, / a full supply (7)",
+            Terminal::Progress => "the share of the game's turns played before the move",
         }
     }
 
@@ -144,6 +213,13 @@ impl Terminal {
             Terminal::Siblings => inputs.siblings,
             Terminal::Heuristic => inputs.heuristic,
             Terminal::Prior => inputs.prior,
+            Terminal::MoverGain => inputs.features[0],
+            Terminal::OpponentGain => inputs.features[1],
+            Terminal::PiecePlaced => inputs.features[2],
+            Terminal::PieceFixed => inputs.features[3],
+            Terminal::PiecesReturned => inputs.features[4],
+            Terminal::Supply => inputs.features[5],
+            Terminal::Progress => inputs.features[6],
         }
     }
 

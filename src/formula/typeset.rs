@@ -114,6 +114,13 @@ fn latex_term(t: Terminal) -> &'static str {
         Terminal::Siblings => "K",
         Terminal::Heuristic => "H_j",
         Terminal::Prior => "p_j",
+        Terminal::MoverGain => "G_j",
+        Terminal::OpponentGain => "O_j",
+        Terminal::PiecePlaced => "M_j",
+        Terminal::PieceFixed => "F_j",
+        Terminal::PiecesReturned => "R_j",
+        Terminal::Supply => "L_j",
+        Terminal::Progress => "T",
     }
 }
 

@@ -5,7 +5,7 @@
 use super::evaluation::{evaluate, evaluation_bound, order_moves};
 use super::Unplaceable;
 use super::{DrawUntil, Drawn, GameError, GameState, Move, Rules, SampledTiles, TileKind};
-use crate::games::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng};
+use crate::games::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, MoveAssessment};
 
 impl Game for GameState {
     type Move = Move;
@@ -161,6 +161,19 @@ impl Game for GameState {
     fn order_moves(&self, moves: &[Move], out: &mut Vec<Move>) {
         let kind = self.drawn().expect("moves are ordered at a decision");
         order_moves(kind, moves, out)
+    }
+
+    const OFFERS_MOVE_FEATURES: bool = true;
+
+    fn assess_moves(
+        &self,
+        moves: &[Move],
+        scale: f64,
+        features: bool,
+        scratch: &mut Self,
+        out: &mut Vec<MoveAssessment>,
+    ) {
+        super::assessment::assess_moves(self, moves, scale, features, scratch, out)
     }
 
     /// The player, the tile kind and the move's square, rotation and meeple segment.

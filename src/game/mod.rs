@@ -8,6 +8,7 @@
 //! playout, `referee` the stack, the game loop and the replay loop,
 //! `random_games` the benchmark games and test positions, `render` the text board.
 
+mod assessment;
 pub mod draw;
 pub mod evaluation;
 pub mod features;

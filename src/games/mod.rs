@@ -60,6 +60,35 @@ pub enum AfterOutcome {
     Repeat,
 }
 
+/// How many move features a game can give a move ([`Game::assess_moves`]).
+pub const MOVE_FEATURE_COUNT: usize = 7;
+
+/// The move features in their fixed order, by the symbol a selection formula reads each under
+/// (the formula terminals of the same names). What each means is the game's to define within
+/// the meaning the symbol promises:
+///
+/// - `G`: the mover's own gain in score the move makes, in the reward's unit;
+/// - `O`: the opponent's gain in score the move makes (which it may take over), in that unit;
+/// - `M`: 1 if the move commits a piece, else 0;
+/// - `F`: 1 if that piece goes where it stays until the end (Carcassonne: a farmer), else 0;
+/// - `R`: the mover's pieces the move brings back to its supply;
+/// - `L`: the mover's supply after the move, as a share of a full supply;
+/// - `T`: the share of the game's turns played before the move.
+pub const MOVE_FEATURE_SYMBOLS: [&str; MOVE_FEATURE_COUNT] = ["G", "O", "M", "F", "R", "L", "T"];
+
+/// A move's features, in the order of [`MOVE_FEATURE_SYMBOLS`].
+pub type MoveFeatures = [f64; MOVE_FEATURE_COUNT];
+
+/// What a game knows of one legal move of a decision before any search of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveAssessment {
+    /// The change the move makes to the mover's score difference as the game values it now
+    /// ([`Evaluation::ScoreDifference`]), in points.
+    pub gain: f64,
+    /// The move's features (all 0 when the game offers none or none was asked for).
+    pub features: MoveFeatures,
+}
+
 /// A two-player, zero-sum game with chance, as the searches see it.
 ///
 /// Architecture invariant: every method is pure game logic: no I/O, no clock, and every random
@@ -183,6 +212,38 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn order_moves(&self, moves: &[Self::Move], out: &mut Vec<Self::Move>) {
         out.clear();
         out.extend_from_slice(moves);
+    }
+
+    /// Whether the game gives moves features ([`MOVE_FEATURE_SYMBOLS`]); a game without them
+    /// refuses formulas that read one.
+    const OFFERS_MOVE_FEATURES: bool = false;
+
+    /// Assesses every move of `moves` (legal moves of this decision) into `out`, in order:
+    /// `out` is cleared first. `scale` is the points per unit of the reward, the unit of the
+    /// features `G` and `O`; `features` says whether they are wanted at all. `scratch` is a
+    /// buffer the game may overwrite. By default a move is tried on a copy of the state and
+    /// its gain read from the score difference, and no features are given.
+    fn assess_moves(
+        &self,
+        moves: &[Self::Move],
+        scale: f64,
+        features: bool,
+        scratch: &mut Self,
+        out: &mut Vec<MoveAssessment>,
+    ) {
+        let _ = (scale, features);
+        out.clear();
+        let mover = self.to_move();
+        let before = self.evaluate(mover, Evaluation::ScoreDifference);
+        for &mv in moves {
+            scratch.clone_from(self);
+            scratch.apply_move(mv).expect("assessed moves are legal");
+            let after = scratch.evaluate(mover, Evaluation::ScoreDifference);
+            out.push(MoveAssessment {
+                gain: after - before,
+                features: [0.0; MOVE_FEATURE_COUNT],
+            });
+        }
     }
 
     /// A move packed with the player who plays it and its decision's label

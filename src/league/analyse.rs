@@ -10,6 +10,7 @@ use super::records::LeagueGame;
 use super::report::TextTable;
 use super::spec::LeagueSpec;
 use crate::game::{replay_observed, GameError, GameRecord, GameState, Move, ReplayStep};
+use crate::games::MOVE_FEATURE_SYMBOLS;
 use crate::search::{Agent, ControllerSpec, SearchSummary};
 use serde::Serialize;
 
@@ -219,41 +220,58 @@ pub fn search_table(
         (false, false) => "",
     };
     match summary {
-        SearchSummary::Mcts(root) => TextTable {
-            title: format!(
-                "{title}: {} simulations{}, {} legal moves, the {} most visited",
-                root.simulations,
-                if root.es_simulations > 0 {
-                    format!(" (+{} scoring ES candidates)", root.es_simulations)
-                } else {
-                    String::new()
-                },
-                root.legal_moves,
-                root.children.len()
-            ),
-            headers: ["rank", "move", "visits", "share", "Q", "H", "p", ""]
-                .map(String::from)
-                .to_vec(),
-            rows: root
-                .children
-                .iter()
-                .enumerate()
-                .map(|(i, child)| {
-                    let share = (root.simulations > 0)
-                        .then(|| 100.0 * f64::from(child.visits) / root.simulations as f64);
-                    vec![
-                        (i + 1).to_string(),
-                        child.mv.to_string(),
-                        child.visits.to_string(),
-                        share.map_or_else(|| "-".into(), |s| format!("{s:.1}%")),
-                        decimals(Some(child.q)),
-                        decimals(child.heuristic),
-                        decimals(child.prior),
-                        mark(child.mv).to_string(),
-                    ]
-                })
-                .collect(),
-        },
+        SearchSummary::Mcts(root) => {
+            let with_features = root.children.iter().any(|c| c.features.is_some());
+            TextTable {
+                title: format!(
+                    "{title}: {} simulations{}, {} legal moves, the {} most visited",
+                    root.simulations,
+                    if root.es_simulations > 0 {
+                        format!(" (+{} scoring ES candidates)", root.es_simulations)
+                    } else {
+                        String::new()
+                    },
+                    root.legal_moves,
+                    root.children.len()
+                ),
+                // The move features' columns only when the search computed them.
+                headers: ["rank", "move", "visits", "share", "Q", "H", "p"]
+                    .into_iter()
+                    .chain(
+                        with_features
+                            .then_some(MOVE_FEATURE_SYMBOLS)
+                            .into_iter()
+                            .flatten(),
+                    )
+                    .chain([""])
+                    .map(String::from)
+                    .collect(),
+                rows: root
+                    .children
+                    .iter()
+                    .enumerate()
+                    .map(|(i, child)| {
+                        let share = (root.simulations > 0)
+                            .then(|| 100.0 * f64::from(child.visits) / root.simulations as f64);
+                        let mut row = vec![
+                            (i + 1).to_string(),
+                            child.mv.to_string(),
+                            child.visits.to_string(),
+                            share.map_or_else(|| "-".into(), |s| format!("{s:.1}%")),
+                            decimals(Some(child.q)),
+                            decimals(child.heuristic),
+                            decimals(child.prior),
+                        ];
+                        if with_features {
+                            let features = child.features.map(|f| f.map(Some));
+                            row.extend(features.unwrap_or_default().map(decimals));
+                        }
+                        row.push(mark(child.mv).to_string());
+                        row
+                    })
+                    .collect(),
+            }
+        }
         SearchSummary::Star { value, nodes } => TextTable {
             title: format!("{title}: *-minimax"),
             headers: ["move", "value", "nodes", ""].map(String::from).to_vec(),

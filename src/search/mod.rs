@@ -101,7 +101,11 @@ impl ControllerSpec {
             ControllerSpec::Star(s) => s
                 .validate_for::<G>()
                 .map_err(|e| ControllerSpecError(e.to_string())),
-            _ => self.validate(),
+            // Building checks what only the game can say (which move features it gives).
+            ControllerSpec::Mcts(s) => MctsController::<G>::new(s, 0)
+                .map(drop)
+                .map_err(|e| ControllerSpecError(e.to_string())),
+            ControllerSpec::Random => self.validate(),
         }
     }
 

@@ -94,6 +94,7 @@ fn awkward_inputs_on_every_operator_agree_with_the_tree() {
                             siblings: z,
                             heuristic: x,
                             prior: y,
+                            features: [z, x, y, z, x, y, z],
                         };
                         assert_same(&formula, &compiled, &inputs);
                         assert_same(&formula, &interpreted, &inputs);

@@ -128,6 +128,7 @@ fn formulas_are_finite_on_awkward_inputs() {
                     siblings: y,
                     heuristic: y,
                     prior: x,
+                    features: [x, y, x, y, x, y, x],
                 };
                 let value = formula.eval(&inputs);
                 assert!(value.is_finite(), "{formula} on {inputs:?} gave {value}");

@@ -108,6 +108,6 @@ fn errors_say_where_and_what() {
     assert_eq!(e.to_string(), "column 9: expected end of input, found `+`");
     assert_eq!(
         error("Q +").render("Q +"),
-        "Q +\n   ^\ncolumn 4: expected a number, a terminal (Q, N, n, C, V, P, K), a function (ln, log, sqrt, min, max), `-` or `(`, found end of input"
+        "Q +\n   ^\ncolumn 4: expected a number, a terminal (Q, N, n, C, V, P, K, H, p, G, O, M, F, R, L, T), a function (ln, log, sqrt, min, max), `-` or `(`, found end of input"
     );
 }

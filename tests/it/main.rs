@@ -42,6 +42,7 @@ mod replication;
 mod report;
 mod search_detail;
 mod search_exact;
+mod search_features;
 mod search_knowledge;
 mod search_mcts;
 mod search_mcts_tree;

@@ -166,12 +166,17 @@
         (search.es_simulations ? " (+" + search.es_simulations + " scoring ES candidates)" : "") +
         ", " + search.legal_moves + " legal moves; the " + search.children.length + " most visited:";
       panel.appendChild(note);
-      panel.appendChild(tableOf(["move", "visits", "share", "Q", "H", "p"], search.children.map(function (c) {
-        return {
-          className: c.played ? "played" : "",
-          cells: [c.label + (c.played ? " (played)" : ""), c.visits,
-            c.share === null ? "-" : (100 * c.share).toFixed(1) + "%", rounded(c.q), rounded(c.heuristic), rounded(c.prior)]
-        };
+      // The move features' columns only when the search computed them.
+      var featureNames = ["G", "O", "M", "F", "R", "L", "T"];
+      var withFeatures = search.children.some(function (c) { return c.features; });
+      var headers = ["move", "visits", "share", "Q", "H", "p"].concat(withFeatures ? featureNames : []);
+      panel.appendChild(tableOf(headers, search.children.map(function (c) {
+        var cells = [c.label + (c.played ? " (played)" : ""), c.visits,
+          c.share === null ? "-" : (100 * c.share).toFixed(1) + "%", rounded(c.q), rounded(c.heuristic), rounded(c.prior)];
+        if (withFeatures) {
+          featureNames.forEach(function (_, i) { cells.push(c.features ? rounded(c.features[i]) : "-"); });
+        }
+        return { className: c.played ? "played" : "", cells: cells };
       })));
       return;
     }

@@ -207,6 +207,9 @@ pub struct ChildView {
     pub q: f64,
     pub heuristic: Option<f64>,
     pub prior: Option<f64>,
+    /// The move features `G`, `O`, `M`, `F`, `R`, `L`, `T`, when the search computed them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub features: Option<crate::games::MoveFeatures>,
     /// The move the record plays.
     pub played: bool,
 }
@@ -368,6 +371,7 @@ fn search_view(
                     q: c.q,
                     heuristic: c.heuristic,
                     prior: c.prior,
+                    features: c.features,
                     played: Some(c.mv) == played,
                 })
                 .collect(),

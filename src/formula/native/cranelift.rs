@@ -112,6 +112,8 @@ const _: () = {
     assert!(offset_of!(SelectionInputs, siblings) == 8 * Terminal::Siblings as usize);
     assert!(offset_of!(SelectionInputs, heuristic) == 8 * Terminal::Heuristic as usize);
     assert!(offset_of!(SelectionInputs, prior) == 8 * Terminal::Prior as usize);
+    assert!(offset_of!(SelectionInputs, features) == 8 * Terminal::MoverGain as usize);
+    assert!(Terminal::Progress as usize - Terminal::MoverGain as usize == 6);
 };
 
 /// `ln` of an argument the generated code has already raised to at least `LOG_FLOOR`

@@ -52,7 +52,7 @@ pub use settings::{
 pub use verify::TreeCheck;
 
 use crate::formula::{CompileError, CompiledFormula, Formula, Grammar, Terminal};
-use crate::games::{Controller, Game, GameRng};
+use crate::games::{Controller, Game, GameRng, MoveFeatures};
 use es::EsStep;
 use search::{Core, KnowledgeSettings, Scoring};
 use selection::Policy;
@@ -83,6 +83,9 @@ pub struct ChildStats<M> {
     pub heuristic: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior: Option<f64>,
+    /// The move features `G`, `O`, `M`, `F`, `R`, `L`, `T`, when the policy reads one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<MoveFeatures>,
 }
 
 /// What the root of a finished decision looked like: the simulations spent and the most
@@ -209,17 +212,33 @@ impl<G: Game> MctsController<G> {
             None => None,
         };
         // Knowledge costs a trial move per child, so only policies that can read it pay.
-        let reads_knowledge = Terminal::KNOWLEDGE.into_iter().any(|terminal| {
-            seed_formula
-                .as_ref()
-                .is_some_and(|formula| formula.uses(terminal))
-                || es
+        let reads = |terminals: &[Terminal]| {
+            terminals.iter().any(|&terminal| {
+                seed_formula
                     .as_ref()
-                    .is_some_and(|es| es.grammar().terminals().contains(&terminal))
-        });
+                    .is_some_and(|formula| formula.uses(terminal))
+                    || es
+                        .as_ref()
+                        .is_some_and(|es| es.grammar().terminals().contains(&terminal))
+            })
+        };
+        let reads_knowledge = reads(&Terminal::KNOWLEDGE);
+        let reads_features = reads(&Terminal::MOVE_FEATURES);
+        if reads_features && !G::OFFERS_MOVE_FEATURES {
+            let field = if settings.es.is_some() {
+                "es.grammar"
+            } else {
+                "selection"
+            };
+            return Err(SettingsError::new(
+                field,
+                "reads a move feature (G, O, M, F, R, L or T), which this game does not give",
+            ));
+        }
         let knowledge = reads_knowledge.then(|| KnowledgeSettings {
             points_per_unit: settings.reward.points_per_unit(),
             temperature: settings.prior_temperature,
+            features: reads_features,
         });
         let core = Core::new(
             GameRng::seed_from_u64(seed),
@@ -439,6 +458,7 @@ impl<G: Game> MctsController<G> {
                     q: child.q(),
                     heuristic: known.map(|k| k.heuristic),
                     prior: known.map(|k| k.prior),
+                    features: tree.has_features().then(|| *tree.features(id)),
                 }
             })
             .collect()

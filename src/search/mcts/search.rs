@@ -18,7 +18,7 @@ use super::rave::{self, KeySet, Played};
 use super::selection::Policy;
 use super::settings::{EsFitness, EsMode, FinalMove, Reward, Unvisited};
 use super::tree::{Node, NodeId, NodeKind, Tree, ROOT};
-use crate::games::{Evaluation, Game, GameRng};
+use crate::games::{Game, GameRng, MoveAssessment};
 
 /// How the ES scores one candidate ([`Core::evaluate_candidate`]).
 #[derive(Clone, Copy, Debug)]
@@ -32,13 +32,16 @@ pub(crate) struct Scoring {
     pub write_back: bool,
 }
 
-/// How the terminals `H` and `p` are computed, for policies that read them.
+/// How the terminals `H` and `p` (and the move features) are computed, for policies that
+/// read them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct KnowledgeSettings {
     /// Points of score difference per unit of `H` (the reward's unit).
     pub points_per_unit: f64,
     /// τ of the softmax that gives `p`.
     pub temperature: f64,
+    /// Whether the policy reads a move feature (`G`, `O`, `M`, `F`, `R`, `L`, `T`).
+    pub features: bool,
 }
 
 /// Everything a decision's simulations work on.
@@ -53,6 +56,8 @@ pub(crate) struct Core<G: Game> {
     root_state: Box<G>,
     /// Where a child's move is tried to compute its `H`.
     knowledge_state: Box<G>,
+    /// The game's assessment of each move of the node being allocated.
+    assessments: Vec<MoveAssessment>,
     /// Moves tried for `H` since `begin`.
     knowledge_evaluations: u64,
     sim_state: Box<G>,
@@ -83,7 +88,11 @@ impl<G: Game> Core<G> {
     ) -> Core<G> {
         let blank = Box::new(G::placeholder());
         Core {
-            tree: Tree::new(rave, knowledge.is_some()),
+            tree: Tree::new(
+                rave,
+                knowledge.is_some(),
+                knowledge.is_some_and(|k| k.features),
+            ),
             rng,
             c_e,
             reward,
@@ -92,6 +101,7 @@ impl<G: Game> Core<G> {
             knowledge,
             root_state: blank.clone(),
             knowledge_state: blank.clone(),
+            assessments: Vec::with_capacity(256),
             knowledge_evaluations: 0,
             sim_state: blank.clone(),
             rollout_state: blank,
@@ -138,13 +148,15 @@ impl<G: Game> Core<G> {
         );
         if let Some(knowledge) = self.knowledge {
             self.knowledge_evaluations += self.tree.len() as u64 - first as u64;
-            assign_knowledge(
-                &mut self.tree,
-                first,
-                state,
+            // `allocate_moves` left the children's moves in `self.moves`, in arena order.
+            state.assess_moves(
+                &self.moves,
+                knowledge.points_per_unit,
+                knowledge.features,
                 &mut self.knowledge_state,
-                knowledge,
+                &mut self.assessments,
             );
+            assign_knowledge(&mut self.tree, first, &self.assessments, knowledge);
         }
     }
 
@@ -415,31 +427,27 @@ impl<G: Game> Core<G> {
     }
 }
 
-/// Sets `H` and `p` of the children of a decision node just allocated from `first` on, in
-/// the position `state`: `H` is the change the child's move makes to the mover's score
-/// difference as the game values it now (`Evaluation::ScoreDifference`; Carcassonne's
-/// virtual scores, own minus opponent's), in the reward's unit; `p` is the softmax of the
-/// siblings' `H` at the settings' temperature.
-fn assign_knowledge<G: Game>(
-    tree: &mut Tree<G::Move>,
+/// Sets `H`, `p` (and the move features) of the children of a decision node just allocated
+/// from `first` on, from the game's assessment of their moves (in arena order): `H` is the
+/// change the child's move makes to the mover's score difference as the game values it now
+/// (`Evaluation::ScoreDifference`; Carcassonne's virtual scores, own minus opponent's), in
+/// the reward's unit; `p` is the softmax of the siblings' `H` at the settings' temperature.
+fn assign_knowledge<M: Copy>(
+    tree: &mut Tree<M>,
     first: NodeId,
-    state: &G,
-    scratch: &mut G,
+    assessments: &[MoveAssessment],
     knowledge: KnowledgeSettings,
 ) {
-    let mover = state.to_move();
-    let before = state.evaluate(mover, Evaluation::ScoreDifference);
     let children = first..tree.len() as NodeId;
+    debug_assert_eq!(children.len(), assessments.len());
     let mut highest = f64::NEG_INFINITY;
-    for id in children.clone() {
-        scratch.clone_from(state);
-        scratch
-            .apply_move(tree.get(id).mv)
-            .expect("allocated moves are legal");
-        let after = scratch.evaluate(mover, Evaluation::ScoreDifference);
-        let heuristic = (after - before) / knowledge.points_per_unit;
+    for (id, assessment) in children.clone().zip(assessments) {
+        let heuristic = assessment.gain / knowledge.points_per_unit;
         tree.knowledge_mut(id).heuristic = heuristic;
         highest = highest.max(heuristic);
+        if knowledge.features {
+            *tree.features_mut(id) = assessment.features;
+        }
     }
     // Shifted by the largest H so no exponential overflows; the largest term is 1, so the
     // sum is at least 1.

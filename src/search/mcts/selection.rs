@@ -87,6 +87,7 @@ fn select_by_formula<M: Copy>(
         siblings: node.child_count as f64,
         heuristic: 0.0,
         prior: 0.0,
+        features: Default::default(),
     };
     let unvisited = urgency.map(|urgency| {
         let q = match urgency.q {
@@ -96,6 +97,7 @@ fn select_by_formula<M: Copy>(
         (q, urgency.n)
     });
     let knowledge = tree.has_knowledge();
+    let features = tree.has_features();
     argmax(node.children(), |id| {
         let child = tree.get(id);
         match unvisited {
@@ -114,6 +116,9 @@ fn select_by_formula<M: Copy>(
             let known = tree.knowledge(id);
             inputs.heuristic = known.heuristic;
             inputs.prior = known.prior;
+        }
+        if features {
+            inputs.features = *tree.features(id);
         }
         formula.eval(&inputs)
     })

@@ -69,6 +69,7 @@ impl<G: Game> MctsController<G> {
             siblings: node.child_count as f64,
             heuristic: 0.0,
             prior: 0.0,
+            features: Default::default(),
         };
         node.children().map(move |id| {
             let child = tree.get(id);
@@ -88,6 +89,9 @@ impl<G: Game> MctsController<G> {
                 let known = tree.knowledge(id);
                 inputs.heuristic = known.heuristic;
                 inputs.prior = known.prior;
+            }
+            if tree.has_features() {
+                inputs.features = *tree.features(id);
             }
             inputs
         })

@@ -15,6 +15,8 @@
 //! at the mark. A candidate's 10 simulations touch a few dozen nodes, so the "copy" costs
 //! that many 40-byte writes.
 
+use crate::games::MoveFeatures;
+
 /// Index of a node in the arena.
 pub(crate) type NodeId = u32;
 
@@ -155,19 +157,27 @@ pub(crate) struct Tree<M> {
     /// just pushed, so an overlay needs no journal for it: rollback truncates it.
     knowledge: Vec<Knowledge>,
     with_knowledge: bool,
+    /// Parallel to `nodes` when `with_features` (a policy reads a move feature), empty
+    /// otherwise; written like `knowledge`.
+    features: Vec<MoveFeatures>,
+    with_features: bool,
     /// `Some(mark)` while an overlay is open: nodes below `mark` are journaled.
     overlay_mark: Option<NodeId>,
     journal: Vec<(NodeId, Node<M>)>,
 }
 
 impl<M: Copy> Tree<M> {
-    pub(crate) fn new(with_amaf: bool, with_knowledge: bool) -> Tree<M> {
+    /// A tree keeping AMAF statistics, knowledge (`H`, `p`) and move features as asked;
+    /// features come only with knowledge.
+    pub(crate) fn new(with_amaf: bool, with_knowledge: bool, with_features: bool) -> Tree<M> {
         Tree {
             nodes: Vec::new(),
             amaf: Vec::new(),
             with_amaf,
             knowledge: Vec::new(),
             with_knowledge,
+            features: Vec::new(),
+            with_features: with_knowledge && with_features,
             overlay_mark: None,
             journal: Vec::new(),
         }
@@ -179,6 +189,7 @@ impl<M: Copy> Tree<M> {
         self.nodes.clear();
         self.amaf.clear();
         self.knowledge.clear();
+        self.features.clear();
         self.push(root);
     }
 
@@ -205,6 +216,11 @@ impl<M: Copy> Tree<M> {
             } else {
                 0
             }
+            + if self.with_features {
+                std::mem::size_of::<MoveFeatures>()
+            } else {
+                0
+            }
     }
 
     #[inline]
@@ -216,6 +232,9 @@ impl<M: Copy> Tree<M> {
         }
         if self.with_knowledge {
             self.knowledge.push(Knowledge::default());
+        }
+        if self.with_features {
+            self.features.push(MoveFeatures::default());
         }
         id
     }
@@ -269,6 +288,25 @@ impl<M: Copy> Tree<M> {
         self.with_knowledge
     }
 
+    #[inline]
+    pub(crate) fn features(&self, id: NodeId) -> &MoveFeatures {
+        &self.features[id as usize]
+    }
+
+    /// Set like knowledge, once, when the children are allocated.
+    #[inline]
+    pub(crate) fn features_mut(&mut self, id: NodeId) -> &mut MoveFeatures {
+        debug_assert!(
+            self.overlay_mark.is_none_or(|mark| id >= mark),
+            "features of a node older than the overlay"
+        );
+        &mut self.features[id as usize]
+    }
+
+    pub(crate) fn has_features(&self) -> bool {
+        self.with_features
+    }
+
     pub(crate) fn has_amaf(&self) -> bool {
         self.with_amaf
     }
@@ -298,6 +336,9 @@ impl<M: Copy> Tree<M> {
         if self.with_knowledge {
             self.knowledge.truncate(mark as usize);
         }
+        if self.with_features {
+            self.features.truncate(mark as usize);
+        }
     }
 }
 
@@ -318,7 +359,7 @@ mod tests {
 
     #[test]
     fn rollback_restores_every_touched_node_and_drops_new_ones() {
-        let mut tree = Tree::new(false, false);
+        let mut tree = Tree::new(false, false, false);
         tree.reset(leaf(0));
         let a = tree.push(leaf(1));
         tree.get_mut(a).visits = 3;

@@ -102,6 +102,7 @@ pub fn arb_inputs() -> impl Strategy<Value = SelectionInputs> {
         arb_input(),
         arb_input(),
         arb_input(),
+        proptest::array::uniform7(arb_input()),
     )
         .prop_map(
             |(
@@ -114,6 +115,7 @@ pub fn arb_inputs() -> impl Strategy<Value = SelectionInputs> {
                 siblings,
                 heuristic,
                 prior,
+                features,
             )| {
                 SelectionInputs {
                     q,
@@ -125,6 +127,7 @@ pub fn arb_inputs() -> impl Strategy<Value = SelectionInputs> {
                     siblings,
                     heuristic,
                     prior,
+                    features,
                 }
             },
         )
