@@ -72,6 +72,28 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         "champion  #{} {}: {}",
         last.champion.id, last.champion.fitness, last.champion.formula
     );
+    if let Some((rows, crowned)) = &outcome.reestimated {
+        println!(
+            "re-estimate on fresh samples ({}):",
+            out.join(evomcts::evolve::reestimate::REESTIMATE_CSV)
+                .display()
+        );
+        for (i, row) in rows.iter().enumerate() {
+            println!(
+                "  {} #{} evolution {} -> fresh {}: {}",
+                if i == *crowned { "*" } else { " " },
+                row.member.id,
+                row.member.fitness,
+                row.fresh,
+                row.member.formula
+            );
+        }
+        let crowned = &rows[*crowned].member;
+        println!(
+            "champion by the re-estimate: #{}: {}",
+            crowned.id, crowned.formula
+        );
+    }
     println!(
         "use it in a league: Mcts(selection: FormulaFile({:?}))",
         out.join("champion.txt").display().to_string()

@@ -27,6 +27,7 @@ pub mod namespace;
 pub mod population;
 mod progress;
 pub mod racing;
+pub mod reestimate;
 pub mod report;
 pub mod run;
 pub mod spec;

@@ -50,7 +50,7 @@ fn spent_per_generation(gens: &[Generation]) -> Vec<u64> {
         .collect()
 }
 
-fn csv_text(text: &str) -> String {
+pub(crate) fn csv_text(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 

@@ -25,6 +25,7 @@ use super::population::{
 };
 use super::progress::Tracker;
 use super::racing::race;
+use super::reestimate;
 use super::report::write_reports;
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, SpecFileError};
@@ -145,6 +146,9 @@ pub struct RunOutcome {
     pub resumed_from: Option<usize>,
     /// Generations computed by this call.
     pub generations_run: usize,
+    /// The re-estimated candidates and the index of the one crowned, when the spec asks for
+    /// a re-estimate and the run has reached its last generation.
+    pub reestimated: Option<(Vec<reestimate::Reestimated>, usize)>,
 }
 
 /// The sample seeds of generation `generation` (every candidate plays them, in order) and
@@ -503,15 +507,20 @@ fn write_generation(opts: &RunOptions, generation: &Generation) -> Result<(), Po
     )
 }
 
-fn write_champion(opts: &RunOptions, generation: &Generation) -> Result<(), PopulationError> {
+/// Writes `champion` (the generation's own, or the re-estimate's) as the run's champion.
+fn write_champion(
+    opts: &RunOptions,
+    generation: &Generation,
+    champion: &Member,
+) -> Result<(), PopulationError> {
     write_atomically(
         &champion_text_path(&opts.out_dir),
-        &format!("{}\n", generation.champion.formula),
+        &format!("{}\n", champion.formula),
     )?;
     let champion = Champion {
         run: generation.run.clone(),
         generation: generation.generation,
-        member: generation.champion.clone(),
+        member: champion.clone(),
         reference: generation.reference.clone(),
     };
     write_atomically(&champion_ron_path(&opts.out_dir), &champion.to_ron())
@@ -705,7 +714,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
             h.absorb(&next);
         }
         written(&next)?;
-        write_champion(opts, &next)?;
+        write_champion(opts, &next, &next.champion)?;
         write_reports(dir, games_per_sample(spec))?;
         generations_run += 1;
         tracker.report(spec, &next);
@@ -720,11 +729,50 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     }
     // A crash between a generation and its champion files leaves them stale: rewrite
     // them (the same bytes when they were current).
-    write_champion(opts, &current)?;
+    write_champion(opts, &current, &current.champion)?;
+    // The re-estimate is a function of the generation files and the spec alone, so a run
+    // stopped during it plays it again from the start and writes the same bytes.
+    let reestimated = match spec.noise.reestimate {
+        Some(r) if current.generation == spec.strategy.generations => {
+            if let Some(runner) = &runner {
+                runner.set_context("the re-estimate");
+            }
+            if opts.progress {
+                crate::note!(
+                    "re-estimating the hall of fame's best {} on {} fresh samples each",
+                    r.candidates,
+                    r.samples
+                );
+            }
+            let gens = super::report::read_generations(dir)?;
+            let hall = super::report::hall_of_fame(&gens, r.candidates);
+            let seeds = reestimate::reestimate_seeds(spec.seed, r.samples);
+            let requests: Vec<Request<'_>> = hall
+                .iter()
+                .map(|m| Request {
+                    formula: &m.formula,
+                    seeds: &seeds,
+                })
+                .collect();
+            let fresh = pool.install(|| at.play(&spec.fitness, &requests))?;
+            let (rows, crowned) = reestimate::crown(hall, fresh);
+            write_atomically(
+                &dir.join(reestimate::REESTIMATE_CSV),
+                &reestimate::reestimate_csv(&rows, crowned),
+            )?;
+            write_champion(opts, &current, &rows[crowned].member)?;
+            if let Some(runner) = &runner {
+                runner.clear()?;
+            }
+            Some((rows, crowned))
+        }
+        _ => None,
+    };
     write_reports(dir, games_per_sample(spec))?;
     Ok(RunOutcome {
         last: current,
         resumed_from,
         generations_run,
+        reestimated,
     })
 }

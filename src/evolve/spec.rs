@@ -9,6 +9,7 @@
 use super::champion::ChampionRule;
 use super::hashing::HashingSpec;
 use super::racing::RacingSpec;
+use super::reestimate::{ReestimateSpec, MAX_CANDIDATES};
 use crate::arena::GameChoice;
 use crate::formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
 use crate::game::Rules;
@@ -62,6 +63,10 @@ pub struct NoiseSpec {
     /// `HighestLowerBound` of the 95% interval.
     #[serde(skip_serializing_if = "ChampionRule::is_default")]
     pub champion: ChampionRule,
+    /// After the last generation, re-play the hall of fame's best on fresh samples and crown
+    /// by those (see `evolve::reestimate`). Off when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reestimate: Option<ReestimateSpec>,
 }
 
 impl Default for NoiseSpec {
@@ -74,6 +79,7 @@ impl Default for NoiseSpec {
             racing: None,
             functional_hashing: None,
             champion: ChampionRule::HighestMean,
+            reestimate: None,
         }
     }
 }
@@ -334,6 +340,26 @@ impl EvolveSpec {
         if let Some(h) = &n.functional_hashing {
             h.validate(&self.fitness)?;
         }
+        if let Some(r) = &n.reestimate {
+            if r.candidates == 0 || r.candidates > MAX_CANDIDATES {
+                return err(
+                    "noise.reestimate.candidates",
+                    format!(
+                        "must be between 1 and {MAX_CANDIDATES}, got {}",
+                        r.candidates
+                    ),
+                );
+            }
+            if r.samples < 2 || r.samples > MAX_SAMPLES {
+                return err(
+                    "noise.reestimate.samples",
+                    format!(
+                        "must be between 2 and {MAX_SAMPLES} to give an interval, got {}",
+                        r.samples
+                    ),
+                );
+            }
+        }
         if n.elites == 0 {
             return err(
                 "noise.elites",
@@ -465,9 +491,14 @@ impl EvolveSpec {
     /// Bounds on the run's whole work: its fitness samples and, for the bandit, its pulls.
     fn check_run_work(&self) -> Result<(), (String, String)> {
         let (initial, later) = self.samples_per_generation();
-        let samples = initial + later * self.strategy.generations as u128;
+        let reestimate = self
+            .noise
+            .reestimate
+            .map_or(0, |r| r.candidates as u128 * r.samples as u128);
+        let samples = initial + later * self.strategy.generations as u128 + reestimate;
         let shape = format!(
-            "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples",
+            "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples and \
+             the re-estimate's",
             self.strategy.mu, self.strategy.lambda, self.noise.samples, self.strategy.generations
         );
         if samples > u128::from(MAX_RUN_SAMPLES) {

@@ -27,6 +27,23 @@ pub struct DepthRange {
     pub max: usize,
 }
 
+/// Constant perturbation: a mutation that multiplies one numeric leaf of the parent by a
+/// log-normal factor `exp(N(0, sigma²))`, so evolution can tune a weight to any scale instead
+/// of redrawing it from `constants`. The result's magnitude is kept within `[min, max]`
+/// (its sign is kept).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantPerturbation {
+    /// Chance that a mutation of a formula with a numeric leaf is a perturbation.
+    pub probability: f64,
+    /// Standard deviation of the factor's logarithm.
+    pub sigma: f64,
+    /// Smallest magnitude a perturbed constant takes.
+    pub min: f64,
+    /// Largest magnitude a perturbed constant takes.
+    pub max: f64,
+}
+
 /// A grammar file as written: see `grammars/paper.ron` for a commented example.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Grammar", deny_unknown_fields)]
@@ -50,6 +67,10 @@ pub struct GrammarSpec {
     /// Chance that a mutation targets an internal node (subtree mutation) rather than a
     /// leaf (point mutation).
     pub internal_node_probability: f64,
+    /// Constant perturbation, off when left out (and then left out of the written grammar,
+    /// so grammars without it keep their text and their runs' hashes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constant_perturbation: Option<ConstantPerturbation>,
 }
 
 /// What mutation draws a replacement leaf from.
@@ -81,6 +102,7 @@ pub struct Grammar {
     depth_cap: usize,
     subtree_depth: DepthRange,
     internal_node_probability: f64,
+    constant_perturbation: Option<ConstantPerturbation>,
 }
 
 /// RON text that does not parse as the structure expected, at the line and column where the
@@ -169,7 +191,11 @@ impl Grammar {
 
     /// Parses RON text; `file` names the source in error messages.
     pub fn from_ron(text: &str, file: &str) -> Result<Grammar, GrammarError> {
-        let spec: GrammarSpec = ron::from_str(text)
+        // `implicit_some`: an optional field is written as its value, as in spec files.
+        let spec: GrammarSpec = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .with_recursion_limit(128)
+            .from_str(text)
             .map_err(|err| GrammarError::Syntax(RonSyntaxError::new(file, &err)))?;
         validate(spec, text, file)
     }
@@ -199,6 +225,7 @@ impl Grammar {
             depth_cap: self.depth_cap,
             subtree_depth: self.subtree_depth,
             internal_node_probability: self.internal_node_probability,
+            constant_perturbation: self.constant_perturbation,
         }
     }
 
@@ -237,6 +264,9 @@ impl Grammar {
     }
     pub fn depth_cap(&self) -> usize {
         self.depth_cap
+    }
+    pub fn constant_perturbation(&self) -> Option<ConstantPerturbation> {
+        self.constant_perturbation
     }
     pub fn subtree_depth(&self) -> DepthRange {
         self.subtree_depth
@@ -457,6 +487,40 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
         ));
     }
 
+    if let Some(c) = spec.constant_perturbation {
+        let field = "constant_perturbation";
+        if !(0.0..=1.0).contains(&c.probability) {
+            return Err(report.invalid(
+                field,
+                None,
+                format!(
+                    "probability {} is not a probability; expected a number from 0 to 1",
+                    c.probability
+                ),
+            ));
+        }
+        if !(c.sigma.is_finite() && c.sigma > 0.0 && c.sigma <= 10.0) {
+            return Err(report.invalid(
+                field,
+                None,
+                format!(
+                    "sigma {}: expected a number above 0 and at most 10",
+                    c.sigma
+                ),
+            ));
+        }
+        if !(c.min.is_finite() && c.max.is_finite() && c.min > 0.0 && c.min <= c.max) {
+            return Err(report.invalid(
+                field,
+                None,
+                format!(
+                    "(min: {}, max: {}) is impossible; expected finite 0 < min <= max",
+                    c.min, c.max
+                ),
+            ));
+        }
+    }
+
     let leaves = terminals
         .iter()
         .map(|&t| Leaf::Terminal(t))
@@ -473,5 +537,6 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
         depth_cap: spec.depth_cap,
         subtree_depth: spec.subtree_depth,
         internal_node_probability: p,
+        constant_perturbation: spec.constant_perturbation,
     })
 }

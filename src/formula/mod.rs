@@ -30,7 +30,8 @@ pub use evolution::{
 };
 pub use fingerprint::{choices, fingerprint, first_argmax, fnv1a, SiblingSets};
 pub use grammar::{
-    DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, RonSyntaxError, MAX_DEPTH_CAP,
+    ConstantPerturbation, DepthRange, Grammar, GrammarError, GrammarSpec, Leaf, RonSyntaxError,
+    MAX_DEPTH_CAP,
 };
 pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};
 pub use parse::ParseError;

@@ -9,6 +9,12 @@
 //!   constants. Drawing `C` also draws the formula's C_E from the grammar's set. This
 //!   is point mutation.
 //!
+//! - With a grammar's `constant_perturbation` (off unless the grammar names it), a mutation
+//!   of a formula with numeric leaves is first, with the stated probability, a perturbation:
+//!   one numeric leaf, chosen uniformly, is multiplied by `exp(N(0, sigma²))` and its
+//!   magnitude kept within the stated bounds. Without the option no random number is drawn
+//!   for it, so existing runs are unchanged.
+//!
 //! An offspring equal to its parent is discarded and the mutation redrawn, up to
 //! [`MAX_REDRAWS`] times; after that a deterministic point mutation (the first leaf
 //! becomes the first different leaf of the grammar) is used, and only if the grammar
@@ -22,7 +28,7 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::grammar::{Grammar, Leaf};
+use super::grammar::{ConstantPerturbation, Grammar, Leaf};
 use super::tree::{Expr, Formula, Function, Terminal};
 
 /// Redraws allowed when a mutation reproduces its parent.
@@ -42,6 +48,11 @@ pub fn mutate<R: Rng + ?Sized>(parent: &Formula, grammar: &Grammar, rng: &mut R)
 
 /// A single mutation, which may happen to reproduce the parent.
 pub fn mutate_once<R: Rng + ?Sized>(parent: &Formula, grammar: &Grammar, rng: &mut R) -> Formula {
+    if let Some(perturbation) = grammar.constant_perturbation() {
+        if let Some(offspring) = perturb_constant(parent, perturbation, rng) {
+            return offspring;
+        }
+    }
     let nodes = node_depths(parent.expr());
     let internal: Vec<(usize, usize)> = nodes
         .iter()
@@ -79,6 +90,50 @@ pub fn mutate_once<R: Rng + ?Sized>(parent: &Formula, grammar: &Grammar, rng: &m
     }
     drop_unused_c_e(&mut offspring);
     offspring
+}
+
+/// With the perturbation's probability, `parent` with one numeric leaf multiplied by a
+/// log-normal factor; `None` otherwise or when it has no numeric leaf.
+fn perturb_constant<R: Rng + ?Sized>(
+    parent: &Formula,
+    perturbation: ConstantPerturbation,
+    rng: &mut R,
+) -> Option<Formula> {
+    let constants: Vec<usize> = preorder_constants(parent.expr());
+    if constants.is_empty() || !rng.gen_bool(perturbation.probability) {
+        return None;
+    }
+    let index = *constants.choose(rng).expect("not empty");
+    let factor = (perturbation.sigma * rng.sample::<f64, _>(rand_distr::StandardNormal)).exp();
+    let mut offspring = parent.clone();
+    let leaf = node_mut(offspring.expr_mut(), index);
+    let Expr::Const(value) = *leaf else {
+        unreachable!("preorder_constants lists numeric leaves")
+    };
+    let magnitude = (value.abs() * factor).clamp(perturbation.min, perturbation.max);
+    *leaf = Expr::Const(magnitude.copysign(value));
+    Some(offspring)
+}
+
+/// Preorder indices of the numeric leaves.
+fn preorder_constants(expr: &Expr) -> Vec<usize> {
+    fn walk(expr: &Expr, next: &mut usize, out: &mut Vec<usize>) {
+        if matches!(expr, Expr::Const(_)) {
+            out.push(*next);
+        }
+        *next += 1;
+        match expr {
+            Expr::Const(_) | Expr::Term(_) => {}
+            Expr::Unary(_, x) => walk(x, next, out),
+            Expr::Binary(_, a, b) => {
+                walk(a, next, out);
+                walk(b, next, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(expr, &mut 0, &mut out);
+    out
 }
 
 /// A "full" random tree: every leaf at exactly `depth`, functions and leaves drawn

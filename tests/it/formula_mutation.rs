@@ -158,3 +158,150 @@ fn a_grammar_with_a_single_choice_falls_back_deterministically() {
     let grammar = Grammar::from_ron(&text, "tiny").unwrap();
     assert_ne!(mutate(&parent, &grammar, &mut rng), parent);
 }
+
+/// The features grammar with perturbation at `probability` (and its stated bounds).
+fn perturbing(probability: f64) -> Grammar {
+    let text = std::fs::read_to_string("grammars/carcassonne_features.ron").unwrap();
+    let mut spec = Grammar::from_ron(&text, "carcassonne_features.ron")
+        .unwrap()
+        .to_spec();
+    let perturbation = spec.constant_perturbation.as_mut().unwrap();
+    perturbation.probability = probability;
+    Grammar::from_spec(spec).unwrap()
+}
+
+/// The tree with every constant set to 0: what a perturbation leaves alone.
+fn shape(expr: &Expr) -> Expr {
+    match expr {
+        Expr::Const(_) => Expr::Const(0.0),
+        Expr::Term(t) => Expr::Term(*t),
+        Expr::Unary(op, x) => Expr::unary(*op, shape(x)),
+        Expr::Binary(op, a, b) => Expr::binary(*op, shape(a), shape(b)),
+    }
+}
+
+fn constants(expr: &Expr, out: &mut Vec<f64>) {
+    match expr {
+        Expr::Const(v) => out.push(*v),
+        Expr::Term(_) => {}
+        Expr::Unary(_, x) => constants(x, out),
+        Expr::Binary(_, a, b) => {
+            constants(a, out);
+            constants(b, out);
+        }
+    }
+}
+
+#[test]
+fn constant_perturbation_scales_one_constant_within_the_bounds() {
+    let grammar = perturbing(1.0);
+    let bounds = grammar.constant_perturbation().unwrap();
+    let parent: Formula = "Q + 30*(H + 0.05*R - 0.1*F)/(n + 1)".parse().unwrap();
+    let mut before = Vec::new();
+    constants(parent.expr(), &mut before);
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    let mut current = parent.clone();
+    for _ in 0..2000 {
+        let offspring = mutate(&current, &grammar, &mut rng);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        constants(current.expr(), &mut a);
+        constants(offspring.expr(), &mut b);
+        assert_eq!(a.len(), b.len(), "{current} -> {offspring}");
+        let changed: Vec<(f64, f64)> = a
+            .iter()
+            .zip(&b)
+            .filter(|(x, y)| x != y)
+            .map(|(&x, &y)| (x, y))
+            .collect();
+        assert_eq!(
+            changed.len(),
+            1,
+            "one constant changes: {current} -> {offspring}"
+        );
+        let (old, new) = changed[0];
+        assert_eq!(old.signum(), new.signum(), "the sign is kept");
+        assert!(
+            (bounds.min..=bounds.max).contains(&new.abs()),
+            "{new} out of bounds"
+        );
+        // Only the constant changed: the rest of the tree is the parent's.
+        assert_eq!(shape(current.expr()), shape(offspring.expr()));
+        current = offspring;
+    }
+    // A long chain of perturbations reaches both bounds' neighbourhoods from 0.05.
+    let mut reached = Vec::new();
+    constants(current.expr(), &mut reached);
+    assert!(reached
+        .iter()
+        .all(|v| v.abs() >= bounds.min && v.abs() <= bounds.max));
+}
+
+#[test]
+fn constant_perturbation_is_reproducible_and_absent_without_the_option() {
+    let grammar = perturbing(0.3);
+    let parent: Formula = "Q + 30*(H + 0.05*R)/(n + 1)".parse().unwrap();
+    let run = |seed: u64| {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        (0..200)
+            .map(|_| mutate(&parent, &grammar, &mut rng).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(11), run(11));
+    assert_ne!(run(11), run(12));
+    // About 30% perturbations (and about 1% point mutations of a constant into another):
+    // offspring of the parent's shape.
+    let parent_shape = shape(parent.expr());
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let perturbed = (0..200)
+        .filter(|_| shape(mutate(&parent, &grammar, &mut rng).expr()) == parent_shape)
+        .count();
+    assert!((40..=85).contains(&perturbed), "{perturbed} of 200");
+    // Without the option, the same draws as a grammar that never had it: the written
+    // grammar has no such field and mutation draws no number for it.
+    let mut spec = grammar.to_spec();
+    spec.constant_perturbation = None;
+    let plain = Grammar::from_spec(spec).unwrap();
+    assert!(!plain.to_ron().contains("constant_perturbation"));
+    let knowledge = std::fs::read_to_string("grammars/carcassonne_knowledge.ron").unwrap();
+    let knowledge = Grammar::from_ron(&knowledge, "carcassonne_knowledge.ron").unwrap();
+    let mut a = Pcg64Mcg::seed_from_u64(3);
+    let mut b = Pcg64Mcg::seed_from_u64(3);
+    let mut spec = knowledge.to_spec();
+    spec.constant_perturbation = None;
+    let same = Grammar::from_spec(spec).unwrap();
+    for _ in 0..100 {
+        assert_eq!(
+            mutate(&parent, &knowledge, &mut a),
+            mutate(&parent, &same, &mut b)
+        );
+    }
+}
+
+#[test]
+fn constant_perturbation_settings_are_checked() {
+    for (setting, field_text) in [
+        (
+            "(probability: 1.5, sigma: 0.5, min: 0.001, max: 1000.0)",
+            "probability 1.5",
+        ),
+        (
+            "(probability: 0.3, sigma: 0.0, min: 0.001, max: 1000.0)",
+            "sigma 0",
+        ),
+        (
+            "(probability: 0.3, sigma: 0.5, min: 0.0, max: 1000.0)",
+            "min: 0",
+        ),
+        (
+            "(probability: 0.3, sigma: 0.5, min: 2.0, max: 1.0)",
+            "min: 2",
+        ),
+    ] {
+        let text = format!(
+            r#"Grammar(name: "g", functions: ["+"], terminals: ["Q"], constants: [1.0], c_e_values: [], depth_cap: 4, subtree_depth: (min: 1, max: 2), internal_node_probability: 0.9, constant_perturbation: {setting})"#
+        );
+        let error = Grammar::from_ron(&text, "g.ron").unwrap_err().to_string();
+        assert!(error.contains("constant_perturbation"), "{error}");
+        assert!(error.contains(field_text), "{error}");
+    }
+}

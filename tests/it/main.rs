@@ -10,6 +10,7 @@ mod evolve_bandit;
 mod evolve_carcassonne;
 mod evolve_hashing;
 mod evolve_racing;
+mod evolve_reestimate;
 mod evolve_reports;
 mod evolve_resume;
 mod formula_canonical;
