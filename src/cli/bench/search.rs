@@ -30,8 +30,9 @@ pub struct SearchBenchArgs {
     /// Also time RAVE and Thompson sampling decisions.
     #[arg(long)]
     all_policies: bool,
-    /// Time only this controller (mcts, es-mcts, es-p-mcts, or mcts-knowledge: UCT that
-    /// also computes the knowledge terminals H and p), e.g. under a profiler.
+    /// Time only this controller (mcts, es-mcts, es-p-mcts, mcts-knowledge: UCT that
+    /// also computes the knowledge terminals H and p, or mcts-features: UCT that also
+    /// computes H, p and the move features G O M F R L T), e.g. under a profiler.
     #[arg(long)]
     only: Option<String>,
     /// Print one JSON object instead of indented text.
@@ -157,6 +158,14 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         selection: Selection::Formula("Q + 2*C*sqrt(2*ln(N)/n) + 0*H".into()),
         ..MctsSettings::default()
     };
+    // The same with every move feature read too: the cost of the features over `H` alone.
+    let mcts_features = MctsSettings {
+        sims: args.sims,
+        selection: Selection::Formula(
+            "Q + 2*C*sqrt(2*ln(N)/n) + 0*(H + G + O + M + F + R + L + T)".into(),
+        ),
+        ..MctsSettings::default()
+    };
     let mut report = serde_json::json!({
         "positions": args.positions,
         "turns": "20..50",
@@ -177,10 +186,17 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
             "mcts400_knowledge_decision_ms",
             mcts_knowledge,
         ),
+        (
+            "mcts-features",
+            "mcts400_features_decision_ms",
+            mcts_features,
+        ),
     ];
     if let Some(only) = &args.only {
         if !main.iter().any(|(name, _, _)| name == only) {
-            bail!("--only takes mcts, es-mcts, es-p-mcts or mcts-knowledge, not {only}");
+            bail!(
+                "--only takes mcts, es-mcts, es-p-mcts, mcts-knowledge or mcts-features, not {only}"
+            );
         }
     }
     for (name, key, settings) in main {
