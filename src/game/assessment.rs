@@ -20,7 +20,8 @@ const TURNS_PER_GAME: f64 = 71.0;
 
 /// Assesses `moves` (legal at `state`'s decision) into `out`, trying each on `scratch`. The
 /// parts that are the same for every sibling (the scores and supply before, the turn) are
-/// computed once.
+/// computed once. Moves come from the search's own legal-move list, so they are played
+/// without the legality check.
 pub(super) fn assess_moves(
     state: &GameState,
     moves: &[Move],
@@ -35,9 +36,11 @@ pub(super) fn assess_moves(
     let before = state.virtual_scores();
     let supply_before = i32::from(state.supply(mover));
     let turn = state.turns_played() as f64 / TURNS_PER_GAME;
+    // One whole copy per node; each move is then tried and taken back, which copies back a
+    // fraction of the state (`undo_trial_move`).
+    scratch.clone_from(state);
     for &mv in moves {
-        scratch.clone_from(state);
-        scratch.apply(mv).expect("assessed moves are legal");
+        scratch.apply_trial_move(mv);
         let after = scratch.virtual_scores();
         let gain =
             f64::from(after[mover] - after[opponent]) - f64::from(before[mover] - before[opponent]);
@@ -59,6 +62,8 @@ pub(super) fn assess_moves(
             ];
         }
         out.push(assessment);
+        scratch.undo_trial_move(state);
+        debug_assert!(scratch == state, "the trial of {mv:?} was not taken back");
     }
 }
 
@@ -71,4 +76,32 @@ fn on_field(after: &GameState, mv: Move) -> bool {
     let features = after.features();
     let root = features.find(GameState::node_of(placement, segment as usize));
     features.kind(root) == FeatureKind::Field
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{sample_positions_in, Rules, Unplaceable};
+
+    /// Every legal move of many positions (both unplaceable-tile rules, early to last turns),
+    /// tried and taken back, leaves the state equal to a copy of it, byte for byte.
+    #[test]
+    fn a_trial_move_taken_back_leaves_the_state_as_it_was() {
+        for unplaceable in [Unplaceable::Discard, Unplaceable::BottomOfStack] {
+            let rules = Rules {
+                unplaceable,
+                ..Rules::default()
+            };
+            for state in sample_positions_in(rules, 40, 3, 0..71) {
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves);
+                let mut scratch = state.clone();
+                for mv in moves {
+                    scratch.apply_trial_move(mv);
+                    assert!(scratch != state, "the move changed nothing");
+                    scratch.undo_trial_move(&state);
+                    assert!(scratch == state, "{mv:?} at turn {}", state.turns_played());
+                }
+            }
+        }
+    }
 }

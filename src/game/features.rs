@@ -17,7 +17,7 @@ pub const MAX_NODES: usize = MAX_TILES * MAX_SEGMENTS;
 pub type SegmentNode = u16;
 
 // Copy so that `GameState`'s clone is one plain copy of plain data.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Features {
     parent: [SegmentNode; MAX_NODES],
     /// Next member of the same feature (a circular list spliced on union).
@@ -70,6 +70,21 @@ impl Features {
         self.open[n] = open;
         self.pennants[n] = pennants;
         self.meeples[n] = [0, 0];
+    }
+
+    /// Makes the first `nodes` entries of every array those of `source`. Every node of a
+    /// placement below `nodes / MAX_SEGMENTS` is there, and laying tile `p` writes only nodes of
+    /// placements up to `p`, so after one move this restores the features before it.
+    #[inline]
+    pub(super) fn copy_prefix_from(&mut self, source: &Features, nodes: usize) {
+        let nodes = nodes.min(MAX_NODES);
+        self.parent[..nodes].copy_from_slice(&source.parent[..nodes]);
+        self.next[..nodes].copy_from_slice(&source.next[..nodes]);
+        self.kind[..nodes].copy_from_slice(&source.kind[..nodes]);
+        self.size[..nodes].copy_from_slice(&source.size[..nodes]);
+        self.open[..nodes].copy_from_slice(&source.open[..nodes]);
+        self.pennants[..nodes].copy_from_slice(&source.pennants[..nodes]);
+        self.meeples[..nodes].copy_from_slice(&source.meeples[..nodes]);
     }
 
     /// The feature's root. Union by size keeps trees shallow (depth ≤ log2 of 576), so no path
