@@ -130,7 +130,7 @@ fn unknown_terminal_and_function_name_the_field_and_place() {
     let message = error_with(r#""Q", "N", "n", "C""#, r#""Q", "N", "X", "C""#);
     assert_eq!(
         message,
-        "test.ron:4:27: field `terminals`: unknown terminal `X`; expected one of Q, N, n, C, V, P, K, H, p"
+        "test.ron:4:27: field `terminals`: unknown terminal `X`; expected one of Q, N, n, C, V, P, K, H, p, G, O, M, F, R, L, T"
     );
     let message = error_with(r#""ln", "sqrt""#, r#""ln", "exp""#);
     assert!(message.starts_with("test.ron:3:"), "{message}");

@@ -345,6 +345,9 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
     // play other games than the driver means.
     for entry in std::fs::read_dir("runs/evolve").unwrap() {
         let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue; // a study's folder
+        }
         let spec = evomcts::evolve::EvolveSpec::from_file(&path).unwrap();
         let work = evomcts::evolve::steps::Work::Fitness {
             fitness: Box::new(spec.fitness.clone()),
