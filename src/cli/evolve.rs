@@ -60,21 +60,27 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     if let Some(g) = outcome.resumed_from {
         evomcts::note!("resumed after generation {g}");
     }
-    println!(
+    outln!(
         "generation {} of {}; {} fitness samples spent",
-        last.generation, spec.strategy.generations, last.samples_spent
-    );
-    println!(
+        last.generation,
+        spec.strategy.generations,
+        last.samples_spent
+    )?;
+    outln!(
         "reference #{} {}: {}",
-        last.reference.id, last.reference.fitness, last.reference.formula
-    );
-    println!(
+        last.reference.id,
+        last.reference.fitness,
+        last.reference.formula
+    )?;
+    outln!(
         "champion  #{} {}: {}",
-        last.champion.id, last.champion.fitness, last.champion.formula
-    );
-    println!(
+        last.champion.id,
+        last.champion.fitness,
+        last.champion.formula
+    )?;
+    outln!(
         "use it in a league: Mcts(selection: FormulaFile({:?}))",
         out.join("champion.txt").display().to_string()
-    );
+    )?;
     Ok(())
 }

@@ -147,7 +147,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         &args.out.join("regret.png"),
         &args.out.join("regret.svg"),
     )?;
-    print!("{}", table.to_text());
+    out!("{}", table.to_text())?;
     evomcts::note!(
         "written to {} in {:.1} s",
         escape::path(&args.out),
@@ -266,7 +266,7 @@ fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
         runfs::write_atomically(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    print!("{}", table.to_text());
+    out!("{}", table.to_text())?;
     evomcts::note!("UCT on the tuning positions: {tuning_line}");
     evomcts::note!(
         "written to {} in {:.1} s",

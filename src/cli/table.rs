@@ -43,7 +43,7 @@ pub fn run(args: TableArgs) -> Result<()> {
         report::write_tables(&tables, out)
             .with_context(|| format!("writing tables to {}", out.display()))?;
     }
-    print!("{}", report::to_text(&tables));
+    out!("{}", report::to_text(&tables))?;
     if let Some(out) = out {
         evomcts::note!("tables written to {}", escape::path(&out));
     }

@@ -109,11 +109,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 escape::path(&opts.out_dir)
             );
             let s = run_validation(&spec, &opts)?;
-            print!("{}", summary_table(&[s]));
-            println!(
+            out!("{}", summary_table(&[s]))?;
+            outln!(
                 "written to {}",
                 escape::path(&opts.out_dir.join("summary.md"))
-            );
+            )?;
         }
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
@@ -127,8 +127,8 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             );
             let out = run_sweep(&spec, &opts)?;
             let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();
-            print!("{}", summary_table(&table));
-            println!("best: {}", out.best);
+            out!("{}", summary_table(&table))?;
+            outln!("best: {}", out.best)?;
         }
         ValidateCommand::Bandit(a) => {
             if let Some(out) = &a.out {
@@ -178,7 +178,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 bandit.c_e,
                 bandit_table(&b)
             );
-            print!("{table}");
+            out!("{table}")?;
             if let Some(out) = a.out {
                 runfs::write_atomically(&out, table.as_bytes())
                     .with_context(|| out.display().to_string())?;

@@ -7,7 +7,7 @@ pub mod slow_model;
 
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, TileKind};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// A scratch folder `evomcts-<module>-<pid>-<name>` in the system's temporary folder, removed
 /// if it exists and not created. Tests of one run share the process id, so each module passes
@@ -85,6 +85,26 @@ pub fn evomcts(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+/// `evomcts ARGS`, killed (and the test failed) if it runs longer than `secs` seconds.
+pub fn evomcts_within(args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("evomcts {args:?} ran longer than {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Runs the binary with `args`, fails the test unless it succeeds, and returns its stdout
