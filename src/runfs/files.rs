@@ -194,7 +194,7 @@ pub fn open_own(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(refused("is a symbolic link"));
     }
-    let file = options.open(path)?;
+    let file = open_regular(path, options)?;
     // Checked again on the open file: a link put in place between the check and the opening
     // would have been followed, and is caught here before anything is written.
     let opened = file.metadata()?;
@@ -213,6 +213,52 @@ pub fn open_own(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
         }
     }
     Ok(file)
+}
+
+/// Opens `path` with `options` only if it is a regular file. Opening a FIFO blocks until
+/// something opens its other end, and a device may never end, so neither is ever waited for or
+/// read: on Unix the file is opened without blocking and refused by its kind. Architecture
+/// invariant: every file the tool opens goes through here ([`crate::runfs::read_capped`] to
+/// read, [`open_own`] to append or lock).
+pub fn open_regular(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
+    let mut options = options.clone();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Without effect on a regular file's reads and writes.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        special_kind(&kind)
+    };
+    // The callers name the path.
+    Err(std::io::Error::other(format!(
+        "it is {what}, not a regular file; evomcts reads and writes only regular files"
+    )))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a device"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "not a file"
 }
 
 /// The file every run folder holds, which marks it as one.
