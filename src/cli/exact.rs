@@ -127,7 +127,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         list(&options.budgets),
         list(&options.depths)
     );
-    std::fs::create_dir_all(&args.out)
+    evomcts::runfs::create_folder(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let markdown = format!(
         "{}\nMade by `{command}`. Optimal moves: Wilson 95% interval; regret (lost win probability of the chosen move under optimal play afterwards): mean ∓ 1.96·se over decisions.\n",
@@ -259,7 +259,7 @@ fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
         options.position_seed,
         options.seeds
     );
-    std::fs::create_dir_all(&args.out)
+    evomcts::runfs::create_folder(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     for (name, text) in [("compare.md", markdown), ("compare.csv", table.to_csv())] {
         let path = args.out.join(name);

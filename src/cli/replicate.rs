@@ -280,7 +280,8 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     };
     let text = render_report(&input);
     if let Some(dir) = args.report.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        evomcts::runfs::create_folder(dir)
+            .with_context(|| format!("creating {}", dir.display()))?;
     }
     evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;

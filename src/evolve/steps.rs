@@ -288,7 +288,7 @@ fn read_work(dir: &Path) -> Result<Work, StepError> {
 /// and returns the folder.
 pub fn write_work(steps: &Path, work: &Work) -> Result<PathBuf, StepError> {
     let dir = work.folder(steps);
-    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    crate::runfs::create_folder(&dir).map_err(|e| io(&dir, e))?;
     let path = dir.join(WORK_FILE);
     let text = work.to_json();
     if path.exists() {

@@ -148,7 +148,7 @@ pub struct GameRow {
     pub other_score: f64,
 }
 
-const HEADER: &str = "pairing,sequence,tile_seed,candidate_seat,candidate_score,other_score";
+const HEADER: &str = crate::runfs::VALIDATION_ROWS_HEADER;
 
 fn row_text(r: &GameRow) -> String {
     format!(
@@ -312,7 +312,7 @@ pub fn play_pairings(
         return Err(ValidateError::NoThreads);
     }
     let dir = &opts.out_dir;
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    crate::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
     // One process per folder: two drivers of one validation would append the same rows twice.
     let _lock = crate::runfs::RunLock::acquire(dir, "validate")?;
     let spec_file = dir.join("spec.ron");

@@ -572,7 +572,7 @@ pub fn csv_tables(t: &Tables) -> Vec<(&'static str, CsvTable)> {
 /// all of it as numbers into `dir`; each file is written to a temporary name and renamed, so
 /// a reader never sees half a table.
 pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    crate::runfs::create_folder(dir)?;
     let write =
         |name: &str, text: &str| crate::runfs::write_atomically(&dir.join(name), text.as_bytes());
     for (name, table) in csv_tables(t) {

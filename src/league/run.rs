@@ -541,7 +541,7 @@ pub fn run_league_until(
         dir: dir_name.clone(),
         source,
     };
-    std::fs::create_dir_all(dir).map_err(io)?;
+    crate::runfs::create_folder(dir).map_err(io)?;
     let _lock = RunLock::acquire(dir, &format!("league `{}`", spec.name))?;
     let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");

@@ -9,7 +9,7 @@
 //! file) can never redirect a write to its target.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -261,32 +261,102 @@ fn special_kind(_: &std::fs::FileType) -> &'static str {
     "not a file"
 }
 
-/// The file every run folder holds, which marks it as one.
+/// The file every run folder holds once it has started, which marks it as one.
 const RUN_MARK: &str = "spec.ron";
 
-/// Whether `dir` is a run folder (a league's or an evolution's: it holds `spec.ron`).
+/// The first line of a validation's `games.csv`, its record (a league's table of the same name
+/// starts otherwise).
+pub const VALIDATION_ROWS_HEADER: &str =
+    "pairing,sequence,tile_seed,candidate_seat,candidate_score,other_score";
+
+/// Whether `dir` is a run folder: it holds `spec.ron`, or, should that be gone, the records
+/// only a run writes (a league's `games.jsonl`, an evolution's `gen-000.ron`, a validation's
+/// `games.csv`). Tables and figures written elsewhere by `--out` do not make a folder a run.
 pub fn is_run_folder(dir: &Path) -> bool {
-    dir.join(RUN_MARK).is_file()
+    if [RUN_MARK, "games.jsonl", "gen-000.ron"]
+        .iter()
+        .any(|mark| dir.join(mark).is_file())
+    {
+        return true;
+    }
+    let header = VALIDATION_ROWS_HEADER.as_bytes();
+    let mut start = Vec::new();
+    open_regular(&dir.join("games.csv"), OpenOptions::new().read(true))
+        .and_then(|file| file.take(header.len() as u64).read_to_end(&mut start))
+        .is_ok_and(|_| start == header)
 }
 
-/// Checks that `out`, a folder a command writes its outputs into, is not another run's folder:
-/// it may be one of `own` (the runs the outputs are made from) or a folder that is no run's.
+/// The nearest of `path` and its ancestors that is a run folder, if any.
+fn enclosing_run(path: &Path) -> Option<PathBuf> {
+    let path = std::path::absolute(path).ok()?;
+    path.ancestors()
+        .find(|folder| is_run_folder(folder))
+        .map(Path::to_path_buf)
+}
+
+/// Creates `dir` (and the folders above it) for the tool to write into, refusing a symbolic
+/// link at `dir`, or at any folder between it and the run folder it lies in, so that a link
+/// planted in a run (`RUN/plots -> ../elsewhere`) cannot send its files elsewhere. Folders
+/// above a run (or above an `--out` outside every run) may be links: they are the user's.
+/// Architecture invariant: every folder the tool writes into is made by this function.
+pub fn create_folder(dir: &Path) -> std::io::Result<()> {
+    let absolute = std::path::absolute(dir)?;
+    let run = enclosing_run(&absolute);
+    let checked = match &run {
+        Some(run) => absolute
+            .ancestors()
+            .take_while(|folder| folder.starts_with(run))
+            .count(),
+        None => 1,
+    };
+    for folder in absolute.ancestors().take(checked) {
+        if std::fs::symlink_metadata(folder).is_ok_and(|m| m.file_type().is_symlink()) {
+            let which = if folder == absolute {
+                "it".to_string()
+            } else {
+                folder.display().to_string()
+            };
+            return Err(std::io::Error::other(format!(
+                "{which} is a symbolic link; evomcts writes only into folders of its own, never \
+                 through a link: remove it, or give the folder it points to"
+            )));
+        }
+    }
+    std::fs::create_dir_all(dir)?;
+    // Made by another process between the check and the creation: checked once more.
+    if std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
+        return Err(std::io::Error::other(
+            "it became a symbolic link while it was created",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `out`, a folder a command writes its outputs into, is neither another run's
+/// folder nor inside one: its nearest enclosing run folder (itself included) must be one of
+/// `own` (the runs the outputs are made from), or there must be none.
 pub fn check_output_folder(out: &Path, own: &[PathBuf]) -> Result<(), String> {
     if out.exists() && !out.is_dir() {
         return Err(format!("{} exists and is not a folder", out.display()));
     }
-    if !is_run_folder(out) {
+    let Some(run) = enclosing_run(out) else {
         return Ok(());
-    }
+    };
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if own.iter().any(|run| same(out, run)) {
+    if own.iter().any(|mine| same(&run, mine)) {
         return Ok(());
     }
+    let inside = if same(&run, out) {
+        String::new()
+    } else {
+        format!(" is inside {}, which", run.display())
+    };
     Err(format!(
-        "{} is the folder of another run (it holds {RUN_MARK}); its files are not written over: choose another --out",
+        "{}{inside} is the folder of another run (it holds {RUN_MARK} or its records); its files \
+         are not written over: choose another --out",
         out.display()
     ))
 }
@@ -305,14 +375,10 @@ pub fn check_output_file(path: &Path, what: &str, ext: &str) -> Result<(), Strin
             "{shown} exists and is not a .{ext} file; it is not replaced by {what}: choose a new file or one ending in .{ext}"
         ));
     }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if is_run_folder(parent) {
+    if let Some(run) = enclosing_run(path) {
         return Err(format!(
             "{shown} belongs to the run in {} and is not replaced by {what}: choose a new file",
-            parent.display()
+            run.display()
         ));
     }
     Ok(())
