@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 
 mod files;
 pub use files::{
-    check_output_file, check_output_folder, check_plain_name, create_folder, default_folder,
-    file_stem, is_run_folder, open_own, open_regular, remove_stale_temporaries, replace_with,
-    spec_file_stem, write_atomically, VALIDATION_ROWS_HEADER,
+    check_output_file, check_output_folder, check_plain_name, check_still_in_place, create_folder,
+    default_folder, file_stem, is_run_folder, open_own, open_regular, remove_stale_temporaries,
+    replace_with, spec_file_stem, write_atomically, VALIDATION_ROWS_HEADER,
 };
 
 /// SplitMix64 finaliser: a well-mixed 64-bit value from any 64-bit input.

@@ -487,8 +487,10 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
             }
         }
     }
-    let (_, status) = writer.into_inner().expect("the results file");
-    status.map_err(|e| io(&path, e))?;
+    let (file, status) = writer.into_inner().expect("the results file");
+    status
+        .and_then(|()| crate::runfs::check_still_in_place(&file, &path))
+        .map_err(|e| io(&path, e))?;
     Ok(WorkerOutcome {
         tasks: mine.len(),
         seconds: started.elapsed().as_secs_f64(),

@@ -435,6 +435,7 @@ pub fn play_pairings(
         }
         file.write_all(text.as_bytes())
             .and_then(|_| file.sync_data())
+            .and_then(|_| crate::runfs::check_still_in_place(&file, &games_file))
             .map_err(|e| io_error(&games_file, e))?;
         // The rows are written: the step's records are no longer needed.
         if let Some(runner) = finished_steps.take() {

@@ -655,6 +655,8 @@ pub fn run_league_until(
     if let Some(e) = first_error {
         return Err(e);
     }
+    // Before tables are made of them: the records of every game are still on disk.
+    writer.check()?;
     if games.len() < jobs.len() && cancel.load(Ordering::Relaxed) {
         live.write(spec, &games, jobs.len(), observer)?;
         return Err(LeagueError::Interrupted {

@@ -261,6 +261,35 @@ fn special_kind(_: &std::fs::FileType) -> &'static str {
     "not a file"
 }
 
+/// Checks that `file`, opened (by [`open_own`]) at `path` to append records, is still the file
+/// at `path`: records appended to a file that was removed or replaced under the run are lost
+/// with it, and a run that finished so would report work that is on no disk.
+pub fn check_still_in_place(file: &File, path: &Path) -> std::io::Result<()> {
+    let gone = || {
+        // The callers name the path.
+        std::io::Error::other(
+            "it was removed or replaced while evomcts appended to it, and what was written to it \
+             is lost: run the command again with --resume to redo that work",
+        )
+    };
+    let entry = match std::fs::symlink_metadata(path) {
+        Ok(entry) => entry,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(gone()),
+        Err(e) => return Err(e),
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let opened = file.metadata()?;
+        if (opened.dev(), opened.ino()) != (entry.dev(), entry.ino()) || opened.nlink() == 0 {
+            return Err(gone());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, entry);
+    Ok(())
+}
+
 /// The file every run folder holds once it has started, which marks it as one.
 const RUN_MARK: &str = "spec.ron";
 

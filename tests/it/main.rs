@@ -35,6 +35,7 @@ mod reliability_bounds;
 mod reliability_concurrency;
 mod reliability_exit;
 mod reliability_hangs;
+mod reliability_lost;
 mod reliability_messages;
 mod reliability_output;
 mod reliability_paths;
