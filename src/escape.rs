@@ -121,6 +121,18 @@ pub fn csv_number(x: f64) -> String {
     }
 }
 
+/// A number for a message or a table a person reads: as Rust writes it (the shortest text that
+/// reads back as the same `f64`), except that very large or very small magnitudes are written
+/// with an exponent (`1e308`, not 309 digits).
+pub fn number(x: f64) -> String {
+    let magnitude = x.abs();
+    if x.is_finite() && x != 0.0 && !(1e-6..1e16).contains(&magnitude) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as character references, so
 /// a name can neither open a tag nor leave its attribute; control characters escaped as for the
 /// terminal, so none reaches the page unseen.

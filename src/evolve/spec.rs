@@ -155,6 +155,44 @@ pub enum FitnessSpec {
     Carcassonne(CarcassonneSpec),
 }
 
+impl FitnessSpec {
+    /// That `value` is a fitness sample this fitness can produce (see `fitness::sample`): a
+    /// bandit run's minus regret, from −(horizon × epsilon) to 0; a pair of games' mean score
+    /// difference, a multiple of ½ within ± the game's highest score; a pair's win rate, a
+    /// multiple of ¼ from 0 to 1. What another process reports (a job step's results) is
+    /// checked here before it is counted.
+    pub fn check_sample(&self, value: f64) -> Result<(), String> {
+        let (low, high, step, what) = match self {
+            FitnessSpec::Bandit(b) => (
+                -(f64::from(b.horizon) * b.epsilon),
+                0.0,
+                None,
+                "minus a bandit run's regret",
+            ),
+            FitnessSpec::Carcassonne(c) => match c.score {
+                Score::ScoreDiff => (
+                    -c.game.max_score(),
+                    c.game.max_score(),
+                    Some(0.5),
+                    "a mean score difference of two games",
+                ),
+                Score::WinRate => (0.0, 1.0, Some(0.25), "a win rate of two games"),
+            },
+        };
+        let on_step = step.is_none_or(|step| (value / step).fract() == 0.0);
+        if !(value.is_finite() && (low..=high).contains(&value) && on_step) {
+            let step = step.map_or(String::new(), |s| format!(", a multiple of {s}"));
+            return Err(format!(
+                "{what} is from {} to {}{step}, got {}",
+                crate::escape::number(low),
+                crate::escape::number(high),
+                crate::escape::number(value)
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Serialize for FitnessSpec {
     /// As derived, except that games of another game than Carcassonne are written `Games(..)`,
     /// so a stored spec does not call a game of Pig Carcassonne.

@@ -165,6 +165,15 @@ impl Work {
         steps.join(fnv1a_hex(&self.to_json()))
     }
 
+    /// That one task's values are what its task can produce: a fitness sample, or four final
+    /// scores of the game played.
+    fn check_values(&self, values: &[f64]) -> Result<(), String> {
+        values.iter().try_for_each(|&value| match self {
+            Work::Fitness { fitness, .. } => fitness.check_sample(value),
+            Work::Pairings { game, .. } => game.check_final_score(value),
+        })
+    }
+
     /// Checks what a work file says before any task is played from it.
     fn check(&self) -> Result<(), String> {
         if let Work::Pairings {
@@ -231,6 +240,9 @@ pub fn read_results(dir: &Path, work: &Work) -> Result<Vec<Option<Vec<f64>>>, St
                     work.width()
                 )));
             }
+            let values: Vec<f64> = record.values.iter().map(|&v| f64::from_bits(v)).collect();
+            work.check_values(&values)
+                .map_err(|m| corrupt(format!("task {}: {m}", record.task)))?;
             match &out[record.task] {
                 Some(earlier) if *earlier != record.values => {
                     return Err(corrupt(format!(

@@ -195,7 +195,10 @@ pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError 
     }
 }
 
-fn read_rows(path: &Path) -> Result<Vec<GameRow>, ValidateError> {
+/// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
+/// a row no game produces (`NaN`, a score out of range, a seat other than 0 or 1) is refused
+/// with its line, as a bad record is.
+fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateError> {
     let read = crate::runfs::read_capped_text(
         path,
         crate::runfs::MAX_DATA_FILE_BYTES,
@@ -231,17 +234,27 @@ fn read_rows(path: &Path) -> Result<Vec<GameRow>, ValidateError> {
             f[k].parse::<u64>()
                 .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))
         };
-        let num = |k: usize| {
-            f[k].parse::<f64>()
-                .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))
+        let score = |k: usize| -> Result<f64, ValidateError> {
+            let value = f[k]
+                .parse::<f64>()
+                .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))?;
+            game.check_final_score(value)
+                .map_err(|m| corrupt(format!("field {}: {m}", k + 1)))?;
+            Ok(value)
         };
+        let seat = int(3)?;
+        if seat > 1 {
+            return Err(corrupt(format!(
+                "field 4: the candidate's seat is 0 or 1, got {seat}"
+            )));
+        }
         rows.push(GameRow {
             pairing: int(0)? as usize,
             sequence: int(1)? as usize,
             tile_seed: int(2)?,
-            candidate_seat: int(3)? as usize,
-            candidate_score: num(4)?,
-            other_score: num(5)?,
+            candidate_seat: seat as usize,
+            candidate_score: score(4)?,
+            other_score: score(5)?,
         });
     }
     Ok(rows)
@@ -334,7 +347,7 @@ pub fn play_pairings(
     let tasks: Vec<(usize, usize)> = (0..tile_seeds.len())
         .flat_map(|j| (0..pairings.len()).map(move |p| (p, j)))
         .collect();
-    let mut rows = read_rows(&games_file)?;
+    let mut rows = read_rows(&games_file, game)?;
     // Keep whole tasks only (a crash can leave half a chunk; chunks are written at once,
     // but be safe), and check the rows are the tasks they claim to be.
     let done = rows.len() / 2;
@@ -346,6 +359,7 @@ pub fn play_pairings(
             .unwrap_or((usize::MAX, usize::MAX));
         if r.pairing != p
             || r.sequence != j
+            || r.candidate_seat != k % 2
             || r.tile_seed != tile_seeds[j.min(tile_seeds.len() - 1)]
         {
             return Err(ValidateError::Corrupt {

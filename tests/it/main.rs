@@ -40,6 +40,7 @@ mod reliability_messages;
 mod reliability_output;
 mod reliability_paths;
 mod reliability_records;
+mod reliability_steps;
 mod replicate_slurm;
 mod replication;
 mod report;

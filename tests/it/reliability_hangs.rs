@@ -107,3 +107,45 @@ fn a_fifo_among_generation_files_or_validation_rows_is_refused_at_once() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// E4: a validation row no game could have produced (`NaN`, out of range, not whole, a seat
+// other than 0 or 1) is refused on resume with its line, not resumed or summarised.
+#[test]
+fn a_validation_row_no_game_could_produce_is_refused_with_its_line() {
+    let dir = folder("rows");
+    let vc = dir.join("vc.ron");
+    std::fs::write(&vc, VC.replace("sequences:3", "sequences:30")).unwrap();
+    let v = dir.join("v");
+    let validate = |extra: &[&str]| {
+        let mut args = vec!["validate", "carcassonne", s(&vc), "--out", s(&v), "--quiet"];
+        args.extend_from_slice(extra);
+        evomcts_within(&args, 60)
+    };
+    assert!(validate(&["--stop-after", "2"]).status.success());
+    let rows = std::fs::read_to_string(v.join("games.csv")).unwrap();
+    let second: Vec<&str> = rows.lines().nth(1).unwrap().split(',').collect();
+    for (field, bad) in [
+        (4, "NaN"),
+        (5, "inf"),
+        (4, "1e308"),
+        (5, "-3"),
+        (4, "2.5"),
+        (3, "7"),
+    ] {
+        let mut edited = second.clone();
+        edited[field] = bad;
+        let text = rows.replacen(rows.lines().nth(1).unwrap(), &edited.join(","), 1);
+        std::fs::write(v.join("games.csv"), &text).unwrap();
+        let out = validate(&["--resume"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(
+            stderr.contains(&format!("games.csv:2: field {}", field + 1)),
+            "{bad}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(v.join("games.csv")).unwrap(), text);
+    }
+    std::fs::write(v.join("games.csv"), &rows).unwrap();
+    assert!(validate(&["--resume"]).status.success());
+    let _ = std::fs::remove_dir_all(dir);
+}
