@@ -156,6 +156,98 @@ pub enum FitnessSpec {
 }
 
 impl FitnessSpec {
+    /// Every check of the fitness alone (the bandit's sizes and probabilities, the games'
+    /// controllers, their settings and the work of one decision), as (field, message): what
+    /// a spec file and a job step's work file (read by another process) both pass.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let err = |f: &str, m: String| Err((f.to_string(), m));
+        match self {
+            FitnessSpec::Bandit(b) => {
+                if b.arms < 2 || b.arms > 1000 {
+                    return err(
+                        "fitness.arms",
+                        format!("must be between 2 and 1000, got {}", b.arms),
+                    );
+                }
+                if !(0.0..=1.0).contains(&b.best) {
+                    return err(
+                        "fitness.best",
+                        format!("must be a probability, got {}", b.best),
+                    );
+                }
+                if !(b.epsilon >= 0.0 && b.epsilon <= b.best) {
+                    return err(
+                        "fitness.epsilon",
+                        format!(
+                            "must be in [0, best] so every arm pays with a probability, got {}",
+                            b.epsilon
+                        ),
+                    );
+                }
+                if (b.horizon as usize) < b.arms || b.horizon > 10_000_000 {
+                    return err(
+                        "fitness.horizon",
+                        format!(
+                            "must be at least the number of arms and at most 10^7, got {}",
+                            b.horizon
+                        ),
+                    );
+                }
+                if !b.c_e.is_finite() || b.c_e < 0.0 {
+                    return err(
+                        "fitness.c_e",
+                        format!("must be a finite number >= 0, got {}", b.c_e),
+                    );
+                }
+            }
+            FitnessSpec::Carcassonne(c) => {
+                if let Err((f, m)) = c.game.check_rules(&c.rules) {
+                    return err(&format!("fitness.{f}"), m);
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err(m) = c.game.check_controller(controller) {
+                        return err(field, m);
+                    }
+                }
+                if c.candidate.es.is_some() {
+                    return err(
+                        "fitness.candidate.es",
+                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
+                    );
+                }
+                if c.candidate.selection != Selection::Uct {
+                    return err(
+                        "fitness.candidate.selection",
+                        "is replaced by the formula under evaluation: leave it out".into(),
+                    );
+                }
+                if let Err(e) = c.candidate.validate() {
+                    return err("fitness.candidate", e.to_string());
+                }
+                if let Err(e) = c.baseline.validate() {
+                    return err("fitness.baseline", e.to_string());
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
+                        return err(&format!("{field}.{f}"), m);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
     /// That `value` is a fitness sample this fitness can produce (see `fitness::sample`): a
     /// bandit run's minus regret, from −(horizon × epsilon) to 0; a pair of games' mean score
     /// difference, a multiple of ½ within ± the game's highest score; a pair's win rate, a
@@ -378,91 +470,7 @@ impl EvolveSpec {
                 "must be at least 1: the champion is the best elite".into(),
             );
         }
-        match &self.fitness {
-            FitnessSpec::Bandit(b) => {
-                if b.arms < 2 || b.arms > 1000 {
-                    return err(
-                        "fitness.arms",
-                        format!("must be between 2 and 1000, got {}", b.arms),
-                    );
-                }
-                if !(0.0..=1.0).contains(&b.best) {
-                    return err(
-                        "fitness.best",
-                        format!("must be a probability, got {}", b.best),
-                    );
-                }
-                if !(b.epsilon >= 0.0 && b.epsilon <= b.best) {
-                    return err(
-                        "fitness.epsilon",
-                        format!(
-                            "must be in [0, best] so every arm pays with a probability, got {}",
-                            b.epsilon
-                        ),
-                    );
-                }
-                if (b.horizon as usize) < b.arms || b.horizon > 10_000_000 {
-                    return err(
-                        "fitness.horizon",
-                        format!(
-                            "must be at least the number of arms and at most 10^7, got {}",
-                            b.horizon
-                        ),
-                    );
-                }
-                if !b.c_e.is_finite() || b.c_e < 0.0 {
-                    return err(
-                        "fitness.c_e",
-                        format!("must be a finite number >= 0, got {}", b.c_e),
-                    );
-                }
-            }
-            FitnessSpec::Carcassonne(c) => {
-                if let Err((f, m)) = c.game.check_rules(&c.rules) {
-                    return err(&format!("fitness.{f}"), m);
-                }
-                for (field, controller) in [
-                    (
-                        "fitness.candidate",
-                        &ControllerSpec::Mcts(c.candidate.clone()),
-                    ),
-                    ("fitness.baseline", &c.baseline),
-                ] {
-                    if let Err(m) = c.game.check_controller(controller) {
-                        return err(field, m);
-                    }
-                }
-                if c.candidate.es.is_some() {
-                    return err(
-                        "fitness.candidate.es",
-                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
-                    );
-                }
-                if c.candidate.selection != Selection::Uct {
-                    return err(
-                        "fitness.candidate.selection",
-                        "is replaced by the formula under evaluation: leave it out".into(),
-                    );
-                }
-                if let Err(e) = c.candidate.validate() {
-                    return err("fitness.candidate", e.to_string());
-                }
-                if let Err(e) = c.baseline.validate() {
-                    return err("fitness.baseline", e.to_string());
-                }
-                for (field, controller) in [
-                    (
-                        "fitness.candidate",
-                        &ControllerSpec::Mcts(c.candidate.clone()),
-                    ),
-                    ("fitness.baseline", &c.baseline),
-                ] {
-                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
-                        return err(&format!("{field}.{f}"), m);
-                    }
-                }
-            }
-        }
+        self.fitness.validate()?;
         self.check_run_work()
     }
 

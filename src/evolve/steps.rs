@@ -19,7 +19,7 @@
 //! folder (its name is the work's hash) and plays only what is missing.
 
 use super::fitness::{evaluate_all_reported, Request};
-use super::spec::FitnessSpec;
+use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};
 use super::validate::{play_pairing_games, Pairing};
 use crate::arena::GameChoice;
 use crate::formula::Formula;
@@ -174,18 +174,70 @@ impl Work {
         })
     }
 
-    /// Checks what a work file says before any task is played from it.
+    /// Checks what a work file says before any task is played from it: it was written by a
+    /// driver from a checked spec, but it is a file another process reads, so it passes the
+    /// same checks and bounds as the spec did (the fitness or each pairing's controllers, the
+    /// work of one decision, the work of the whole step) before anything is played.
     fn check(&self) -> Result<(), String> {
-        if let Work::Pairings {
-            pairings, tasks, ..
-        } = self
-        {
-            if let Some(t) = tasks.iter().find(|t| t.pairing >= pairings.len()) {
-                return Err(format!(
-                    "a task names pairing {}, of {}",
-                    t.pairing,
-                    pairings.len()
-                ));
+        let field = |(f, m): (String, String)| {
+            if f.is_empty() {
+                m
+            } else {
+                format!("{f}: {m}")
+            }
+        };
+        if self.len() as u64 > MAX_RUN_SAMPLES {
+            return Err(format!(
+                "{} tasks, more than the {MAX_RUN_SAMPLES} one run may play",
+                self.len()
+            ));
+        }
+        match self {
+            Work::Fitness { fitness, tasks } => {
+                fitness.validate().map_err(field)?;
+                if let FitnessSpec::Bandit(b) = &**fitness {
+                    let pulls = tasks.len() as u128 * u128::from(b.horizon);
+                    if pulls > u128::from(MAX_RUN_PULLS) {
+                        return Err(format!(
+                            "{} tasks × horizon {} = {pulls} arm pulls, more than the \
+                             {MAX_RUN_PULLS} one run may make",
+                            tasks.len(),
+                            b.horizon
+                        ));
+                    }
+                }
+                for (k, task) in tasks.iter().enumerate() {
+                    let formula: Formula = task
+                        .formula
+                        .parse()
+                        .map_err(|e| format!("task {k}: formula `{}`: {e}", task.formula))?;
+                    crate::runfs::check_c_e(&formula)
+                        .map_err(|m| format!("task {k}: formula `{}`: {m}", task.formula))?;
+                }
+            }
+            Work::Pairings {
+                game,
+                rules,
+                pairings,
+                tasks,
+            } => {
+                game.check_rules(rules).map_err(field)?;
+                for (p, pairing) in pairings.iter().enumerate() {
+                    for (role, controller) in
+                        [("candidate", &pairing.candidate), ("other", &pairing.other)]
+                    {
+                        let named = |m: String| format!("pairing {p}, {role}: {m}");
+                        crate::runfs::check_controller(controller).map_err(|e| named(field(e)))?;
+                        game.check_controller(controller).map_err(named)?;
+                    }
+                }
+                if let Some(t) = tasks.iter().find(|t| t.pairing >= pairings.len()) {
+                    return Err(format!(
+                        "a task names pairing {}, of {}",
+                        t.pairing,
+                        pairings.len()
+                    ));
+                }
             }
         }
         Ok(())
@@ -410,6 +462,17 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
         line: e.line(),
         message: format!("not a list of task numbers ({e})"),
     })?;
+    if todo.len() > work.len() {
+        return Err(StepError::Corrupt {
+            file: todo_path.display().to_string(),
+            line: 1,
+            message: format!(
+                "{} entries, more than the step's {} tasks",
+                todo.len(),
+                work.len()
+            ),
+        });
+    }
     if let Some(&k) = todo.iter().find(|&&k| k >= work.len()) {
         return Err(StepError::Corrupt {
             file: todo_path.display().to_string(),

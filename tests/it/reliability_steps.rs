@@ -107,3 +107,93 @@ fn impossible_step_results_are_refused_by_the_driver() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `evomcts step-worker` on a step folder holding `work` (JSON) and `todo`; returns within
+/// 20 s, refused with a message naming the file and holding `expected`.
+fn worker_refuses(dir: &Path, work: &str, todo: &str, expected: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("work.json"), work).unwrap();
+    std::fs::write(dir.join("todo.json"), todo).unwrap();
+    let out = crate::support::evomcts_within(&["step-worker", s(dir), "--worker", "0/1"], 20);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{work}: {stderr}");
+    assert!(
+        stderr.contains(".json") && stderr.contains(expected),
+        "{work}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// A work file of pairings, both controllers `controller` (RON), as the library writes it.
+fn pairings_work(controller: &str) -> String {
+    use evomcts::evolve::steps::{PairingTask, Work};
+    use evomcts::evolve::validate::Pairing;
+    // Parsed without the checks a spec passes: the work file is what is checked.
+    let controller: evomcts::search::ControllerSpec =
+        evomcts::runfs::parse_spec(controller, "test", |_| Ok(())).unwrap();
+    serde_json::to_string(&Work::Pairings {
+        game: Default::default(),
+        rules: Default::default(),
+        pairings: vec![Pairing {
+            label: "p".into(),
+            candidate: controller.clone(),
+            other: controller,
+        }],
+        tasks: vec![PairingTask {
+            pairing: 0,
+            tile_seed: 1,
+        }],
+    })
+    .unwrap()
+}
+
+// E8: a worker re-checks the work and todo files it reads with the spec checks and bounds.
+#[test]
+fn a_worker_refuses_work_no_spec_could_have_made() {
+    let dir = scratch("rsteps", "worker");
+    let bandit = |fields: &str| {
+        format!(
+            r#"{{"Fitness":{{"fitness":{{"Bandit":{{{fields}}}}},"tasks":[{{"formula":"Q","seed":1}}]}}}}"#
+        )
+    };
+    worker_refuses(
+        &dir.join("empty-range"),
+        &bandit(r#""arms":0,"best":2.0,"epsilon":-1,"horizon":0,"c_e":-1"#),
+        "[0]",
+        "fitness.arms",
+    );
+    worker_refuses(
+        &dir.join("forever"),
+        &bandit(r#""arms":1000000,"best":0.5,"epsilon":0.1,"horizon":1000000000,"c_e":1"#),
+        "[0]",
+        "fitness.arms",
+    );
+    worker_refuses(
+        &dir.join("star"),
+        &pairings_work("Star(depth: 6)"),
+        "[0]",
+        "depth",
+    );
+    worker_refuses(
+        &dir.join("es"),
+        &pairings_work(
+            "Mcts(sims: 1000, es: (lambda: 10000, generations: 10000, sims_per_fitness: 10000))",
+        ),
+        "[0]",
+        "pairing 0, candidate",
+    );
+    let fine = bandit(r#""arms":5,"best":0.5,"epsilon":0.1,"horizon":10,"c_e":1"#);
+    worker_refuses(
+        &dir.join("todo"),
+        &fine,
+        "[0,0,0]",
+        "more than the step's 1 tasks",
+    );
+    worker_refuses(
+        &dir.join("todo-range"),
+        &fine,
+        "[1]",
+        "not in the step's 1 tasks",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
