@@ -22,7 +22,19 @@ pub struct CheckFingerprintsArgs {
     threads: Option<usize>,
 }
 
+/// The most games one check may play: as many as the fitness samples of an evolution run.
+const MAX_GAMES: u64 = 10_000_000;
+
 pub fn run(args: CheckFingerprintsArgs) -> Result<()> {
+    super::check_count("--pairs", args.pairs as u64, 1, 10_000)?;
+    super::check_count("--sequences", args.sequences as u64, 1, MAX_GAMES)?;
+    // Both formulas of a pair play both seatings of every sequence.
+    super::check_work(
+        "--pairs × --sequences × 4 games",
+        args.pairs as u128 * args.sequences as u128 * 4,
+        MAX_GAMES,
+        "games",
+    )?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;

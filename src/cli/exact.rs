@@ -67,11 +67,79 @@ pub struct ExactArgs {
     uct_grid: Vec<f64>,
 }
 
+/// The most simulations one `exact` may run, over every position, seed and budget (or entrant
+/// and tuning constant): hours on a few cores.
+const MAX_SIMULATIONS: u64 = 10_000_000_000;
+
+/// Every flag within its bounds, and the simulations they multiply into within
+/// [`MAX_SIMULATIONS`]: each flag alone may be in range while their product never finishes.
+fn check_bounds(args: &ExactArgs) -> Result<()> {
+    use super::{check_count, check_work};
+    check_count("--positions", args.positions as u64, 1, 10_000)?;
+    check_count("--seeds", args.seeds, 1, 10_000)?;
+    check_count("--sims", args.sims.into(), 1, 10_000_000)?;
+    check_count("the number of --budgets", args.budgets.len() as u64, 0, 100)?;
+    check_count("the number of --depths", args.depths.len() as u64, 0, 4)?;
+    check_count(
+        "the number of --uct-grid values",
+        args.uct_grid.len() as u64,
+        1,
+        100,
+    )?;
+    for &budget in &args.budgets {
+        check_count("each of --budgets", budget.into(), 1, 10_000_000)?;
+    }
+    for &depth in &args.depths {
+        check_count("each of --depths", depth.into(), 1, 4)?;
+    }
+    let searches = args.positions as u128 * u128::from(args.seeds);
+    if args.compare.is_empty() {
+        let budgets: u128 = args.budgets.iter().map(|&b| u128::from(b)).sum();
+        check_work(
+            "--positions × --seeds × the sum of --budgets",
+            searches * budgets,
+            MAX_SIMULATIONS,
+            "simulations",
+        )
+    } else {
+        // The tuning runs every constant of the grid; each run compared brings its champion
+        // and its seed formula, and tuned UCT plays too.
+        let entrants = args.uct_grid.len() as u128 + 2 * args.compare.len() as u128 + 1;
+        check_work(
+            "--positions × --seeds × --sims × (--uct-grid values + 2 × runs + 1)",
+            searches * u128::from(args.sims) * entrants,
+            MAX_SIMULATIONS,
+            "simulations",
+        )
+    }
+}
+
+/// The positions measured: refused when the game has none (a target so low that no decision
+/// has both moves legal), and a warning when it has fewer than asked.
+fn measured_positions(options: &ExactOptions) -> Result<Vec<evomcts::games::pig::PigState>> {
+    let positions = exact_positions(options).map_err(anyhow::Error::msg)?;
+    if positions.is_empty() {
+        anyhow::bail!(
+            "Pig to {} has no position where both moves are legal (a turn total above 0 and \
+             the target not reached): choose a larger --target",
+            options.rules.target
+        );
+    }
+    if positions.len() < options.positions {
+        evomcts::note!(
+            "warning: Pig to {} gave only {} distinct positions of the {} asked for (--positions); \
+             the table measures those",
+            options.rules.target,
+            positions.len(),
+            options.positions
+        );
+    }
+    Ok(positions)
+}
+
 pub fn run(args: ExactArgs) -> Result<()> {
     let rules = PigRules::new(args.target).map_err(anyhow::Error::msg)?;
-    if args.positions == 0 || args.seeds == 0 {
-        anyhow::bail!("--positions and --seeds must be at least 1");
-    }
+    check_bounds(&args)?;
     let options = ExactOptions {
         rules,
         positions: args.positions,
@@ -98,7 +166,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         solution.first_player_win_probability(),
         started.elapsed().as_secs_f64()
     );
-    let positions = exact_positions(&options).map_err(anyhow::Error::msg)?;
+    let positions = measured_positions(&options)?;
     let rows = pool
         .install(|| measure_regret(&options, &solution, &positions))
         .map_err(anyhow::Error::msg)?;
@@ -196,7 +264,7 @@ fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2
 fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
     let started = Instant::now();
     let solution = solve(options.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let positions = exact_positions(&options).map_err(anyhow::Error::msg)?;
+    let positions = measured_positions(&options)?;
     let tuning: Vec<_> = exact_positions(&ExactOptions {
         position_seed: options.position_seed + 1,
         ..options.clone()

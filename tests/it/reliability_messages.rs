@@ -188,3 +188,31 @@ fn an_invalid_inline_grammar_names_the_spec_file() {
     assert!(stderr(&out).contains("es-evolve.ron"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// E11: `exact` on a Pig with no position to measure is refused, not a table of 0 positions.
+#[test]
+fn exact_with_no_position_to_measure_is_refused() {
+    let out_dir = crate::support::scratch("rmessages", "exact");
+    for target in ["1", "2"] {
+        let out = crate::support::evomcts(&[
+            "exact",
+            "--target",
+            target,
+            "--positions",
+            "100",
+            "--budgets",
+            "10",
+            "--depths",
+            "1",
+            "--seeds",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{target}: {stderr}");
+        assert!(stderr.contains("no position"), "{stderr}");
+        assert!(!out_dir.join("regret.md").exists());
+    }
+    let _ = std::fs::remove_dir_all(out_dir);
+}
