@@ -216,3 +216,50 @@ fn exact_with_no_position_to_measure_is_refused() {
     }
     let _ = std::fs::remove_dir_all(out_dir);
 }
+
+/// A sweep spec whose formula is `formula`, W taking `w_values`.
+fn sweep_spec(formula: &str, w_values: &str) -> String {
+    format!(
+        r#"(name: "sw", seed: 1, sequences: 2,
+            settings: (sims: 10, selection: Formula("{formula}")),
+            c_values: [0.5], w_values: [{w_values}],
+            opponent: Mcts(sims: 10))"#
+    )
+}
+
+// E12: a `{W}` that is not a whole operand would be filled in as part of another number
+// (`{W}{W}` at W = 1 plays 11): refused, naming the field; a grid too large names the long list.
+#[test]
+fn sweep_placeholders_are_whole_operands() {
+    use evomcts::evolve::sweep::SweepSpec;
+    use evomcts::runfs::SpecFile;
+    let refused = |formula: &str, w_values: &str, field: &str, words: &str| {
+        let err = SweepSpec::from_ron(&sweep_spec(formula, w_values), "sw.ron")
+            .expect_err(formula)
+            .to_string();
+        assert!(
+            err.contains(field) && err.contains(words),
+            "{formula}: {err}"
+        );
+    };
+    for formula in [
+        "Q + {W}{W}",
+        "Q + 2{W}",
+        "Q + {W}2",
+        "Q * {W}.5",
+        "Q + 1e{W}",
+    ] {
+        refused(
+            formula,
+            "1.0",
+            "settings.selection",
+            "stand alone as an operand",
+        );
+    }
+    for formula in ["Q + {W}", "Q + {W}*H/(n + 1)", "Q - {W}/n", "({W})*Q"] {
+        let spec = SweepSpec::from_ron(&sweep_spec(formula, "1.0, 2.5"), "sw.ron");
+        assert!(spec.is_ok(), "{formula}: {:?}", spec.err());
+    }
+    let many: Vec<String> = (0..2000).map(|i| format!("{i}.0")).collect();
+    refused("Q + {W}", &many.join(", "), "w_values", "points");
+}
