@@ -142,6 +142,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             let FitnessSpec::Bandit(bandit) = &spec.fitness else {
                 anyhow::bail!("{}: not a bandit run", a.run.display());
             };
+            let unfinished =
+                evomcts::evolve::population::unfinished_warning(&a.run, spec.strategy.generations)?;
+            if let Some(warning) = &unfinished {
+                evomcts::note!("warning: {}", escape::terminal(warning));
+            }
             let champion_file = a.run.join("champion.txt");
             let text = evomcts::runfs::read_capped_text(
                 &champion_file,
@@ -168,8 +173,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 )
             });
             let b = b.map_err(anyhow::Error::msg)?;
+            // The table is kept, so it says itself that its champion is not final.
+            let not_final =
+                unfinished.map_or(String::new(), |w| format!("**Not final:** {w}.\n\n"));
             let table = format!(
-                "Bandit baselines for `{}` ({} arms, best {}, epsilon {}, horizon {}, C_E {}): pseudo-regret, lower is better.\n\n{}",
+                "{not_final}Bandit baselines for `{}` ({} arms, best {}, epsilon {}, horizon {}, C_E {}): pseudo-regret, lower is better.\n\n{}",
                 a.run.display(),
                 bandit.arms,
                 bandit.best,

@@ -160,6 +160,25 @@ pub fn generations_on_disk(dir: &Path) -> Result<Vec<usize>, PopulationError> {
     Ok(found)
 }
 
+/// A warning for readers of a run's champion when the run has not written its last generation
+/// (`generations`, the spec's): it is still running or was stopped early, so the champion is
+/// that of an earlier generation and not final. `None` for a finished run.
+pub fn unfinished_warning(
+    dir: &Path,
+    generations: usize,
+) -> Result<Option<String>, PopulationError> {
+    let last = generations_on_disk(dir)?.last().copied();
+    if last.is_some_and(|g| g >= generations) {
+        return Ok(None);
+    }
+    let reached = last.map_or("no generation".to_string(), |g| format!("generation {g}"));
+    Ok(Some(format!(
+        "{} has reached {reached} of {generations}: the run is still running or was stopped \
+         early, so its champion is not final",
+        dir.display()
+    )))
+}
+
 /// The generations missing before the last one on disk (`on_disk` ascending, distinct), in
 /// order: a run writes every generation in turn, so a gap means a file was lost or removed.
 /// Lazy, so a file named for a huge generation costs nothing.

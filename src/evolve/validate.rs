@@ -171,6 +171,8 @@ pub enum ValidateError {
     },
     #[error("{dir} holds games of a different spec; resume it with its own spec ({dir}/spec.ron) or choose another --out")]
     SpecChanged { dir: String },
+    #[error("{dir} holds games (games.csv) but no spec.ron, so nothing says which spec played them: put its spec.ron back, or choose another --out")]
+    SpecMissing { dir: String },
     #[error("{dir} already holds games; pass --resume to continue, or choose another --out")]
     AlreadyStarted { dir: String },
     #[error("sequence {sequence} (tile seed {tile_seed}) of `{pairing}`: {message}")]
@@ -337,9 +339,12 @@ pub fn play_pairings(
             return Err(ValidateError::AlreadyStarted { dir: dir_name })
         }
         Ok(_) => {}
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(io_error(&spec_file, e));
+        }
         Err(_) => {
             if games_file.exists() {
-                return Err(ValidateError::SpecChanged { dir: dir_name });
+                return Err(ValidateError::SpecMissing { dir: dir_name });
             }
             write_atomically(&spec_file, spec_text).map_err(|e| io_error(&spec_file, e))?;
         }

@@ -263,3 +263,74 @@ fn sweep_placeholders_are_whole_operands() {
     let many: Vec<String> = (0..2000).map(|i| format!("{i}.0")).collect();
     refused("Q + {W}", &many.join(", "), "w_values", "points");
 }
+
+// E10: a validation folder without `spec.ron` is refused for what it is, not for a spec file
+// that does not exist.
+#[test]
+fn a_validation_folder_without_its_spec_says_so() {
+    let dir = scratch("no-spec");
+    let vc = file(&dir, "vc.ron", crate::reliability_hangs::VC);
+    let v = dir.join("v");
+    let validate = |extra: &str| {
+        evomcts(&[
+            "validate",
+            "carcassonne",
+            s(&vc),
+            "--out",
+            s(&v),
+            "--quiet",
+            extra,
+        ])
+    };
+    assert!(validate("--threads=2").status.success());
+    std::fs::remove_file(v.join("spec.ron")).unwrap();
+    let out = validate("--resume");
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.contains("no spec.ron") && !message.contains("different spec"),
+        "{message}"
+    );
+    assert!(!v.join("spec.ron").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E13: `validate bandit` on an evolution that has not written its last generation says its
+// champion is not final, on stderr and in the table.
+#[test]
+fn bandit_baselines_of_an_unfinished_run_say_the_champion_is_not_final() {
+    let dir = scratch("unfinished");
+    let spec = file(&dir, "ev.ron", crate::reliability_paths::TINY_EVOLVE);
+    let run = dir.join("ev");
+    let evolve = |extra: &[&str]| {
+        let mut args = vec!["evolve", s(&spec), "--out", s(&run), "--quiet"];
+        args.extend_from_slice(extra);
+        evomcts_ok(&args)
+    };
+    let baselines = || {
+        evomcts_ok(&[
+            "validate",
+            "bandit",
+            s(&run),
+            "--runs",
+            "2",
+            "--sweep-runs",
+            "2",
+            "--c",
+            "1",
+            "--threads",
+            "1",
+        ])
+    };
+    evolve(&["--stop-after", "1"]);
+    let (table, warnings) = baselines();
+    assert!(table.starts_with("**Not final:**"), "{table}");
+    assert!(
+        warnings.contains("generation 1 of 2") && warnings.contains("not final"),
+        "{warnings}"
+    );
+    evolve(&["--resume"]);
+    let (table, warnings) = baselines();
+    assert!(!table.contains("Not final") && !warnings.contains("not final"));
+    let _ = std::fs::remove_dir_all(dir);
+}
