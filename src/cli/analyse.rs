@@ -52,13 +52,15 @@ fn analyst(args: &AnalyseArgs, spec: &LeagueSpec) -> Result<Analyst> {
                 .from_str(&args.controller)
                 .map_err(|err| {
                     anyhow::anyhow!(
-                        "--controller {}: neither an entrant of the league ({}) nor a controller spec: {err}",
-                        escape::shell(&args.controller),
+                        "--controller {}: neither an entrant of the league ({}) nor a controller spec: {}",
+                        escape::shell(&escape::abbreviated(&args.controller, 80)),
                         spec.names()
                             .iter()
                             .map(|n| escape::terminal(n))
                             .collect::<Vec<_>>()
-                            .join(", ")
+                            .join(", "),
+                        // The parser's message may quote the text.
+                        escape::abbreviated(&err.to_string(), 200)
                     )
                 })?;
             evomcts::runfs::resolve_controller(&mut parsed, Path::new("."))
@@ -123,7 +125,7 @@ fn print_analysis(
     )?;
     let who = format!(
         "{} ({})",
-        escape::terminal(&args.controller),
+        escape::abbreviated(&args.controller, 80),
         if analysis.repeats_decision {
             "the recorded decision searched again"
         } else {

@@ -227,6 +227,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
 /// The champion of an evolution run folder and the run's seed formula, each with the run's
 /// candidate settings, on Pig.
 fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2]> {
+    evomcts::evolve::population::check_evolution_folder(dir)?;
     let spec_path = dir.join("spec.ron");
     let spec_text = runfs::read_spec_text(&spec_path)?;
     // Only the name and the candidate's settings are read (and checked when the search is

@@ -138,6 +138,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             if a.threads == Some(0) {
                 anyhow::bail!("--threads must be at least 1");
             }
+            evomcts::evolve::population::check_evolution_folder(&a.run)?;
             let spec = EvolveSpec::from_file(a.run.join("spec.ron"))?;
             let FitnessSpec::Bandit(bandit) = &spec.fitness else {
                 anyhow::bail!("{}: not a bandit run", a.run.display());
@@ -180,10 +181,10 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 "{not_final}Bandit baselines for `{}` ({} arms, best {}, epsilon {}, horizon {}, C_E {}): pseudo-regret, lower is better.\n\n{}",
                 a.run.display(),
                 bandit.arms,
-                bandit.best,
-                bandit.epsilon,
+                escape::number(bandit.best),
+                escape::number(bandit.epsilon),
                 bandit.horizon,
-                bandit.c_e,
+                escape::number(bandit.c_e),
                 bandit_table(&b)
             );
             out!("{table}")?;

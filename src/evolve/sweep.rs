@@ -74,12 +74,14 @@ pub struct SweepPoint {
 
 impl fmt::Display for SweepPoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "C_E = {}", self.c_e)?;
+        // Written short (`1e308`, not 309 digits); the usual values are written as before.
+        let number = crate::escape::number;
+        write!(f, "C_E = {}", number(self.c_e))?;
         if let Some(w) = self.w {
-            write!(f, ", W = {w}")?;
+            write!(f, ", W = {}", number(w))?;
         }
         if let Some(t) = self.prior_temperature {
-            write!(f, ", tau = {t}")?;
+            write!(f, ", tau = {}", number(t))?;
         }
         if let Some(m) = self.final_move {
             write!(f, ", {m:?}")?;
@@ -259,7 +261,7 @@ impl SweepSpec {
             && self.prior_temperatures.is_empty()
             && self.final_moves.is_empty()
         {
-            format!("UCT C_E = {}", point.c_e)
+            format!("UCT C_E = {}", crate::escape::number(point.c_e))
         } else {
             point.to_string()
         }

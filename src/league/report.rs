@@ -573,8 +573,12 @@ pub fn csv_tables(t: &Tables) -> Vec<(&'static str, CsvTable)> {
 /// a reader never sees half a table.
 pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
     crate::runfs::create_folder(dir)?;
-    let write =
-        |name: &str, text: &str| crate::runfs::write_atomically(&dir.join(name), text.as_bytes());
+    // The caller names the folder; the file is named here.
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        crate::runfs::write_atomically(&path, text.as_bytes())
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{name}: {e}")))
+    };
     for (name, table) in csv_tables(t) {
         write(name, &table.to_csv())?;
     }

@@ -40,13 +40,14 @@ pub fn spec_file_stem(spec: &Path) -> String {
 
 /// `parent/NAME`, the default folder of a run whose spec file is `spec`, once its stem is a
 /// plain name (a spec file `...ron` would otherwise name `parent/..`).
+/// The stem is joined as the file system gave it, not as text: names that are not UTF-8
+/// would otherwise all become the same folder (`U+FFFD`).
 pub fn default_folder(parent: &str, spec: &Path) -> Result<PathBuf, String> {
-    let stem = spec_file_stem(spec);
     check_plain_name(
         &format!("the name of the spec file {}", spec.display()),
-        &stem,
+        &spec_file_stem(spec),
     )?;
-    Ok(Path::new(parent).join(stem))
+    Ok(Path::new(parent).join(spec.file_stem().unwrap_or_default()))
 }
 
 /// The longest readable part of a [`file_stem`].
@@ -173,10 +174,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 fn refuse_folder(path: &Path) -> std::io::Result<()> {
     match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
-            "{} is a folder, not a file evomcts writes",
-            path.display()
-        ))),
+        // The callers name the path.
+        Ok(m) if m.is_dir() => Err(std::io::Error::other(
+            "it is a folder, not a file evomcts writes",
+        )),
         _ => Ok(()),
     }
 }

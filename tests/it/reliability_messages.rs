@@ -334,3 +334,107 @@ fn bandit_baselines_of_an_unfinished_run_say_the_champion_is_not_final() {
     assert!(!table.contains("Not final") && !warnings.contains("not final"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// E14: messages that say what is wrong once and briefly.
+#[test]
+fn messages_name_things_once_and_briefly() {
+    let dir = scratch("cosmetic");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let run = dir.join("r");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+
+    // A folder where a figure goes is named once.
+    let out_dir = dir.join("figures");
+    std::fs::create_dir_all(out_dir.join("league_matrix.png")).unwrap();
+    let out = evomcts(&["plot", "all", s(&run), "--out", s(&out_dir)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).matches("league_matrix.png").count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
+
+    // A league folder where an evolution run is expected is called what it is.
+    for args in [
+        vec!["check-fingerprints", s(&run)],
+        vec!["exact", "--compare", s(&run), "--out", s(&dir.join("e"))],
+        vec!["validate", "bandit", s(&run)],
+    ] {
+        let out = evomcts(&args);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("not an evolution run"),
+            "{}",
+            stderr(&out)
+        );
+    }
+
+    // A huge --controller is not echoed in full.
+    let huge = "x".repeat(100_000);
+    let out = evomcts(&[
+        "analyse",
+        s(&run),
+        "--game",
+        "0",
+        "--turn",
+        "1",
+        "--controller",
+        &huge,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).len() < 2_000, "{} bytes", stderr(&out).len());
+
+    // Spec files whose names are not UTF-8 get folders of their own.
+    use std::os::unix::ffi::OsStrExt;
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    for name in [&b"a\xff.ron"[..], b"b\xfe.ron"] {
+        let path = work.join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(&path, TINY).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+            .current_dir(&work)
+            .arg("league")
+            .arg(&path)
+            .arg("--quiet")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(listing(&work.join("runs")).len(), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E14: `analyse --top` bounds the recorded search's table too.
+#[test]
+fn analyse_shows_the_top_children_of_the_record_too() {
+    let dir = scratch("analyse-top");
+    let spec = file(
+        &dir,
+        "sd.ron",
+        r#"(name:"sd",games_per_match:2,seed:7,search_detail:RootChildren(20),controllers:[(name:"R",spec:Random),(name:"M",spec:Mcts(sims:30))])"#,
+    );
+    let run = dir.join("sd");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    let (text, _) = evomcts_ok(&[
+        "analyse",
+        s(&run),
+        "--game",
+        "0",
+        "--turn",
+        "2",
+        "--controller",
+        "M",
+        "--top",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    let recorded = text.split("recorded for").nth(1).expect(&text);
+    let rows = recorded
+        .lines()
+        .filter(|l| l.starts_with(char::is_numeric))
+        .count();
+    assert_eq!(rows, 2, "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
