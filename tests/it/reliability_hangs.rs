@@ -39,14 +39,6 @@ pub const TINY: &str = r#"(name:"tiny",games_per_match:2,seed:7,controllers:[(na
 
 pub const VC: &str = r#"(name:"vc",seed:3,sequences:3,candidate:Mcts(sims:10,selection:Formula("Q + 2/n")),baseline:Mcts(sims:10))"#;
 
-const BANDIT: &str = r#"(
-    name: "b",
-    seed: 7,
-    strategy: (mu: 2, lambda: 4, generations: 2, plus: true),
-    noise: (samples: 4, elites: 1, elite_samples: 4),
-    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 50, c_e: 0.5),
-)"#;
-
 // E3: every reader of a league's records, and `league --resume`, refuses a FIFO at
 // `games.jsonl`; a spec that is a FIFO is refused the same way.
 #[test]
@@ -79,7 +71,7 @@ fn a_fifo_where_a_run_file_is_expected_is_refused_at_once() {
 fn a_fifo_among_generation_files_or_validation_rows_is_refused_at_once() {
     let dir = folder("fifo-gens");
     let spec = dir.join("b.ron");
-    std::fs::write(&spec, BANDIT).unwrap();
+    std::fs::write(&spec, crate::reliability_paths::TINY_EVOLVE).unwrap();
     let pop = dir.join("pop");
     evomcts_ok(&["evolve", s(&spec), "--out", s(&pop), "--quiet"]);
     plant_fifo(&pop.join("gen-001.ron"));

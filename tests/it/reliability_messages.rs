@@ -307,21 +307,7 @@ fn bandit_baselines_of_an_unfinished_run_say_the_champion_is_not_final() {
         args.extend_from_slice(extra);
         evomcts_ok(&args)
     };
-    let baselines = || {
-        evomcts_ok(&[
-            "validate",
-            "bandit",
-            s(&run),
-            "--runs",
-            "2",
-            "--sweep-runs",
-            "2",
-            "--c",
-            "1",
-            "--threads",
-            "1",
-        ])
-    };
+    let baselines = || evomcts_ok(&crate::reliability_paths::bandit_baselines_args(&run, &[]));
     evolve(&["--stop-after", "1"]);
     let (table, warnings) = baselines();
     assert!(table.starts_with("**Not final:**"), "{table}");

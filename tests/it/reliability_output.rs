@@ -26,16 +26,6 @@ fn into_full_device(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-const TINY: &str = r#"(name:"tiny",games_per_match:2,seed:7,controllers:[(name:"R",spec:Random),(name:"M",spec:Mcts(sims:10))])"#;
-
-const BANDIT: &str = r#"(
-    name: "b",
-    seed: 7,
-    strategy: (mu: 2, lambda: 4, generations: 1, plus: true),
-    noise: (samples: 4, elites: 1, elite_samples: 4),
-    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 50, c_e: 0.5),
-)"#;
-
 // E1: printing is part of the product of most commands; a write error is an error.
 #[test]
 fn a_full_stdout_is_an_error_in_every_command_not_a_panic() {
@@ -43,8 +33,8 @@ fn a_full_stdout_is_an_error_in_every_command_not_a_panic() {
         return;
     }
     let dir = folder("full");
-    std::fs::write(dir.join("tiny.ron"), TINY).unwrap();
-    std::fs::write(dir.join("b.ron"), BANDIT).unwrap();
+    std::fs::write(dir.join("tiny.ron"), crate::reliability_hangs::TINY).unwrap();
+    std::fs::write(dir.join("b.ron"), crate::reliability_paths::TINY_EVOLVE).unwrap();
     let commands: [&[&str]; 7] = [
         &["formula", "show", "Q"],
         &["formula", "mutate", "Q", "--count", "5"],
@@ -75,17 +65,8 @@ fn a_full_stdout_is_an_error_in_every_command_not_a_panic() {
 // `print!` and `println!` would panic.
 #[test]
 fn nothing_prints_in_a_way_that_panics() {
-    let found: Vec<String> = crate::support::source_lines()
-        .into_iter()
-        .filter(|(_, code)| {
-            code.contains("println!(") || code.contains(" print!(") || code.starts_with("print!(")
-        })
-        .filter(|(_, code)| !code.contains("eprint"))
-        .map(|(at, code)| format!("{at}: {code}"))
-        .collect();
-    assert!(
-        found.is_empty(),
-        "print through out!/outln! instead:\n{}",
-        found.join("\n")
-    );
+    crate::support::assert_no_source_line("print through out!/outln! instead", |_, code| {
+        (code.contains("println!(") || code.contains(" print!(") || code.starts_with("print!("))
+            && !code.contains("eprint")
+    });
 }

@@ -236,6 +236,25 @@ fn names_that_become_paths_are_one_plain_component() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `validate bandit` on the evolution run `run`, small and on one thread, then `extra`.
+pub fn bandit_baselines_args<'a>(run: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "validate",
+        "bandit",
+        s(run),
+        "--runs",
+        "2",
+        "--sweep-runs",
+        "2",
+        "--c",
+        "1",
+        "--threads",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// Every file in `dir` (not in sub-folders) with its bytes, sorted by name.
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     listing(dir)
@@ -288,23 +307,7 @@ fn outputs_never_replace_another_runs_files() {
     let evolution = dir.join("ev");
     let ev_spec = file(&dir, "ev.ron", TINY_EVOLVE);
     evomcts_ok(&["evolve", s(&ev_spec), "--out", s(&evolution), "--quiet"]);
-    let bandit = |out: &Path| {
-        evomcts(&[
-            "validate",
-            "bandit",
-            s(&evolution),
-            "--runs",
-            "2",
-            "--sweep-runs",
-            "2",
-            "--c",
-            "1",
-            "--threads",
-            "1",
-            "--out",
-            s(out),
-        ])
-    };
+    let bandit = |out: &Path| evomcts(&bandit_baselines_args(&evolution, &["--out", s(out)]));
     for target in [
         base.join("games.jsonl"),
         base.join("tables.md"),
@@ -425,18 +428,9 @@ fn outputs_never_replace_files_inside_another_run_or_of_a_run_without_its_spec()
 // refuses a link inside a run.
 #[test]
 fn every_folder_is_made_by_the_one_function_that_refuses_links() {
-    let found: Vec<String> = crate::support::source_lines()
-        .into_iter()
-        .filter(|(at, code)| {
-            (code.contains("create_dir_all(") || code.contains("create_dir("))
-                && !at.contains("runfs/files.rs")
-                && !code.ends_with(".unwrap();")
-        })
-        .map(|(at, code)| format!("{at}: {code}"))
-        .collect();
-    assert!(
-        found.is_empty(),
-        "make folders with runfs::create_folder:\n{}",
-        found.join("\n")
-    );
+    crate::support::assert_no_source_line("make folders with runfs::create_folder", |at, code| {
+        (code.contains("create_dir_all(") || code.contains("create_dir("))
+            && !at.contains("runfs/files.rs")
+            && !code.ends_with(".unwrap();")
+    });
 }

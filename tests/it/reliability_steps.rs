@@ -12,14 +12,6 @@ fn s(path: &Path) -> &str {
 
 const VALIDATE: &str = "tests/slurm/validate-tiny.ron";
 
-const BANDIT: &str = r#"(
-    name: "b",
-    seed: 7,
-    strategy: (mu: 2, lambda: 4, generations: 1, plus: true),
-    noise: (samples: 4, elites: 1, elite_samples: 4),
-    fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 50, c_e: 0.5),
-)"#;
-
 /// The one step folder of the run in `dir`.
 fn step_folder(dir: &Path) -> PathBuf {
     std::fs::read_dir(dir.join("steps"))
@@ -93,7 +85,7 @@ fn impossible_step_results_are_refused_by_the_driver() {
 
     std::fs::create_dir_all(&dir).unwrap();
     let spec = dir.join("b.ron");
-    std::fs::write(&spec, BANDIT).unwrap();
+    std::fs::write(&spec, crate::reliability_paths::TINY_EVOLVE).unwrap();
     let evolution = dir.join("pop");
     let evolve = ["evolve", s(&spec), "--out", s(&evolution)];
     let mut first = evolve.to_vec();
@@ -101,7 +93,8 @@ fn impossible_step_results_are_refused_by_the_driver() {
     let failed = run(&first, Some(&slurm), &[("FAKE_SRUN_SKIP", "0")]);
     assert_eq!(failed.status.code(), Some(2));
     let step = step_folder(&evolution);
-    for value in [1e308, 0.5, f64::NAN, -11.0] {
+    // Horizon 100 × epsilon 0.2: a sample is from −20 to 0.
+    for value in [1e308, 0.5, f64::NAN, -21.0] {
         plant_record(&step, &[value]);
         refuses_the_planted_record(&evolve, &slurm, "minus a bandit run's regret");
     }

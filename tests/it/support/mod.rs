@@ -187,3 +187,15 @@ pub fn source_lines() -> Vec<(String, String)> {
     }
     lines
 }
+
+/// Fails the test, listing them, if any code line of `src/` matches `found` (given the
+/// `file:line` and the code): for rules that hold across the sources. `instead` says what to
+/// use.
+pub fn assert_no_source_line(instead: &str, found: impl Fn(&str, &str) -> bool) {
+    let lines: Vec<String> = source_lines()
+        .into_iter()
+        .filter(|(at, code)| found(at, code))
+        .map(|(at, code)| format!("{at}: {code}"))
+        .collect();
+    assert!(lines.is_empty(), "{instead}:\n{}", lines.join("\n"));
+}
