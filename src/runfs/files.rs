@@ -330,6 +330,10 @@ fn enclosing_run(path: &Path) -> Option<PathBuf> {
 /// above a run (or above an `--out` outside every run) may be links: they are the user's.
 /// Architecture invariant: every folder the tool writes into is made by this function.
 pub fn create_folder(dir: &Path) -> std::io::Result<()> {
+    if dir.as_os_str().is_empty() {
+        // The current folder (the parent of a bare file name), which exists.
+        return Ok(());
+    }
     let absolute = std::path::absolute(dir)?;
     let run = enclosing_run(&absolute);
     let checked = match &run {
@@ -446,6 +450,26 @@ mod tests {
         remove_stale_temporaries(&dir);
         assert_eq!(!stale.exists(), Path::new("/proc/self").exists());
         assert!(own.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn folders_are_made_without_following_a_link_inside_a_run() {
+        assert!(create_folder(Path::new("")).is_ok());
+        let dir = std::env::temp_dir().join(format!("evomcts-folders-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (run, elsewhere) = (dir.join("run"), dir.join("elsewhere"));
+        create_folder(&run.join("plots")).unwrap();
+        std::fs::write(run.join(RUN_MARK), "").unwrap();
+        create_folder(&elsewhere).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&elsewhere, run.join("linked")).unwrap();
+            assert!(create_folder(&run.join("linked")).is_err());
+            assert!(create_folder(&run.join("linked/boards")).is_err());
+            assert!(!elsewhere.join("boards").exists());
+        }
+        assert!(create_folder(&run.join("plots/boards")).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
