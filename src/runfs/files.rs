@@ -454,6 +454,25 @@ mod tests {
     }
 
     #[test]
+    fn an_append_file_removed_or_replaced_under_its_writer_is_noticed() {
+        let dir = std::env::temp_dir().join(format!("evomcts-in-place-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        create_folder(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        let append = OpenOptions::new().create(true).append(true).clone();
+        let file = open_own(&path, &append).unwrap();
+        assert!(check_still_in_place(&file, &path).is_ok());
+        std::fs::remove_file(&path).unwrap();
+        assert!(check_still_in_place(&file, &path).is_err());
+        let file = open_own(&path, &append).unwrap();
+        std::fs::write(dir.join("copy"), "").unwrap();
+        std::fs::rename(dir.join("copy"), &path).unwrap();
+        #[cfg(unix)]
+        assert!(check_still_in_place(&file, &path).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn folders_are_made_without_following_a_link_inside_a_run() {
         assert!(create_folder(Path::new("")).is_ok());
         let dir = std::env::temp_dir().join(format!("evomcts-folders-{}", std::process::id()));
