@@ -71,3 +71,43 @@ fn a_records_file_removed_or_replaced_under_a_league_fails_it() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// E7, the class: a validation's rows removed while it runs fail it too.
+#[test]
+fn a_validations_rows_removed_under_it_fail_it() {
+    let dir = scratch("rlost", "validation");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("v.ron");
+    // Two chunks of 16 tasks: the rows are removed after the first is written.
+    std::fs::write(
+        &spec,
+        r#"(name:"v",seed:3,sequences:30,candidate:Mcts(sims:40,selection:Formula("Q + 2/n")),baseline:Mcts(sims:40))"#,
+    )
+    .unwrap();
+    let run = dir.join("v");
+    let rows = run.join("games.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(["validate", "carcassonne", spec.to_str().unwrap(), "--out"])
+        .arg(&run)
+        .args(["--quiet", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The header, then the first chunk's rows.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&rows).map_or(true, |t| t.lines().count() < 2) {
+        assert!(Instant::now() < deadline, "no rows in {}", rows.display());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::remove_file(&rows).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("games.csv") && stderr.contains("removed or replaced"),
+        "{stderr}"
+    );
+    assert!(!run.join("summary.md").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
