@@ -48,7 +48,7 @@ pub struct ExactArgs {
     #[arg(long, default_value = "docs/pig")]
     out: PathBuf,
     /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
     /// Instead of the budgets: compare the champions of these evolution run folders (each
     /// with spec.ron and champion.ron; played with their run's candidate settings, rewards

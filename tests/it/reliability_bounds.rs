@@ -320,6 +320,7 @@ fn exact_and_check_fingerprints_flags_and_their_products_are_bounded() {
         ),
         (exact(&["--positions", "20000"]), &["--positions", "10000"]),
         (exact(&["--depths", "6"]), &["--depths", "4"]),
+        (exact(&["--threads", "100000000"]), &["--threads", "1024"]),
         (exact(&["--budgets", "0"]), &["--budgets", "between 1"]),
         (
             exact(&["--compare", run, "--sims", "10000000", "--seeds", "1000"]),
