@@ -219,8 +219,9 @@ pub fn open_own(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
 /// Opens `path` with `options` only if it is a regular file. Opening a FIFO blocks until
 /// something opens its other end, and a device may never end, so neither is ever waited for or
 /// read: on Unix the file is opened without blocking and refused by its kind. Architecture
-/// invariant: every file the tool opens goes through here ([`crate::runfs::read_capped`] to
-/// read, [`open_own`] to append or lock).
+/// invariant: every file the tool opens that may already exist goes through here
+/// ([`crate::runfs::read_capped`] to read, [`open_own`] to append or lock); the only other
+/// opens create a fresh temporary file exclusively or sync a folder.
 pub fn open_regular(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
     let mut options = options.clone();
     #[cfg(unix)]
