@@ -56,9 +56,8 @@ impl GameChoice {
     }
 
     /// The highest final score a player can reach. Pig: a banked score below the target plus
-    /// one last roll of at most 6. Carcassonne: a bound well above any game (72 tiles, each
-    /// worth at most a few points to a city, road or monastery, and every completed city
-    /// at most 3 to each of 7 farmers).
+    /// one last roll of at most 6. Carcassonne: a bound far above what its 72 tiles can score
+    /// (a few hundred points), so no game is refused and NaN, infinities and `1e308` are.
     pub fn max_score(&self) -> f64 {
         match self {
             GameChoice::Carcassonne => 10_000.0,

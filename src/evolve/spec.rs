@@ -248,6 +248,7 @@ impl FitnessSpec {
         }
         Ok(())
     }
+
     /// That `value` is a fitness sample this fitness can produce (see `fitness::sample`): a
     /// bandit run's minus regret, from −(horizon × epsilon) to 0; a pair of games' mean score
     /// difference, a multiple of ½ within ± the game's highest score; a pair's win rate, a
