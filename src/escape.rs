@@ -121,6 +121,30 @@ pub fn csv_number(x: f64) -> String {
     }
 }
 
+/// `text` for a message: escaped as for the terminal and, when longer than `max` characters,
+/// cut there with the length it had, so that a huge value given by mistake (a file's content
+/// in a flag) does not bury the message.
+pub fn abbreviated(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max {
+        return terminal(text);
+    }
+    let start: String = text.chars().take(max).collect();
+    format!("{}… ({count} characters)", terminal(&start))
+}
+
+/// A number for a message or a table a person reads: as Rust writes it (the shortest text that
+/// reads back as the same `f64`), except that very large or very small magnitudes are written
+/// with an exponent (`1e308`, not 309 digits).
+pub fn number(x: f64) -> String {
+    let magnitude = x.abs();
+    if x.is_finite() && x != 0.0 && !(1e-6..1e16).contains(&magnitude) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as character references, so
 /// a name can neither open a tag nor leave its attribute; control characters escaped as for the
 /// terminal, so none reaches the page unseen.
@@ -142,6 +166,18 @@ pub fn html(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_for_people_are_short_and_usual_ones_unchanged() {
+        assert_eq!(number(1e308), "1e308");
+        assert_eq!(number(-2.5e-9), "-2.5e-9");
+        for usual in [0.0, 0.003, 1.0, 2.5, 1234.5, 1e15] {
+            assert_eq!(number(usual), usual.to_string());
+        }
+        assert_eq!(abbreviated("short", 10), "short");
+        let long = "x".repeat(100_000);
+        assert_eq!(abbreviated(&long, 3), "xxx… (100000 characters)");
+    }
 
     #[test]
     fn every_output_keeps_hostile_names_inert() {

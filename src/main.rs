@@ -55,7 +55,6 @@ enum Command {
 }
 
 fn main() {
-    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::League(args) => cli::league::run(args),
@@ -76,6 +75,11 @@ fn main() {
         Command::Analyse(args) => cli::analyse::run(args),
     };
     if let Err(err) = result {
+        // `evomcts replay … | head` closes the pipe before everything is printed: the reader
+        // already has what it wanted, so the command ends quietly. Every other failure to
+        // print (a full disk) lost part of the product and is an error like any other. Stdout
+        // is written only through `out!`, which returns these errors instead of panicking;
+        // stderr only through `note!`, which ignores them, so losing it never stops the work.
         if is_broken_pipe(&err) {
             std::process::exit(0);
         }
@@ -86,29 +90,6 @@ fn main() {
         );
         std::process::exit(2);
     }
-}
-
-/// `evomcts replay … | head` closes the pipe before everything is printed. Rust ignores SIGPIPE,
-/// so the next `print!` panics with "failed printing to stdout: Broken pipe"; the reader already
-/// has what it wanted, so the process ends quietly with status 0 instead, whichever command
-/// printed. Only stdout: it carries a command's product, which commands that write files write
-/// before printing. Stderr carries progress and warnings, written through `evomcts::note!`,
-/// which ignores a reader that has gone, so that losing it never stops the work (a panic there
-/// would be a bug and must not look like success).
-fn quiet_on_broken_pipe() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(0);
-        }
-        default(info)
-    }));
 }
 
 /// Whether an error comes from writing to a pipe whose reader has gone.

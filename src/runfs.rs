@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 
 mod files;
 pub use files::{
-    check_output_file, check_output_folder, check_plain_name, default_folder, file_stem,
-    is_run_folder, open_own, remove_stale_temporaries, replace_with, spec_file_stem,
-    write_atomically,
+    check_output_file, check_output_folder, check_plain_name, check_still_in_place, create_folder,
+    default_folder, file_stem, is_run_folder, open_own, open_regular, remove_stale_temporaries,
+    replace_with, spec_file_stem, write_atomically, VALIDATION_ROWS_HEADER,
 };
 
 /// SplitMix64 finaliser: a well-mixed 64-bit value from any 64-bit input.
@@ -114,13 +114,14 @@ pub const MAX_GENERATION_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// decisions, figures).
 pub const MAX_DATA_FILE_BYTES: u64 = 1024 * 1024 * 1024;
 
-/// Reads at most `max` bytes of `path`, and refuses a longer file (or a device that never
-/// ends, such as `/dev/zero`) before it fills memory: every file the tool reads goes through
+/// Reads at most `max` bytes of `path` if it is a regular file ([`open_regular`]: a FIFO or a
+/// device such as `/dev/zero` is refused without waiting), and refuses a longer file before it
+/// fills memory: every file the tool reads goes through
 /// here (or [`read_capped_text`]), each kind with its own bound. `what` says what the file
 /// should have been, for the message.
 pub fn read_capped(path: &Path, max: u64, what: &str) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    File::open(path)?
+    open_regular(path, OpenOptions::new().read(true))?
         .take(max.saturating_add(1))
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {

@@ -114,7 +114,12 @@ pub fn wilcoxon_signed_rank(differences: &[f64]) -> Wilcoxon {
     sorted.sort_by(f64::total_cmp);
     let mut i = 0;
     while i < sorted.len() {
-        let j = sorted[i..].iter().take_while(|v| **v == sorted[i]).count();
+        // Ties by `total_cmp`, under which a NaN equals itself: with `==` a NaN would tie
+        // with nothing, not even itself, and `i` would never move on.
+        let j = sorted[i..]
+            .iter()
+            .take_while(|v| v.total_cmp(&sorted[i]).is_eq())
+            .count();
         tie_term += (j * j * j - j) as f64;
         i += j;
     }
@@ -395,6 +400,15 @@ fn invert(matrix: Vec<f64>) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nan_among_many_differences_ends_the_wilcoxon_test() {
+        // More than 25 differences take the normal approximation and its tie count.
+        let mut differences: Vec<f64> = (1..=30).map(f64::from).collect();
+        differences[3] = f64::NAN;
+        let w = wilcoxon_signed_rank(&differences);
+        assert_eq!(w.n, 30);
+    }
 
     #[test]
     fn normal_cdf_matches_known_values() {

@@ -40,7 +40,7 @@ fn draw_error(path: &Path, message: impl ToString) -> PlotError {
 fn create_parent(path: &Path) -> Result<(), PlotError> {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => {
-            std::fs::create_dir_all(dir).map_err(|source| PlotError::Io {
+            crate::runfs::create_folder(dir).map_err(|source| PlotError::Io {
                 path: dir.display().to_string(),
                 source,
             })

@@ -58,7 +58,7 @@ pub fn write_text(dir: &Path, name: &str, text: &str) -> Result<PathBuf, PlotErr
         path: path.display().to_string(),
         source,
     };
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    crate::runfs::create_folder(dir).map_err(|e| io(dir, e))?;
     let path = dir.join(name);
     crate::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
     Ok(path)

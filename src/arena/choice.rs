@@ -64,6 +64,31 @@ impl GameChoice {
         }
     }
 
+    /// The highest final score a player can reach. Pig: a banked score below the target plus
+    /// one last roll of at most 6. Carcassonne: a bound far above what its 72 tiles can score
+    /// (a few hundred points), so no game is refused and NaN, infinities and `1e308` are.
+    pub fn max_score(&self) -> f64 {
+        match self {
+            GameChoice::Carcassonne => 10_000.0,
+            GameChoice::Pig(rules) => f64::from(rules.target) + 5.0,
+        }
+    }
+
+    /// That `score` is a final score a game of this game can end with: a whole number from 0
+    /// to [`Self::max_score`]. What a file or another process reports as a score (a
+    /// validation's rows, a job step's results) is checked here before it is counted.
+    pub fn check_final_score(&self, score: f64) -> Result<(), String> {
+        let max = self.max_score();
+        if !(score.is_finite() && score.fract() == 0.0 && (0.0..=max).contains(&score)) {
+            return Err(format!(
+                "a final score of {} is a whole number from 0 to {max}, got {}",
+                self.label(),
+                crate::escape::number(score)
+            ));
+        }
+        Ok(())
+    }
+
     /// Builds the controller of `spec` for this game once and drops it: what a run does before
     /// it touches the disk, so a spec that cannot be played leaves nothing behind.
     pub fn check_builds(&self, spec: &ControllerSpec) -> Result<(), String> {

@@ -52,13 +52,15 @@ fn analyst(args: &AnalyseArgs, spec: &LeagueSpec) -> Result<Analyst> {
                 .from_str(&args.controller)
                 .map_err(|err| {
                     anyhow::anyhow!(
-                        "--controller {}: neither an entrant of the league ({}) nor a controller spec: {err}",
-                        escape::shell(&args.controller),
+                        "--controller {}: neither an entrant of the league ({}) nor a controller spec: {}",
+                        escape::shell(&escape::abbreviated(&args.controller, 80)),
                         spec.names()
                             .iter()
                             .map(|n| escape::terminal(n))
                             .collect::<Vec<_>>()
-                            .join(", ")
+                            .join(", "),
+                        // The parser's message may quote the text.
+                        escape::abbreviated(&err.to_string(), 200)
                     )
                 })?;
             evomcts::runfs::resolve_controller(&mut parsed, Path::new("."))
@@ -99,16 +101,20 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
     let analyst = analyst(&args, &spec)?;
     let analysis = analyse_turn(&spec, game, args.turn, &analyst, args.top)?;
     if args.json {
-        println!("{}", serde_json::to_string(&analysis)?);
+        outln!("{}", serde_json::to_string(&analysis)?)?;
         return Ok(());
     }
-    print_analysis(&args, &spec, game, &analysis);
-    Ok(())
+    print_analysis(&args, &spec, game, &analysis)
 }
 
-fn print_analysis(args: &AnalyseArgs, spec: &LeagueSpec, game: &LeagueGame, analysis: &Analysis) {
+fn print_analysis(
+    args: &AnalyseArgs,
+    spec: &LeagueSpec,
+    game: &LeagueGame,
+    analysis: &Analysis,
+) -> Result<()> {
     let mover = &game.names[analysis.player];
-    println!(
+    outln!(
         "game {} ({}), turn {}: {} (player {}) to move; the record plays {}",
         args.game,
         game.id(),
@@ -116,10 +122,10 @@ fn print_analysis(args: &AnalyseArgs, spec: &LeagueSpec, game: &LeagueGame, anal
         escape::terminal(mover),
         analysis.player + 1,
         analysis.played
-    );
+    )?;
     let who = format!(
         "{} ({})",
-        escape::terminal(&args.controller),
+        escape::abbreviated(&args.controller, 80),
         if analysis.repeats_decision {
             "the recorded decision searched again"
         } else {
@@ -127,17 +133,17 @@ fn print_analysis(args: &AnalyseArgs, spec: &LeagueSpec, game: &LeagueGame, anal
         }
     );
     match &analysis.search {
-        Some(search) => print!(
+        Some(search) => out!(
             "\n{}",
             search_table(&who, search, analysis.played, analysis.chosen).to_text()
-        ),
-        None => println!("{who} chose {} (it does not search)", analysis.chosen),
+        )?,
+        None => outln!("{who} chose {} (it does not search)", analysis.chosen)?,
     }
     match (&analysis.recorded, analysis.reproduces_record()) {
         (Some(_), Some(true)) => {
-            println!("\nthe league's record of this decision holds the same numbers")
+            outln!("\nthe league's record of this decision holds the same numbers")?
         }
-        (Some(recorded), _) => print!(
+        (Some(recorded), _) => out!(
             "\n{}",
             search_table(
                 &format!("recorded for {}", escape::terminal(mover)),
@@ -146,10 +152,11 @@ fn print_analysis(args: &AnalyseArgs, spec: &LeagueSpec, game: &LeagueGame, anal
                 analysis.played
             )
             .to_text()
-        ),
-        (None, _) if spec.search_detail.is_off() => println!(
-            "\n(the league recorded no search statistics: its spec has no `search_detail`)"
-        ),
+        )?,
+        (None, _) if spec.search_detail.is_off() => {
+            outln!("\n(the league recorded no search statistics: its spec has no `search_detail`)")?
+        }
         (None, _) => {}
     }
+    Ok(())
 }

@@ -22,34 +22,49 @@ pub struct CheckFingerprintsArgs {
     threads: Option<usize>,
 }
 
+/// The most games one check may play: as many as the fitness samples of an evolution run.
+const MAX_GAMES: u64 = 10_000_000;
+
 pub fn run(args: CheckFingerprintsArgs) -> Result<()> {
+    super::check_count("--pairs", args.pairs as u64, 1, 10_000)?;
+    super::check_count("--sequences", args.sequences as u64, 1, MAX_GAMES)?;
+    // Both formulas of a pair play both seatings of every sequence.
+    super::check_work(
+        "--pairs × --sequences × 4 games",
+        args.pairs as u128 * args.sequences as u128 * 4,
+        MAX_GAMES,
+        "games",
+    )?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let check = pool.install(|| check_fingerprints(&args.run, args.pairs, args.sequences))?;
-    println!(
+    outln!(
         "{} distinct formulas, {} fingerprint classes with more than one; {} pairs checked",
         check.forms,
         check.shared_classes,
         check.pairs.len()
-    );
+    )?;
     let (mut games, mut differing) = (0, 0);
     for pair in &check.pairs {
-        println!(
+        outln!(
             "{:>3}/{:<3} games differ: {}  vs  {}",
-            pair.differing, pair.games, pair.a, pair.b
-        );
+            pair.differing,
+            pair.games,
+            pair.a,
+            pair.b
+        )?;
         games += pair.games;
         differing += pair.differing;
     }
     if games > 0 {
         let (low, high) = evomcts::stats::wilson_interval(differing as f64, games as f64);
-        println!(
+        outln!(
             "games that differ: {differing} of {games} ({:.1}%, 95% interval {:.1}% to {:.1}%)",
             100.0 * differing as f64 / games as f64,
             100.0 * low,
             100.0 * high
-        );
+        )?;
     }
     Ok(())
 }

@@ -60,43 +60,50 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     if let Some(g) = outcome.resumed_from {
         evomcts::note!("resumed after generation {g}");
     }
-    println!(
+    outln!(
         "generation {} of {}; {} fitness samples spent",
-        last.generation, spec.strategy.generations, last.samples_spent
-    );
-    println!(
+        last.generation,
+        spec.strategy.generations,
+        last.samples_spent
+    )?;
+    outln!(
         "reference #{} {}: {}",
-        last.reference.id, last.reference.fitness, last.reference.formula
-    );
-    println!(
+        last.reference.id,
+        last.reference.fitness,
+        last.reference.formula
+    )?;
+    outln!(
         "champion  #{} {}: {}",
-        last.champion.id, last.champion.fitness, last.champion.formula
-    );
+        last.champion.id,
+        last.champion.fitness,
+        last.champion.formula
+    )?;
     if let Some((rows, crowned)) = &outcome.reestimated {
-        println!(
+        outln!(
             "re-estimate on fresh samples ({}):",
             out.join(evomcts::evolve::reestimate::REESTIMATE_CSV)
                 .display()
-        );
+        )?;
         for (i, row) in rows.iter().enumerate() {
-            println!(
+            outln!(
                 "  {} #{} evolution {} -> fresh {}: {}",
                 if i == *crowned { "*" } else { " " },
                 row.member.id,
                 row.member.fitness,
                 row.fresh,
                 row.member.formula
-            );
+            )?;
         }
         let crowned = &rows[*crowned].member;
-        println!(
+        outln!(
             "champion by the re-estimate: #{}: {}",
-            crowned.id, crowned.formula
-        );
+            crowned.id,
+            crowned.formula
+        )?;
     }
-    println!(
+    outln!(
         "use it in a league: Mcts(selection: FormulaFile({:?}))",
         out.join("champion.txt").display().to_string()
-    );
+    )?;
     Ok(())
 }

@@ -48,7 +48,7 @@ pub struct ExactArgs {
     #[arg(long, default_value = "docs/pig")]
     out: PathBuf,
     /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
     /// Instead of the budgets: compare the champions of these evolution run folders (each
     /// with spec.ron and champion.ron; played with their run's candidate settings, rewards
@@ -67,11 +67,79 @@ pub struct ExactArgs {
     uct_grid: Vec<f64>,
 }
 
+/// The most simulations one `exact` may run, over every position, seed and budget (or entrant
+/// and tuning constant): hours on a few cores.
+const MAX_SIMULATIONS: u64 = 10_000_000_000;
+
+/// Every flag within its bounds, and the simulations they multiply into within
+/// [`MAX_SIMULATIONS`]: each flag alone may be in range while their product never finishes.
+fn check_bounds(args: &ExactArgs) -> Result<()> {
+    use super::{check_count, check_work};
+    check_count("--positions", args.positions as u64, 1, 10_000)?;
+    check_count("--seeds", args.seeds, 1, 10_000)?;
+    check_count("--sims", args.sims.into(), 1, 10_000_000)?;
+    check_count("the number of --budgets", args.budgets.len() as u64, 0, 100)?;
+    check_count("the number of --depths", args.depths.len() as u64, 0, 4)?;
+    check_count(
+        "the number of --uct-grid values",
+        args.uct_grid.len() as u64,
+        1,
+        100,
+    )?;
+    for &budget in &args.budgets {
+        check_count("each of --budgets", budget.into(), 1, 10_000_000)?;
+    }
+    for &depth in &args.depths {
+        check_count("each of --depths", depth.into(), 1, 4)?;
+    }
+    let searches = args.positions as u128 * u128::from(args.seeds);
+    if args.compare.is_empty() {
+        let budgets: u128 = args.budgets.iter().map(|&b| u128::from(b)).sum();
+        check_work(
+            "--positions × --seeds × the sum of --budgets",
+            searches * budgets,
+            MAX_SIMULATIONS,
+            "simulations",
+        )
+    } else {
+        // The tuning runs every constant of the grid; each run compared brings its champion
+        // and its seed formula, and tuned UCT plays too.
+        let entrants = args.uct_grid.len() as u128 + 2 * args.compare.len() as u128 + 1;
+        check_work(
+            "--positions × --seeds × --sims × (--uct-grid values + 2 × runs + 1)",
+            searches * u128::from(args.sims) * entrants,
+            MAX_SIMULATIONS,
+            "simulations",
+        )
+    }
+}
+
+/// The positions measured: refused when the game has none (a target so low that no decision
+/// has both moves legal), and a warning when it has fewer than asked.
+fn measured_positions(options: &ExactOptions) -> Result<Vec<evomcts::games::pig::PigState>> {
+    let positions = exact_positions(options).map_err(anyhow::Error::msg)?;
+    if positions.is_empty() {
+        anyhow::bail!(
+            "Pig to {} has no position where both moves are legal (a turn total above 0 and \
+             the target not reached): choose a larger --target",
+            options.rules.target
+        );
+    }
+    if positions.len() < options.positions {
+        evomcts::note!(
+            "warning: Pig to {} gave only {} distinct positions of the {} asked for (--positions); \
+             the table measures those",
+            options.rules.target,
+            positions.len(),
+            options.positions
+        );
+    }
+    Ok(positions)
+}
+
 pub fn run(args: ExactArgs) -> Result<()> {
     let rules = PigRules::new(args.target).map_err(anyhow::Error::msg)?;
-    if args.positions == 0 || args.seeds == 0 {
-        anyhow::bail!("--positions and --seeds must be at least 1");
-    }
+    check_bounds(&args)?;
     let options = ExactOptions {
         rules,
         positions: args.positions,
@@ -98,7 +166,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         solution.first_player_win_probability(),
         started.elapsed().as_secs_f64()
     );
-    let positions = exact_positions(&options).map_err(anyhow::Error::msg)?;
+    let positions = measured_positions(&options)?;
     let rows = pool
         .install(|| measure_regret(&options, &solution, &positions))
         .map_err(anyhow::Error::msg)?;
@@ -127,7 +195,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         list(&options.budgets),
         list(&options.depths)
     );
-    std::fs::create_dir_all(&args.out)
+    evomcts::runfs::create_folder(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let markdown = format!(
         "{}\nMade by `{command}`. Optimal moves: Wilson 95% interval; regret (lost win probability of the chosen move under optimal play afterwards): mean ∓ 1.96·se over decisions.\n",
@@ -147,7 +215,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         &args.out.join("regret.png"),
         &args.out.join("regret.svg"),
     )?;
-    print!("{}", table.to_text());
+    out!("{}", table.to_text())?;
     evomcts::note!(
         "written to {} in {:.1} s",
         escape::path(&args.out),
@@ -159,6 +227,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
 /// The champion of an evolution run folder and the run's seed formula, each with the run's
 /// candidate settings, on Pig.
 fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2]> {
+    evomcts::evolve::population::check_evolution_folder(dir)?;
     let spec_path = dir.join("spec.ron");
     let spec_text = runfs::read_spec_text(&spec_path)?;
     // Only the name and the candidate's settings are read (and checked when the search is
@@ -196,7 +265,7 @@ fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2
 fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
     let started = Instant::now();
     let solution = solve(options.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let positions = exact_positions(&options).map_err(anyhow::Error::msg)?;
+    let positions = measured_positions(&options)?;
     let tuning: Vec<_> = exact_positions(&ExactOptions {
         position_seed: options.position_seed + 1,
         ..options.clone()
@@ -259,14 +328,14 @@ fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
         options.position_seed,
         options.seeds
     );
-    std::fs::create_dir_all(&args.out)
+    evomcts::runfs::create_folder(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     for (name, text) in [("compare.md", markdown), ("compare.csv", table.to_csv())] {
         let path = args.out.join(name);
         runfs::write_atomically(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    print!("{}", table.to_text());
+    out!("{}", table.to_text())?;
     evomcts::note!("UCT on the tuning positions: {tuning_line}");
     evomcts::note!(
         "written to {} in {:.1} s",

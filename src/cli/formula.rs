@@ -107,17 +107,17 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
         FormulaCommand::Show { expr } => {
             let formula = parse(&expr)?;
             let canonical = formula.canonical();
-            println!("parsed:    {}", tree_text(formula.expr()));
-            println!("printed:   {formula}");
-            println!("canonical: {canonical}");
-            println!(
+            outln!("parsed:    {}", tree_text(formula.expr()))?;
+            outln!("printed:   {formula}")?;
+            outln!("canonical: {canonical}")?;
+            outln!(
                 "size {}, depth {}, C_E {}",
                 formula.size(),
                 formula.depth(),
                 formula
                     .c_e()
                     .map_or("from the controller".to_string(), |c| format!("{c} (own)"))
-            );
+            )?;
         }
         FormulaCommand::Eval {
             expr,
@@ -160,12 +160,12 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
                 ],
             };
             let compiled = formula.compile()?;
-            println!("{}", compiled.eval(&inputs));
+            outln!("{}", compiled.eval(&inputs))?;
         }
         FormulaCommand::Grammar { path } => {
             let grammar = load_grammar(path)?;
-            print!("{}", grammar.to_ron());
-            println!();
+            out!("{}", grammar.to_ron())?;
+            outln!()?;
         }
         FormulaCommand::Mutate {
             expr,
@@ -183,10 +183,10 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
                 evomcts::note!("note: the parent is outside the grammar: {problem}");
             }
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
-            println!("parent: {parent}");
+            outln!("parent: {parent}")?;
             for _ in 0..count {
                 let child = evomcts::formula::mutate(&parent, &grammar, &mut rng);
-                println!("{child}");
+                outln!("{child}")?;
             }
         }
     }

@@ -92,7 +92,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         outcome.already_recorded,
         start.elapsed().as_secs_f64()
     );
-    print!("{}", report::to_text(&tables));
+    out!("{}", report::to_text(&tables))?;
     evomcts::note!("tables written to {}", escape::path(&out));
     Ok(())
 }

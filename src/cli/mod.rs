@@ -1,5 +1,25 @@
 //! One file per subcommand; each parses its arguments and calls into the library.
 
+/// Prints a command's product on stdout, as `print!` does, but returns an error instead of
+/// panicking when stdout cannot take it (a full disk, `> /dev/full`, a closed pipe): the output
+/// is the product of most commands, so failing to write it fails the command (status 2), or
+/// ends it quietly when the reader has gone (`main` tells the two apart).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// [`out!`] with a line break, as `println!`.
+macro_rules! outln {
+    () => {
+        $crate::cli::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 pub mod analyse;
 pub mod bench;
 pub mod check_fingerprints;
@@ -33,4 +53,16 @@ pub fn check_work(product: &str, work: u128, max: u64, unit: &str) -> anyhow::Re
         anyhow::bail!("{product} = {work} {unit}, more than the {max} one command may run");
     }
     Ok(())
+}
+
+/// Writes `text` to stdout and flushes it, so that an error surfaces here, at the text that
+/// was lost, and not when the process exits (where Rust ignores it). Architecture invariant:
+/// the only writer of stdout (through `out!`/`outln!`).
+pub fn write_stdout(text: std::fmt::Arguments) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_fmt(text)
+        .and_then(|()| stdout.flush())
+        .map_err(|e| anyhow::Error::new(e).context("writing to standard output"))
 }

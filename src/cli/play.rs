@@ -30,30 +30,30 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut first = RandomController::new(args.seed.wrapping_mul(2).wrapping_add(1));
     let mut second = RandomController::new(args.seed.wrapping_mul(2).wrapping_add(2));
     let (state, record) = play_game(rules, args.seed, [&mut first, &mut second])?;
-    print!("{}", render_board(&state));
-    println!(
+    out!("{}", render_board(&state))?;
+    outln!(
         "turns: {} + {}, discarded tiles: {}, meeples played: {} / {}",
         record.turns[0],
         record.turns[1],
         record.discards,
         record.meeples_played[0],
         record.meeples_played[1]
-    );
+    )?;
     for p in 0..2 {
         let parts: Vec<String> = FeatureKind::ALL
             .iter()
             .map(|k| format!("{} {}", k.name(), record.score_by_kind[p][*k as usize]))
             .collect();
-        println!(
+        outln!(
             "player {} final score {}: {}",
             p + 1,
             record.final_scores[p],
             parts.join(", ")
-        );
+        )?;
     }
     match record.winner() {
-        Some(w) => println!("winner: player {}", w + 1),
-        None => println!("draw"),
+        Some(w) => outln!("winner: player {}", w + 1)?,
+        None => outln!("draw")?,
     }
     Ok(())
 }

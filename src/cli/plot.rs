@@ -180,9 +180,10 @@ fn report_files(files: &[&Path]) {
 }
 
 /// Prints the tables and names every file written.
-fn show(written: &Written) {
-    print!("{}", written.text);
+fn show(written: &Written) -> Result<()> {
+    out!("{}", written.text)?;
     report_files(&written.files());
+    Ok(())
 }
 
 fn figure_files(figures: &[WrittenFigure]) -> Vec<&Path> {
@@ -207,13 +208,13 @@ fn formulas(
         evomcts::note!("no ES decisions recorded for the selected controllers: no formula table");
         return Ok(());
     }
-    show(&report.write(out)?);
+    show(&report.write(out)?)?;
     Ok(())
 }
 
 fn league(spec: &LeagueSpec, games: &[LeagueGame], out: &Path) -> Result<()> {
     let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, games);
-    print!("{}", report::standings_table(&tables).to_text());
+    out!("{}", report::standings_table(&tables).to_text())?;
     report_files(&figure_files(&write_league_figures(
         &tables, &spec.name, out,
     )?));
@@ -256,7 +257,7 @@ pub fn run(args: PlotArgs) -> Result<()> {
         } => {
             let (spec, games) = load(&common.runs)?;
             check_names(&spec, &controllers)?;
-            show(&GameCurves::new(&spec.names(), &games, &controllers)?.write(&common.out()?)?);
+            show(&GameCurves::new(&spec.names(), &games, &controllers)?.write(&common.out()?)?)?;
             Ok(())
         }
         PlotCommand::Board {
@@ -288,7 +289,7 @@ pub fn run(args: PlotArgs) -> Result<()> {
             for w in folder.warnings() {
                 evomcts::note!("{w}");
             }
-            show(&write_figures(&folder, &out_dir(&out, &runs)?, top)?);
+            show(&write_figures(&folder, &out_dir(&out, &runs)?, top)?)?;
             Ok(())
         }
     }

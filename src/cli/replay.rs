@@ -9,7 +9,7 @@ use evomcts::analysis::report::pig::decision_rows;
 use evomcts::arena::{GameChoice, PigRecord, PlayedGame};
 use evomcts::escape;
 use evomcts::game::render::render_board;
-use evomcts::game::{replay_observed, ReplayStep, Reveal};
+use evomcts::game::{replay_observed, GameState, ReplayStep, Reveal};
 use evomcts::league::report::TextTable;
 use evomcts::league::run::GameProgress;
 use evomcts::league::{load_runs, play_league_game, schedule, GameRow, LeagueGame, LeagueSpec};
@@ -64,7 +64,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         evomcts::note!("{warning}");
     }
     if args.list {
-        print!("{}", games_list(&spec, &games).to_text());
+        out!("{}", games_list(&spec, &games).to_text())?;
         let scheduled = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
         if games.len() < scheduled {
             evomcts::note!(
@@ -115,14 +115,14 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         p.finish();
     }
     for p in &problems {
-        println!("{p}");
+        outln!("{p}")?;
     }
-    println!(
+    outln!(
         "{} games replayed, {} reproduced, {} diverged",
         games.len(),
         games.len() - problems.len(),
         problems.len()
-    );
+    )?;
     if !problems.is_empty() {
         bail!("{} recorded games did not reproduce", problems.len());
     }
@@ -249,14 +249,35 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
         PlayedGame::Carcassonne(r) => r,
         PlayedGame::Pig(r) => return show_pig(spec, game, r),
     };
-    println!(
+    outln!(
         "{}: {} (player 1) vs {} (player 2), tile seed {}",
         game_label(spec, game),
         escape::terminal(&game.names[0]),
         escape::terminal(&game.names[1]),
         r.tile_seed
-    );
-    let state = replay_observed(r, |state, step| match step {
+    )?;
+    // The replay's callback cannot return an error: the first failed print is kept, and the
+    // rest of the game is not printed.
+    let mut printed = Ok(());
+    let state = replay_observed(r, |state, step| {
+        if printed.is_ok() {
+            printed = show_step(game, state, step);
+        }
+    })?;
+    printed?;
+    outln!(
+        "\nfinal scores: {} {} – {} {}",
+        escape::terminal(&game.names[0]),
+        state.scores()[0],
+        state.scores()[1],
+        escape::terminal(&game.names[1])
+    )?;
+    Ok(())
+}
+
+/// One step of a replayed Carcassonne game, as `replay --game` prints it.
+fn show_step(game: &LeagueGame, state: &GameState, step: ReplayStep) -> Result<()> {
+    match step {
         ReplayStep::ToMove { .. } => {}
         ReplayStep::NotPlaced { tile, reveal } => {
             let what = match reveal {
@@ -264,7 +285,7 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
                 Reveal::ReturnedToBottom => "fits nowhere and goes back under the stack",
                 Reveal::Ready => "fits",
             };
-            println!("tile {tile} drawn: {what}");
+            outln!("tile {tile} drawn: {what}")?;
         }
         ReplayStep::Moved {
             turn,
@@ -272,47 +293,40 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
             tile,
             mv,
         } => {
-            println!(
+            outln!(
                 "\nturn {} — {} (player {}) places {tile} at {mv}",
                 turn + 1,
                 escape::terminal(&game.names[player]),
                 player + 1
-            );
+            )?;
             if let Some(es) = game.es[player].iter().find(|d| d.turn == turn) {
                 match &es.formula {
-                    Some(f) => println!(
+                    Some(f) => outln!(
                         "selection formula: {f}   (canonical: {})",
                         es.canonical.as_deref().unwrap_or(f)
-                    ),
-                    None => println!("selection formula: UCT (the ES did not run)"),
+                    )?,
+                    None => outln!("selection formula: UCT (the ES did not run)")?,
                 }
             }
-            print!("{}", render_board(state));
+            out!("{}", render_board(state))?;
         }
-    })?;
-    println!(
-        "\nfinal scores: {} {} – {} {}",
-        escape::terminal(&game.names[0]),
-        state.scores()[0],
-        state.scores()[1],
-        escape::terminal(&game.names[1])
-    );
+    }
     Ok(())
 }
 
 fn show_pig(spec: &LeagueSpec, game: &LeagueGame, record: &PigRecord) -> Result<()> {
-    println!(
+    outln!(
         "{}: {} (player 1) vs {} (player 2), Pig to {}, dice seed {}\n",
         game_label(spec, game),
         escape::terminal(&game.names[0]),
         escape::terminal(&game.names[1]),
         record.pig.target,
         record.dice_seed
-    );
+    )?;
     let rows =
         decision_rows(record).map_err(|e| anyhow::anyhow!("the game does not replay: {e}"))?;
     for (i, row) in rows.iter().enumerate() {
-        println!(
+        outln!(
             "decision {} — {} (player {}) at {} – {}, turn total {}: {} ({})",
             i + 1,
             escape::terminal(&game.names[row.player]),
@@ -322,15 +336,15 @@ fn show_pig(spec: &LeagueSpec, game: &LeagueGame, record: &PigRecord) -> Result<
             row.turn_total,
             row.mv,
             row.outcome
-        );
+        )?;
     }
-    println!(
+    outln!(
         "\nfinal scores: {} {} – {} {}",
         escape::terminal(&game.names[0]),
         record.final_scores[0],
         record.final_scores[1],
         escape::terminal(&game.names[1])
-    );
+    )?;
     Ok(())
 }
 

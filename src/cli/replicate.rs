@@ -1,7 +1,7 @@
 //! `evomcts replicate`: every paper preset over K master seeds, resumable, then the report
 //! that sets the paper's published tables beside ours (`docs/replication.md`).
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::analysis::replication::{
     load_preset_runs, render_report, star_decisions, Published, ReportInput, StarDecisions,
@@ -30,7 +30,7 @@ pub struct ReplicateArgs {
     #[arg(long, default_value_t = DEFAULT_SEEDS)]
     seeds: u64,
     /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
     /// Folder of the run folders (<out>/<preset>/seed-<s>/).
     #[arg(long, default_value = DEFAULT_OUT)]
@@ -183,9 +183,6 @@ fn run_one(
 pub fn run(args: ReplicateArgs) -> Result<()> {
     // Every seed plays every paper preset: hours each.
     crate::cli::check_count("--seeds", args.seeds, 1, MAX_SEEDS)?;
-    if args.threads == Some(0) {
-        bail!("--threads must be at least 1");
-    }
     if let Some(k) = args.shards {
         crate::cli::check_count("--shards", k as u64, 1, MAX_ALLOCATION_TASKS as u64)?;
     }
@@ -280,7 +277,8 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     };
     let text = render_report(&input);
     if let Some(dir) = args.report.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        evomcts::runfs::create_folder(dir)
+            .with_context(|| format!("creating {}", dir.display()))?;
     }
     evomcts::runfs::write_atomically(&args.report, text.as_bytes())
         .with_context(|| format!("writing {}", args.report.display()))?;

@@ -69,7 +69,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
             written.files.len(),
             bytes as f64 / 1024.0
         );
-        println!("{}", escape::path(&written.index));
+        outln!("{}", escape::path(&written.index))?;
     }
     Ok(())
 }

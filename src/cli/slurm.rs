@@ -133,12 +133,13 @@ pub fn run(args: SlurmArgs) -> Result<()> {
     let dir = write_slurm(&spec, &opts)?;
     let games = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
     let shown = escape::terminal(&dir.display().to_string());
-    println!("wrote {shown}/{{league.sbatch, merge.sbatch, submit.sh}}");
-    println!(
+    outln!("wrote {shown}/{{league.sbatch, merge.sbatch, submit.sh}}")?;
+    outln!(
         "{games} games in {} tasks of {} CPUs each",
-        opts.tasks, opts.cpus_per_task
-    );
-    print!("{}", submit_hint(&dir));
+        opts.tasks,
+        opts.cpus_per_task
+    )?;
+    out!("{}", submit_hint(&dir))?;
     Ok(())
 }
 
@@ -195,16 +196,17 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
     let what = format!("{} `{name}`", command.join(" "));
     let dir = write_allocation(&opts, &text, &what, command)?;
     let shown = escape::terminal(&dir.display().to_string());
-    println!("wrote {shown}/{{run.sbatch, submit.sh}}");
-    println!(
+    outln!("wrote {shown}/{{run.sbatch, submit.sh}}")?;
+    outln!(
         "one driver; every step's games spread over {} tasks of {} CPUs each",
-        opts.tasks, opts.cpus_per_task
-    );
-    println!(
+        opts.tasks,
+        opts.cpus_per_task
+    )?;
+    outln!(
         "submit with:\n    bash {}\nfollow it with squeue --steps and {}",
         escape::shell(&dir.join("submit.sh").to_string_lossy()),
         escape::shell(&dir.with_file_name("steps-progress.txt").to_string_lossy())
-    );
+    )?;
     Ok(())
 }
 
@@ -272,21 +274,21 @@ fn replication(args: SlurmArgs) -> Result<()> {
         .map(|(s, _)| schedule(s.seed, s.controllers.len(), s.games_per_match).len())
         .sum();
     let dir = write_league_set(&sets, &final_job, &opts)?;
-    println!(
+    outln!(
         "wrote a job array per league (<out>/<preset>/seed-<s>/slurm/league.sbatch) and {}",
         escape::terminal(&dir.join("replicate-report.sbatch").display().to_string())
-    );
-    println!(
+    )?;
+    outln!(
         "{} leagues, {games} games, each league in {} tasks of {} CPUs each; the report's job \
          gathers the slices and writes {}",
         sets.len(),
         opts.tasks,
         opts.cpus_per_task,
         escape::path(&report)
-    );
-    println!(
+    )?;
+    outln!(
         "submit with:\n    bash {}",
         escape::shell(&dir.join("submit.sh").to_string_lossy())
-    );
+    )?;
     Ok(())
 }

@@ -38,12 +38,13 @@ pub fn run(args: TableArgs) -> Result<()> {
         // The lock keeps `table` from writing a folder a league is writing (the league would
         // then rewrite its tables from fewer records, or find its files renamed away): the
         // folder's files have one writer at a time.
-        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        evomcts::runfs::create_folder(out)
+            .with_context(|| format!("creating {}", out.display()))?;
         let _lock = runfs::RunLock::acquire(out, "table")?;
         report::write_tables(&tables, out)
             .with_context(|| format!("writing tables to {}", out.display()))?;
     }
-    print!("{}", report::to_text(&tables));
+    out!("{}", report::to_text(&tables))?;
     if let Some(out) = out {
         evomcts::note!("tables written to {}", escape::path(&out));
     }

@@ -109,11 +109,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 escape::path(&opts.out_dir)
             );
             let s = run_validation(&spec, &opts)?;
-            print!("{}", summary_table(&[s]));
-            println!(
+            out!("{}", summary_table(&[s]))?;
+            outln!(
                 "written to {}",
                 escape::path(&opts.out_dir.join("summary.md"))
-            );
+            )?;
         }
         ValidateCommand::Sweep(a) => {
             let spec = SweepSpec::from_file(&a.spec)?;
@@ -127,8 +127,8 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             );
             let out = run_sweep(&spec, &opts)?;
             let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();
-            print!("{}", summary_table(&table));
-            println!("best: {}", out.best);
+            out!("{}", summary_table(&table))?;
+            outln!("best: {}", out.best)?;
         }
         ValidateCommand::Bandit(a) => {
             if let Some(out) = &a.out {
@@ -138,10 +138,16 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             if a.threads == Some(0) {
                 anyhow::bail!("--threads must be at least 1");
             }
+            evomcts::evolve::population::check_evolution_folder(&a.run)?;
             let spec = EvolveSpec::from_file(a.run.join("spec.ron"))?;
             let FitnessSpec::Bandit(bandit) = &spec.fitness else {
                 anyhow::bail!("{}: not a bandit run", a.run.display());
             };
+            let unfinished =
+                evomcts::evolve::population::unfinished_warning(&a.run, spec.strategy.generations)?;
+            if let Some(warning) = &unfinished {
+                evomcts::note!("warning: {}", escape::terminal(warning));
+            }
             let champion_file = a.run.join("champion.txt");
             let text = evomcts::runfs::read_capped_text(
                 &champion_file,
@@ -168,17 +174,20 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 )
             });
             let b = b.map_err(anyhow::Error::msg)?;
+            // The table is kept, so it says itself that its champion is not final.
+            let not_final =
+                unfinished.map_or(String::new(), |w| format!("**Not final:** {w}.\n\n"));
             let table = format!(
-                "Bandit baselines for `{}` ({} arms, best {}, epsilon {}, horizon {}, C_E {}): pseudo-regret, lower is better.\n\n{}",
+                "{not_final}Bandit baselines for `{}` ({} arms, best {}, epsilon {}, horizon {}, C_E {}): pseudo-regret, lower is better.\n\n{}",
                 a.run.display(),
                 bandit.arms,
-                bandit.best,
-                bandit.epsilon,
+                escape::number(bandit.best),
+                escape::number(bandit.epsilon),
                 bandit.horizon,
-                bandit.c_e,
+                escape::number(bandit.c_e),
                 bandit_table(&b)
             );
-            print!("{table}");
+            out!("{table}")?;
             if let Some(out) = a.out {
                 runfs::write_atomically(&out, table.as_bytes())
                     .with_context(|| out.display().to_string())?;

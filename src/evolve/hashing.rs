@@ -490,6 +490,7 @@ pub fn check_fingerprints(
     pairs: usize,
     sequences: usize,
 ) -> Result<FingerprintCheck, EvolveError> {
+    super::population::check_evolution_folder(dir)?;
     let spec_path = dir.join("spec.ron");
     let text = crate::runfs::read_spec_text(&spec_path)?;
     let spec = EvolveSpec::from_ron(&text, &spec_path.display().to_string())?;

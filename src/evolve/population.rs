@@ -107,7 +107,7 @@ pub enum PopulationError {
         file: String,
         source: std::io::Error,
     },
-    #[error("{file}:{line}:{column}: corrupt population file: {message} (left untouched; repair or remove it to resume)")]
+    #[error("{file}:{line}:{column}: corrupt file of an evolution run: {message} (left untouched; repair or remove it to resume)")]
     Corrupt {
         file: String,
         line: usize,
@@ -158,6 +158,45 @@ pub fn generations_on_disk(dir: &Path) -> Result<Vec<usize>, PopulationError> {
     // `gen-1.ron` and `gen-001.ron` name one generation.
     found.dedup();
     Ok(found)
+}
+
+/// Checks that `dir` is an evolution run's folder (it holds generation 0) before its
+/// `spec.ron` is read as an evolution's, so that a league's or a validation's folder given by
+/// mistake is named for what it is, not refused for a spec field an evolution does not have.
+pub fn check_evolution_folder(dir: &Path) -> Result<(), PopulationError> {
+    if generation_path(dir, 0).is_file() {
+        return Ok(());
+    }
+    let what = if dir.join("games.jsonl").is_file() {
+        "a league's folder (it holds games.jsonl)"
+    } else if dir.join("games.csv").is_file() {
+        "a validation's or a table's folder (it holds games.csv)"
+    } else {
+        "no evolution run's folder (it holds no gen-000.ron)"
+    };
+    Err(PopulationError::Inconsistent {
+        file: dir.display().to_string(),
+        message: format!("not an evolution run: {what}"),
+    })
+}
+
+/// A warning for readers of a run's champion when the run has not written its last generation
+/// (`generations`, the spec's): it is still running or was stopped early, so the champion is
+/// that of an earlier generation and not final. `None` for a finished run.
+pub fn unfinished_warning(
+    dir: &Path,
+    generations: usize,
+) -> Result<Option<String>, PopulationError> {
+    let last = generations_on_disk(dir)?.last().copied();
+    if last.is_some_and(|g| g >= generations) {
+        return Ok(None);
+    }
+    let reached = last.map_or("no generation".to_string(), |g| format!("generation {g}"));
+    Ok(Some(format!(
+        "{} has reached {reached} of {generations}: the run is still running or was stopped \
+         early, so its champion is not final",
+        dir.display()
+    )))
 }
 
 /// The generations missing before the last one on disk (`on_disk` ascending, distinct), in

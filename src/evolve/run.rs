@@ -596,7 +596,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     })?;
     let dir = &opts.out_dir;
     let dir_name = dir.display().to_string();
-    std::fs::create_dir_all(dir).map_err(|source| PopulationError::Io {
+    crate::runfs::create_folder(dir).map_err(|source| PopulationError::Io {
         file: dir_name.clone(),
         source,
     })?;

@@ -161,6 +161,137 @@ pub enum FitnessSpec {
     Carcassonne(CarcassonneSpec),
 }
 
+impl FitnessSpec {
+    /// Every check of the fitness alone (the bandit's sizes and probabilities, the games'
+    /// controllers, their settings and the work of one decision), as (field, message): what
+    /// a spec file and a job step's work file (read by another process) both pass.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let err = |f: &str, m: String| Err((f.to_string(), m));
+        match self {
+            FitnessSpec::Bandit(b) => {
+                if b.arms < 2 || b.arms > 1000 {
+                    return err(
+                        "fitness.arms",
+                        format!("must be between 2 and 1000, got {}", b.arms),
+                    );
+                }
+                if !(0.0..=1.0).contains(&b.best) {
+                    return err(
+                        "fitness.best",
+                        format!("must be a probability, got {}", b.best),
+                    );
+                }
+                if !(b.epsilon >= 0.0 && b.epsilon <= b.best) {
+                    return err(
+                        "fitness.epsilon",
+                        format!(
+                            "must be in [0, best] so every arm pays with a probability, got {}",
+                            b.epsilon
+                        ),
+                    );
+                }
+                if (b.horizon as usize) < b.arms || b.horizon > 10_000_000 {
+                    return err(
+                        "fitness.horizon",
+                        format!(
+                            "must be at least the number of arms and at most 10^7, got {}",
+                            b.horizon
+                        ),
+                    );
+                }
+                if !b.c_e.is_finite() || b.c_e < 0.0 {
+                    return err(
+                        "fitness.c_e",
+                        format!("must be a finite number >= 0, got {}", b.c_e),
+                    );
+                }
+            }
+            FitnessSpec::Carcassonne(c) => {
+                if let Err((f, m)) = c.game.check_rules(&c.rules) {
+                    return err(&format!("fitness.{f}"), m);
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err(m) = c.game.check_controller(controller) {
+                        return err(field, m);
+                    }
+                }
+                if c.candidate.es.is_some() {
+                    return err(
+                        "fitness.candidate.es",
+                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
+                    );
+                }
+                if c.candidate.selection != Selection::Uct {
+                    return err(
+                        "fitness.candidate.selection",
+                        "is replaced by the formula under evaluation: leave it out".into(),
+                    );
+                }
+                if let Err(e) = c.candidate.validate() {
+                    return err("fitness.candidate", e.to_string());
+                }
+                if let Err(e) = c.baseline.validate() {
+                    return err("fitness.baseline", e.to_string());
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
+                        return err(&format!("{field}.{f}"), m);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// That `value` is a fitness sample this fitness can produce (see `fitness::sample`): a
+    /// bandit run's minus regret, from −(horizon × epsilon) to 0; a pair of games' mean score
+    /// difference, a multiple of ½ within ± the game's highest score; a pair's win rate, a
+    /// multiple of ¼ from 0 to 1. What another process reports (a job step's results) is
+    /// checked here before it is counted.
+    pub fn check_sample(&self, value: f64) -> Result<(), String> {
+        let (low, high, step, what) = match self {
+            FitnessSpec::Bandit(b) => (
+                -(f64::from(b.horizon) * b.epsilon),
+                0.0,
+                None,
+                "minus a bandit run's regret",
+            ),
+            FitnessSpec::Carcassonne(c) => match c.score {
+                Score::ScoreDiff => (
+                    -c.game.max_score(),
+                    c.game.max_score(),
+                    Some(0.5),
+                    "a mean score difference of two games",
+                ),
+                Score::WinRate => (0.0, 1.0, Some(0.25), "a win rate of two games"),
+            },
+        };
+        let on_step = step.is_none_or(|step| (value / step).fract() == 0.0);
+        if !(value.is_finite() && (low..=high).contains(&value) && on_step) {
+            let step = step.map_or(String::new(), |s| format!(", a multiple of {s}"));
+            return Err(format!(
+                "{what} is from {} to {}{step}, got {}",
+                crate::escape::number(low),
+                crate::escape::number(high),
+                crate::escape::number(value)
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Serialize for FitnessSpec {
     /// As derived, except that games of another game than Carcassonne are written `Games(..)`,
     /// so a stored spec does not call a game of Pig Carcassonne.
@@ -366,106 +497,24 @@ impl EvolveSpec {
                 "must be at least 1: the champion is the best elite".into(),
             );
         }
-        match &self.fitness {
-            FitnessSpec::Bandit(b) => {
-                if b.arms < 2 || b.arms > 1000 {
+        self.fitness.validate()?;
+        if let FitnessSpec::Carcassonne(c) = &self.fitness {
+            if !c.game.offers_move_features() {
+                let reads_feature = |t: &crate::formula::Terminal| {
+                    grammar.terminals().contains(t) || self.seed_formula.uses(*t)
+                };
+                if let Some(t) = crate::formula::Terminal::MOVE_FEATURES
+                    .iter()
+                    .find(|t| reads_feature(t))
+                {
                     return err(
-                        "fitness.arms",
-                        format!("must be between 2 and 1000, got {}", b.arms),
-                    );
-                }
-                if !(0.0..=1.0).contains(&b.best) {
-                    return err(
-                        "fitness.best",
-                        format!("must be a probability, got {}", b.best),
-                    );
-                }
-                if !(b.epsilon >= 0.0 && b.epsilon <= b.best) {
-                    return err(
-                        "fitness.epsilon",
+                        "grammar",
                         format!(
-                            "must be in [0, best] so every arm pays with a probability, got {}",
-                            b.epsilon
+                            "offers the move feature `{t}`, which {} does not give: use a \
+                             grammar without G, O, M, F, R, L and T",
+                            c.game.label()
                         ),
                     );
-                }
-                if (b.horizon as usize) < b.arms || b.horizon > 10_000_000 {
-                    return err(
-                        "fitness.horizon",
-                        format!(
-                            "must be at least the number of arms and at most 10^7, got {}",
-                            b.horizon
-                        ),
-                    );
-                }
-                if !b.c_e.is_finite() || b.c_e < 0.0 {
-                    return err(
-                        "fitness.c_e",
-                        format!("must be a finite number >= 0, got {}", b.c_e),
-                    );
-                }
-            }
-            FitnessSpec::Carcassonne(c) => {
-                if let Err((f, m)) = c.game.check_rules(&c.rules) {
-                    return err(&format!("fitness.{f}"), m);
-                }
-                if !c.game.offers_move_features() {
-                    let reads_feature = |t: &crate::formula::Terminal| {
-                        grammar.terminals().contains(t) || self.seed_formula.uses(*t)
-                    };
-                    if let Some(t) = crate::formula::Terminal::MOVE_FEATURES
-                        .iter()
-                        .find(|t| reads_feature(t))
-                    {
-                        return err(
-                            "grammar",
-                            format!(
-                                "offers the move feature `{t}`, which {} does not give: \
-                                 use a grammar without G, O, M, F, R, L and T",
-                                c.game.label()
-                            ),
-                        );
-                    }
-                }
-                for (field, controller) in [
-                    (
-                        "fitness.candidate",
-                        &ControllerSpec::Mcts(c.candidate.clone()),
-                    ),
-                    ("fitness.baseline", &c.baseline),
-                ] {
-                    if let Err(m) = c.game.check_controller(controller) {
-                        return err(field, m);
-                    }
-                }
-                if c.candidate.es.is_some() {
-                    return err(
-                        "fitness.candidate.es",
-                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
-                    );
-                }
-                if c.candidate.selection != Selection::Uct {
-                    return err(
-                        "fitness.candidate.selection",
-                        "is replaced by the formula under evaluation: leave it out".into(),
-                    );
-                }
-                if let Err(e) = c.candidate.validate() {
-                    return err("fitness.candidate", e.to_string());
-                }
-                if let Err(e) = c.baseline.validate() {
-                    return err("fitness.baseline", e.to_string());
-                }
-                for (field, controller) in [
-                    (
-                        "fitness.candidate",
-                        &ControllerSpec::Mcts(c.candidate.clone()),
-                    ),
-                    ("fitness.baseline", &c.baseline),
-                ] {
-                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
-                        return err(&format!("{field}.{f}"), m);
-                    }
                 }
             }
         }

@@ -19,7 +19,7 @@
 //! folder (its name is the work's hash) and plays only what is missing.
 
 use super::fitness::{evaluate_all_reported, Request};
-use super::spec::FitnessSpec;
+use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};
 use super::validate::{play_pairing_games, Pairing};
 use crate::arena::GameChoice;
 use crate::formula::Formula;
@@ -165,18 +165,79 @@ impl Work {
         steps.join(fnv1a_hex(&self.to_json()))
     }
 
-    /// Checks what a work file says before any task is played from it.
+    /// That one task's values are what its task can produce: a fitness sample, or four final
+    /// scores of the game played.
+    fn check_values(&self, values: &[f64]) -> Result<(), String> {
+        values.iter().try_for_each(|&value| match self {
+            Work::Fitness { fitness, .. } => fitness.check_sample(value),
+            Work::Pairings { game, .. } => game.check_final_score(value),
+        })
+    }
+
+    /// Checks what a work file says before any task is played from it: it was written by a
+    /// driver from a checked spec, but it is a file another process reads, so it passes the
+    /// same checks and bounds as the spec did (the fitness or each pairing's controllers, the
+    /// work of one decision, the work of the whole step) before anything is played.
     fn check(&self) -> Result<(), String> {
-        if let Work::Pairings {
-            pairings, tasks, ..
-        } = self
-        {
-            if let Some(t) = tasks.iter().find(|t| t.pairing >= pairings.len()) {
-                return Err(format!(
-                    "a task names pairing {}, of {}",
-                    t.pairing,
-                    pairings.len()
-                ));
+        let field = |(f, m): (String, String)| {
+            if f.is_empty() {
+                m
+            } else {
+                format!("{f}: {m}")
+            }
+        };
+        if self.len() as u64 > MAX_RUN_SAMPLES {
+            return Err(format!(
+                "{} tasks, more than the {MAX_RUN_SAMPLES} one run may play",
+                self.len()
+            ));
+        }
+        match self {
+            Work::Fitness { fitness, tasks } => {
+                fitness.validate().map_err(field)?;
+                if let FitnessSpec::Bandit(b) = &**fitness {
+                    let pulls = tasks.len() as u128 * u128::from(b.horizon);
+                    if pulls > u128::from(MAX_RUN_PULLS) {
+                        return Err(format!(
+                            "{} tasks × horizon {} = {pulls} arm pulls, more than the \
+                             {MAX_RUN_PULLS} one run may make",
+                            tasks.len(),
+                            b.horizon
+                        ));
+                    }
+                }
+                for (k, task) in tasks.iter().enumerate() {
+                    let formula: Formula = task
+                        .formula
+                        .parse()
+                        .map_err(|e| format!("task {k}: formula `{}`: {e}", task.formula))?;
+                    crate::runfs::check_c_e(&formula)
+                        .map_err(|m| format!("task {k}: formula `{}`: {m}", task.formula))?;
+                }
+            }
+            Work::Pairings {
+                game,
+                rules,
+                pairings,
+                tasks,
+            } => {
+                game.check_rules(rules).map_err(field)?;
+                for (p, pairing) in pairings.iter().enumerate() {
+                    for (role, controller) in
+                        [("candidate", &pairing.candidate), ("other", &pairing.other)]
+                    {
+                        let named = |m: String| format!("pairing {p}, {role}: {m}");
+                        crate::runfs::check_controller(controller).map_err(|e| named(field(e)))?;
+                        game.check_controller(controller).map_err(named)?;
+                    }
+                }
+                if let Some(t) = tasks.iter().find(|t| t.pairing >= pairings.len()) {
+                    return Err(format!(
+                        "a task names pairing {}, of {}",
+                        t.pairing,
+                        pairings.len()
+                    ));
+                }
             }
         }
         Ok(())
@@ -231,6 +292,9 @@ pub fn read_results(dir: &Path, work: &Work) -> Result<Vec<Option<Vec<f64>>>, St
                     work.width()
                 )));
             }
+            let values: Vec<f64> = record.values.iter().map(|&v| f64::from_bits(v)).collect();
+            work.check_values(&values)
+                .map_err(|m| corrupt(format!("task {}: {m}", record.task)))?;
             match &out[record.task] {
                 Some(earlier) if *earlier != record.values => {
                     return Err(corrupt(format!(
@@ -288,7 +352,7 @@ fn read_work(dir: &Path) -> Result<Work, StepError> {
 /// and returns the folder.
 pub fn write_work(steps: &Path, work: &Work) -> Result<PathBuf, StepError> {
     let dir = work.folder(steps);
-    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    crate::runfs::create_folder(&dir).map_err(|e| io(&dir, e))?;
     let path = dir.join(WORK_FILE);
     let text = work.to_json();
     if path.exists() {
@@ -398,6 +462,17 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
         line: e.line(),
         message: format!("not a list of task numbers ({e})"),
     })?;
+    if todo.len() > work.len() {
+        return Err(StepError::Corrupt {
+            file: todo_path.display().to_string(),
+            line: 1,
+            message: format!(
+                "{} entries, more than the step's {} tasks",
+                todo.len(),
+                work.len()
+            ),
+        });
+    }
     if let Some(&k) = todo.iter().find(|&&k| k >= work.len()) {
         return Err(StepError::Corrupt {
             file: todo_path.display().to_string(),
@@ -487,8 +562,10 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
             }
         }
     }
-    let (_, status) = writer.into_inner().expect("the results file");
-    status.map_err(|e| io(&path, e))?;
+    let (file, status) = writer.into_inner().expect("the results file");
+    status
+        .and_then(|()| crate::runfs::check_still_in_place(&file, &path))
+        .map_err(|e| io(&path, e))?;
     Ok(WorkerOutcome {
         tasks: mine.len(),
         seconds: started.elapsed().as_secs_f64(),

@@ -74,12 +74,14 @@ pub struct SweepPoint {
 
 impl fmt::Display for SweepPoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "C_E = {}", self.c_e)?;
+        // Written short (`1e308`, not 309 digits); the usual values are written as before.
+        let number = crate::escape::number;
+        write!(f, "C_E = {}", number(self.c_e))?;
         if let Some(w) = self.w {
-            write!(f, ", W = {w}")?;
+            write!(f, ", W = {}", number(w))?;
         }
         if let Some(t) = self.prior_temperature {
-            write!(f, ", tau = {t}")?;
+            write!(f, ", tau = {}", number(t))?;
         }
         if let Some(m) = self.final_move {
             write!(f, ", {m:?}")?;
@@ -97,6 +99,25 @@ impl SpecFile for SweepSpec {
         resolve_controller(&mut self.opponent, base)
             .map_err(|(field, message)| (format!("opponent.{field}"), message))
     }
+}
+
+/// Checks that every `{W}` of a formula template stands alone as an operand (`{W}*H`,
+/// `Q + {W}`): each is filled in as the text of a number, so one next to a digit or to another
+/// `{W}` (`2{W}`, `{W}{W}`) would make a different number than the tables say. Filled in with
+/// a parenthesised value, such a template does not parse.
+fn check_placeholders(template: &str) -> Result<(), String> {
+    if !template.contains(W_PLACEHOLDER) {
+        return Ok(());
+    }
+    crate::formula::Formula::parse(&template.replace(W_PLACEHOLDER, "(1)"))
+        .map(drop)
+        .map_err(|_| {
+            format!(
+                "each {W_PLACEHOLDER} must stand alone as an operand, as in `{W_PLACEHOLDER}*H` \
+                 or `Q + {W_PLACEHOLDER}`, not be part of a number or follow another operand: \
+                 got {template:?}"
+            )
+        })
 }
 
 impl SweepSpec {
@@ -118,6 +139,9 @@ impl SweepSpec {
                 "settings.es".into(),
                 "the sweep tunes a fixed formula: leave `es` out".into(),
             ));
+        }
+        if let Some(text) = template {
+            check_placeholders(text).map_err(|m| ("settings.selection".to_string(), m))?;
         }
         let has_w = template.is_some_and(|text| text.contains(W_PLACEHOLDER));
         if has_w == self.w_values.is_empty() {
@@ -151,8 +175,18 @@ impl SweepSpec {
         }
         let points = self.points();
         if points.len() > MAX_POINTS {
+            // The longest list is the one to shorten.
+            let longest = [
+                ("c_values", self.c_values.len()),
+                ("w_values", self.w_values.len()),
+                ("prior_temperatures", self.prior_temperatures.len()),
+                ("final_moves", self.final_moves.len()),
+            ]
+            .into_iter()
+            .max_by_key(|&(_, n)| n)
+            .map_or("c_values", |(field, _)| field);
             return Err((
-                "c_values".into(),
+                longest.into(),
                 format!(
                     "the grid (c_values x w_values x prior_temperatures x final_moves) has {} points, at most {MAX_POINTS} are played",
                     points.len()
@@ -227,7 +261,7 @@ impl SweepSpec {
             && self.prior_temperatures.is_empty()
             && self.final_moves.is_empty()
         {
-            format!("UCT C_E = {}", point.c_e)
+            format!("UCT C_E = {}", crate::escape::number(point.c_e))
         } else {
             point.to_string()
         }

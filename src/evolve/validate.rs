@@ -148,7 +148,7 @@ pub struct GameRow {
     pub other_score: f64,
 }
 
-const HEADER: &str = "pairing,sequence,tile_seed,candidate_seat,candidate_score,other_score";
+const HEADER: &str = crate::runfs::VALIDATION_ROWS_HEADER;
 
 fn row_text(r: &GameRow) -> String {
     format!(
@@ -171,6 +171,8 @@ pub enum ValidateError {
     },
     #[error("{dir} holds games of a different spec; resume it with its own spec ({dir}/spec.ron) or choose another --out")]
     SpecChanged { dir: String },
+    #[error("{dir} holds games (games.csv) but no spec.ron, so nothing says which spec played them: put its spec.ron back, or choose another --out")]
+    SpecMissing { dir: String },
     #[error("{dir} already holds games; pass --resume to continue, or choose another --out")]
     AlreadyStarted { dir: String },
     #[error("sequence {sequence} (tile seed {tile_seed}) of `{pairing}`: {message}")]
@@ -195,7 +197,10 @@ pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError 
     }
 }
 
-fn read_rows(path: &Path) -> Result<Vec<GameRow>, ValidateError> {
+/// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
+/// a row no game produces (`NaN`, a score out of range, a seat other than 0 or 1) is refused
+/// with its line, as a bad record is.
+fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateError> {
     let read = crate::runfs::read_capped_text(
         path,
         crate::runfs::MAX_DATA_FILE_BYTES,
@@ -231,17 +236,27 @@ fn read_rows(path: &Path) -> Result<Vec<GameRow>, ValidateError> {
             f[k].parse::<u64>()
                 .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))
         };
-        let num = |k: usize| {
-            f[k].parse::<f64>()
-                .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))
+        let score = |k: usize| -> Result<f64, ValidateError> {
+            let value = f[k]
+                .parse::<f64>()
+                .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))?;
+            game.check_final_score(value)
+                .map_err(|m| corrupt(format!("field {}: {m}", k + 1)))?;
+            Ok(value)
         };
+        let seat = int(3)?;
+        if seat > 1 {
+            return Err(corrupt(format!(
+                "field 4: the candidate's seat is 0 or 1, got {seat}"
+            )));
+        }
         rows.push(GameRow {
             pairing: int(0)? as usize,
             sequence: int(1)? as usize,
             tile_seed: int(2)?,
-            candidate_seat: int(3)? as usize,
-            candidate_score: num(4)?,
-            other_score: num(5)?,
+            candidate_seat: seat as usize,
+            candidate_score: score(4)?,
+            other_score: score(5)?,
         });
     }
     Ok(rows)
@@ -312,7 +327,7 @@ pub fn play_pairings(
         return Err(ValidateError::NoThreads);
     }
     let dir = &opts.out_dir;
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    crate::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
     // One process per folder: two drivers of one validation would append the same rows twice.
     let _lock = crate::runfs::RunLock::acquire(dir, "validate")?;
     let spec_file = dir.join("spec.ron");
@@ -324,9 +339,12 @@ pub fn play_pairings(
             return Err(ValidateError::AlreadyStarted { dir: dir_name })
         }
         Ok(_) => {}
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(io_error(&spec_file, e));
+        }
         Err(_) => {
             if games_file.exists() {
-                return Err(ValidateError::SpecChanged { dir: dir_name });
+                return Err(ValidateError::SpecMissing { dir: dir_name });
             }
             write_atomically(&spec_file, spec_text).map_err(|e| io_error(&spec_file, e))?;
         }
@@ -334,7 +352,7 @@ pub fn play_pairings(
     let tasks: Vec<(usize, usize)> = (0..tile_seeds.len())
         .flat_map(|j| (0..pairings.len()).map(move |p| (p, j)))
         .collect();
-    let mut rows = read_rows(&games_file)?;
+    let mut rows = read_rows(&games_file, game)?;
     // Keep whole tasks only (a crash can leave half a chunk; chunks are written at once,
     // but be safe), and check the rows are the tasks they claim to be.
     let done = rows.len() / 2;
@@ -346,6 +364,7 @@ pub fn play_pairings(
             .unwrap_or((usize::MAX, usize::MAX));
         if r.pairing != p
             || r.sequence != j
+            || r.candidate_seat != k % 2
             || r.tile_seed != tile_seeds[j.min(tile_seeds.len() - 1)]
         {
             return Err(ValidateError::Corrupt {
@@ -435,6 +454,7 @@ pub fn play_pairings(
         }
         file.write_all(text.as_bytes())
             .and_then(|_| file.sync_data())
+            .and_then(|_| crate::runfs::check_still_in_place(&file, &games_file))
             .map_err(|e| io_error(&games_file, e))?;
         // The rows are written: the step's records are no longer needed.
         if let Some(runner) = finished_steps.take() {

@@ -11,6 +11,7 @@ use super::report::TextTable;
 use super::spec::LeagueSpec;
 use crate::game::{replay_observed, GameError, GameRecord, GameState, Move, ReplayStep};
 use crate::games::MOVE_FEATURE_SYMBOLS;
+use crate::search::mcts::RootSummary;
 use crate::search::{Agent, ControllerSpec, SearchSummary};
 use serde::Serialize;
 
@@ -192,10 +193,17 @@ pub fn analyse_turn(
         played: record.moves[decision],
         chosen,
         search: agent.search_summary(top),
+        // Shown like the search: its `top` most visited children (the record may keep more).
         recorded: game.search[player]
             .iter()
             .find(|d| d.turn == decision)
-            .map(|d| d.search.clone()),
+            .map(|d| match &d.search {
+                SearchSummary::Mcts(root) => SearchSummary::Mcts(RootSummary {
+                    children: root.children.iter().take(top).cloned().collect(),
+                    ..root.clone()
+                }),
+                other => other.clone(),
+            }),
     })
 }
 

@@ -69,7 +69,7 @@ pub fn gather_slices(
         path: path.display().to_string(),
         source,
     };
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    crate::runfs::create_folder(dir).map_err(|e| io(dir, e))?;
     let _lock = RunLock::acquire(dir, &format!("gathering the slices of `{}`", spec.name))?;
     let mut runs = Vec::with_capacity(slices.len() + 1);
     if record_path(dir).is_file() && dir.join("spec.ron").is_file() {

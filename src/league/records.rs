@@ -217,6 +217,18 @@ impl RecordWriter {
             source,
         };
         self.file.write_all(&line).map_err(io)?;
-        self.file.sync_data().map_err(io)
+        self.file.sync_data().map_err(io)?;
+        self.check()
+    }
+
+    /// Checks the records are still written to the run's `games.jsonl`, not to a file that was
+    /// removed or replaced under the run.
+    pub fn check(&self) -> Result<(), RecordError> {
+        crate::runfs::check_still_in_place(&self.file, &self.path).map_err(|source| {
+            RecordError::Io {
+                file: self.path.display().to_string(),
+                source,
+            }
+        })
     }
 }

@@ -572,9 +572,13 @@ pub fn csv_tables(t: &Tables) -> Vec<(&'static str, CsvTable)> {
 /// all of it as numbers into `dir`; each file is written to a temporary name and renamed, so
 /// a reader never sees half a table.
 pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let write =
-        |name: &str, text: &str| crate::runfs::write_atomically(&dir.join(name), text.as_bytes());
+    crate::runfs::create_folder(dir)?;
+    // The caller names the folder; the file is named here.
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        crate::runfs::write_atomically(&path, text.as_bytes())
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{name}: {e}")))
+    };
     for (name, table) in csv_tables(t) {
         write(name, &table.to_csv())?;
     }

@@ -541,7 +541,7 @@ pub fn run_league_until(
         dir: dir_name.clone(),
         source,
     };
-    std::fs::create_dir_all(dir).map_err(io)?;
+    crate::runfs::create_folder(dir).map_err(io)?;
     let _lock = RunLock::acquire(dir, &format!("league `{}`", spec.name))?;
     let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");
@@ -655,6 +655,8 @@ pub fn run_league_until(
     if let Some(e) = first_error {
         return Err(e);
     }
+    // Before tables are made of them: the records of every game are still on disk.
+    writer.check()?;
     if games.len() < jobs.len() && cancel.load(Ordering::Relaxed) {
         live.write(spec, &games, jobs.len(), observer)?;
         return Err(LeagueError::Interrupted {

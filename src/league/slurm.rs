@@ -314,7 +314,7 @@ pub fn write_slurm(spec: &LeagueSpec, opts: &SlurmOptions) -> Result<PathBuf, Sl
         },
     )?;
     let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
+    crate::runfs::create_folder(&logs).map_err(|e| io(&logs, e))?;
     crate::runfs::write_atomically(&spec_copy, spec.to_ron().as_bytes())
         .map_err(|e| io(&spec_copy, e))?;
     for (name, text) in [
@@ -380,7 +380,7 @@ pub fn write_allocation(
         q_dir = escape::shell(&format!("{out}/slurm")),
     );
     let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
+    crate::runfs::create_folder(&logs).map_err(|e| io(&logs, e))?;
     crate::runfs::write_atomically(&spec_copy, spec_text.as_bytes())
         .map_err(|e| io(&spec_copy, e))?;
     for (name, text) in [("run.sbatch", &script), ("submit.sh", &submit)] {
@@ -479,7 +479,7 @@ pub fn write_league_set(
         write_slurm(spec, league)?;
     }
     let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| io(&logs, e))?;
+    crate::runfs::create_folder(&logs).map_err(|e| io(&logs, e))?;
     write_script(&script_path, &script)?;
     write_script(&dir.join("submit.sh"), &submit)?;
     Ok(dir)

@@ -9,7 +9,7 @@
 //! file) can never redirect a write to its target.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -40,13 +40,14 @@ pub fn spec_file_stem(spec: &Path) -> String {
 
 /// `parent/NAME`, the default folder of a run whose spec file is `spec`, once its stem is a
 /// plain name (a spec file `...ron` would otherwise name `parent/..`).
+/// The stem is joined as the file system gave it, not as text: names that are not UTF-8
+/// would otherwise all become the same folder (`U+FFFD`).
 pub fn default_folder(parent: &str, spec: &Path) -> Result<PathBuf, String> {
-    let stem = spec_file_stem(spec);
     check_plain_name(
         &format!("the name of the spec file {}", spec.display()),
-        &stem,
+        &spec_file_stem(spec),
     )?;
-    Ok(Path::new(parent).join(stem))
+    Ok(Path::new(parent).join(spec.file_stem().unwrap_or_default()))
 }
 
 /// The longest readable part of a [`file_stem`].
@@ -173,10 +174,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 fn refuse_folder(path: &Path) -> std::io::Result<()> {
     match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
-            "{} is a folder, not a file evomcts writes",
-            path.display()
-        ))),
+        // The callers name the path.
+        Ok(m) if m.is_dir() => Err(std::io::Error::other(
+            "it is a folder, not a file evomcts writes",
+        )),
         _ => Ok(()),
     }
 }
@@ -194,7 +195,7 @@ pub fn open_own(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(refused("is a symbolic link"));
     }
-    let file = options.open(path)?;
+    let file = open_regular(path, options)?;
     // Checked again on the open file: a link put in place between the check and the opening
     // would have been followed, and is caught here before anything is written.
     let opened = file.metadata()?;
@@ -215,32 +216,182 @@ pub fn open_own(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
     Ok(file)
 }
 
-/// The file every run folder holds, which marks it as one.
-const RUN_MARK: &str = "spec.ron";
-
-/// Whether `dir` is a run folder (a league's or an evolution's: it holds `spec.ron`).
-pub fn is_run_folder(dir: &Path) -> bool {
-    dir.join(RUN_MARK).is_file()
+/// Opens `path` with `options` only if it is a regular file. Opening a FIFO blocks until
+/// something opens its other end, and a device may never end, so neither is ever waited for or
+/// read: on Unix the file is opened without blocking and refused by its kind. Architecture
+/// invariant: every file the tool opens that may already exist goes through here
+/// ([`crate::runfs::read_capped`] to read, [`open_own`] to append or lock); the only other
+/// opens create a fresh temporary file exclusively or sync a folder.
+pub fn open_regular(path: &Path, options: &OpenOptions) -> std::io::Result<File> {
+    let mut options = options.clone();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Without effect on a regular file's reads and writes.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        special_kind(&kind)
+    };
+    // The callers name the path.
+    Err(std::io::Error::other(format!(
+        "it is {what}, not a regular file; evomcts reads and writes only regular files"
+    )))
 }
 
-/// Checks that `out`, a folder a command writes its outputs into, is not another run's folder:
-/// it may be one of `own` (the runs the outputs are made from) or a folder that is no run's.
+#[cfg(unix)]
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a device"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "not a file"
+}
+
+/// Checks that `file`, opened (by [`open_own`]) at `path` to append records, is still the file
+/// at `path`: records appended to a file that was removed or replaced under the run are lost
+/// with it, and a run that finished so would report work that is on no disk.
+pub fn check_still_in_place(file: &File, path: &Path) -> std::io::Result<()> {
+    let gone = || {
+        // The callers name the path.
+        std::io::Error::other(
+            "it was removed or replaced while evomcts appended to it, and what was written to it \
+             is lost: run the command again with --resume to redo that work",
+        )
+    };
+    let entry = match std::fs::symlink_metadata(path) {
+        Ok(entry) => entry,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(gone()),
+        Err(e) => return Err(e),
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let opened = file.metadata()?;
+        if (opened.dev(), opened.ino()) != (entry.dev(), entry.ino()) || opened.nlink() == 0 {
+            return Err(gone());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, entry);
+    Ok(())
+}
+
+/// The file every run folder holds once it has started, which marks it as one.
+const RUN_MARK: &str = "spec.ron";
+
+/// The first line of a validation's `games.csv`, its record (a league's table of the same name
+/// starts otherwise).
+pub const VALIDATION_ROWS_HEADER: &str =
+    "pairing,sequence,tile_seed,candidate_seat,candidate_score,other_score";
+
+/// Whether `dir` is a run folder: it holds `spec.ron`, or, should that be gone, the records
+/// only a run writes (a league's `games.jsonl`, an evolution's `gen-000.ron`, a validation's
+/// `games.csv`). Tables and figures written elsewhere by `--out` do not make a folder a run.
+pub fn is_run_folder(dir: &Path) -> bool {
+    if [RUN_MARK, "games.jsonl", "gen-000.ron"]
+        .iter()
+        .any(|mark| dir.join(mark).is_file())
+    {
+        return true;
+    }
+    let header = VALIDATION_ROWS_HEADER.as_bytes();
+    let mut start = Vec::new();
+    open_regular(&dir.join("games.csv"), OpenOptions::new().read(true))
+        .and_then(|file| file.take(header.len() as u64).read_to_end(&mut start))
+        .is_ok_and(|_| start == header)
+}
+
+/// The nearest of `path` and its ancestors that is a run folder, if any.
+fn enclosing_run(path: &Path) -> Option<PathBuf> {
+    let path = std::path::absolute(path).ok()?;
+    path.ancestors()
+        .find(|folder| is_run_folder(folder))
+        .map(Path::to_path_buf)
+}
+
+/// Creates `dir` (and the folders above it) for the tool to write into, refusing a symbolic
+/// link at `dir`, or at any folder between it and the run folder it lies in, so that a link
+/// planted in a run (`RUN/plots -> ../elsewhere`) cannot send its files elsewhere. Folders
+/// above a run (or above an `--out` outside every run) may be links: they are the user's.
+/// Architecture invariant: every folder the tool writes into is made by this function.
+pub fn create_folder(dir: &Path) -> std::io::Result<()> {
+    if dir.as_os_str().is_empty() {
+        // The current folder (the parent of a bare file name), which exists.
+        return Ok(());
+    }
+    let absolute = std::path::absolute(dir)?;
+    let run = enclosing_run(&absolute);
+    let checked = match &run {
+        Some(run) => absolute
+            .ancestors()
+            .take_while(|folder| folder.starts_with(run))
+            .count(),
+        None => 1,
+    };
+    for folder in absolute.ancestors().take(checked) {
+        if std::fs::symlink_metadata(folder).is_ok_and(|m| m.file_type().is_symlink()) {
+            let which = if folder == absolute {
+                "it".to_string()
+            } else {
+                folder.display().to_string()
+            };
+            return Err(std::io::Error::other(format!(
+                "{which} is a symbolic link; evomcts writes only into folders of its own, never \
+                 through a link: remove it, or give the folder it points to"
+            )));
+        }
+    }
+    std::fs::create_dir_all(dir)?;
+    // Made by another process between the check and the creation: checked once more.
+    if std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
+        return Err(std::io::Error::other(
+            "it became a symbolic link while it was created",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `out`, a folder a command writes its outputs into, is neither another run's
+/// folder nor inside one: its nearest enclosing run folder (itself included) must be one of
+/// `own` (the runs the outputs are made from), or there must be none.
 pub fn check_output_folder(out: &Path, own: &[PathBuf]) -> Result<(), String> {
     if out.exists() && !out.is_dir() {
         return Err(format!("{} exists and is not a folder", out.display()));
     }
-    if !is_run_folder(out) {
+    let Some(run) = enclosing_run(out) else {
         return Ok(());
-    }
+    };
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if own.iter().any(|run| same(out, run)) {
+    if own.iter().any(|mine| same(&run, mine)) {
         return Ok(());
     }
+    let inside = if same(&run, out) {
+        String::new()
+    } else {
+        format!(" is inside {}, which", run.display())
+    };
     Err(format!(
-        "{} is the folder of another run (it holds {RUN_MARK}); its files are not written over: choose another --out",
+        "{}{inside} is the folder of another run (it holds {RUN_MARK} or its records); its files \
+         are not written over: choose another --out",
         out.display()
     ))
 }
@@ -259,14 +410,10 @@ pub fn check_output_file(path: &Path, what: &str, ext: &str) -> Result<(), Strin
             "{shown} exists and is not a .{ext} file; it is not replaced by {what}: choose a new file or one ending in .{ext}"
         ));
     }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if is_run_folder(parent) {
+    if let Some(run) = enclosing_run(path) {
         return Err(format!(
             "{shown} belongs to the run in {} and is not replaced by {what}: choose a new file",
-            parent.display()
+            run.display()
         ));
     }
     Ok(())
@@ -304,6 +451,45 @@ mod tests {
         remove_stale_temporaries(&dir);
         assert_eq!(!stale.exists(), Path::new("/proc/self").exists());
         assert!(own.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_append_file_removed_or_replaced_under_its_writer_is_noticed() {
+        let dir = std::env::temp_dir().join(format!("evomcts-in-place-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        create_folder(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        let append = OpenOptions::new().create(true).append(true).clone();
+        let file = open_own(&path, &append).unwrap();
+        assert!(check_still_in_place(&file, &path).is_ok());
+        std::fs::remove_file(&path).unwrap();
+        assert!(check_still_in_place(&file, &path).is_err());
+        let file = open_own(&path, &append).unwrap();
+        std::fs::write(dir.join("copy"), "").unwrap();
+        std::fs::rename(dir.join("copy"), &path).unwrap();
+        #[cfg(unix)]
+        assert!(check_still_in_place(&file, &path).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn folders_are_made_without_following_a_link_inside_a_run() {
+        assert!(create_folder(Path::new("")).is_ok());
+        let dir = std::env::temp_dir().join(format!("evomcts-folders-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (run, elsewhere) = (dir.join("run"), dir.join("elsewhere"));
+        create_folder(&run.join("plots")).unwrap();
+        std::fs::write(run.join(RUN_MARK), "").unwrap();
+        create_folder(&elsewhere).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&elsewhere, run.join("linked")).unwrap();
+            assert!(create_folder(&run.join("linked")).is_err());
+            assert!(create_folder(&run.join("linked/boards")).is_err());
+            assert!(!elsewhere.join("boards").exists());
+        }
+        assert!(create_folder(&run.join("plots/boards")).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,6 +1,8 @@
 //! The spec and formula parsers on arbitrary input, and the readers of the files a run writes
-//! (records, generation files) on arbitrary and hand-edited ones: an error or a value, never a
-//! panic, an abort or a hang.
+//! (records, generation files, validation rows, job-step work, todo and results files) on
+//! arbitrary and hand-edited ones: an error or a value, never a panic, an abort or a hang; what
+//! is accepted is what a game or fitness could produce, and a sweep's `{W}` is played as the
+//! operand the tables name.
 
 use evomcts::evolve::{run_evolution, EvolveSpec, Generation, RunOptions as EvolveOptions};
 use evomcts::formula::{Formula, Grammar};
@@ -256,6 +258,172 @@ proptest! {
         let at = cut % (last.len() + 1);
         if last.is_char_boundary(at) {
             read_generation_as_commands_do(dir, &format!("{}{text}", &last[..at]));
+        }
+    }
+}
+
+/// A finished validation of two sequences: its folder and its rows as written.
+fn validation_run() -> &'static (PathBuf, String) {
+    static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = crate::support::scratch("fuzz", "validation");
+        let rows = run_tiny_validation(&dir).expect("a fresh validation");
+        (dir, rows)
+    })
+}
+
+const TINY_VALIDATION: &str = "(name: \"fv\", seed: 3, sequences: 2, \
+    candidate: Mcts(sims: 10, selection: Formula(\"Q + 2/n\")), baseline: Mcts(sims: 10))";
+
+/// Runs (or resumes) the tiny validation in `dir`; its rows as written, or the refusal.
+fn run_tiny_validation(dir: &Path) -> Result<String, String> {
+    use evomcts::evolve::validate::{run_validation, ValidateSpec};
+    use evomcts::runfs::SpecFile;
+    let spec = ValidateSpec::from_ron(TINY_VALIDATION, "fv.ron").unwrap();
+    let resume = dir.join("games.csv").exists();
+    let summary = run_validation(&spec, &crate::support::validate_opts(dir, resume, 1, None))
+        .map_err(|e| e.to_string())?;
+    // Whatever is accepted comes from games: a summary of finite numbers.
+    for value in [
+        summary.win_rate,
+        summary.diff_mean,
+        summary.diff_low,
+        summary.diff_high,
+    ] {
+        assert!(value.is_finite(), "{summary:?}");
+    }
+    Ok(std::fs::read_to_string(dir.join("games.csv")).unwrap())
+}
+
+/// The work of a bandit step of three tasks, as a driver writes it.
+fn bandit_work_json() -> String {
+    use evomcts::evolve::spec::{BanditSpec, FitnessSpec};
+    use evomcts::evolve::steps::{FitnessTask, Work};
+    let work = Work::Fitness {
+        fitness: Box::new(FitnessSpec::Bandit(BanditSpec {
+            arms: 3,
+            best: 0.5,
+            epsilon: 0.2,
+            horizon: 20,
+            c_e: 0.5,
+        })),
+        tasks: (0..3)
+            .map(|seed| FitnessTask {
+                formula: "Q + 2/n".into(),
+                seed,
+            })
+            .collect(),
+    };
+    serde_json::to_string(&work).unwrap()
+}
+
+/// A step folder of its own holding `work` and `todo`, played by one worker; whatever the
+/// worker accepts it plays, and whatever it records the driver's reader accepts or refuses.
+fn run_step_files(test: &str, work: &str, todo: &str) {
+    use evomcts::evolve::steps::{read_results, run_worker, Work, WorkerSlot};
+    let dir = std::env::temp_dir().join(format!("evomcts-fuzz-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("work.json"), work).unwrap();
+    std::fs::write(dir.join("todo.json"), todo).unwrap();
+    if run_worker(&dir, WorkerSlot { index: 0, count: 1 }).is_ok() {
+        let work: Work = serde_json::from_str(work).unwrap();
+        for values in read_results(&dir, &work).unwrap().into_iter().flatten() {
+            assert!(
+                values.iter().all(|v| v.is_finite() && *v <= 0.0),
+                "{values:?}"
+            );
+        }
+    }
+}
+
+/// A results line of task `task` of the bandit work with `value` as its bits.
+fn results_line(task: usize, value: f64) -> String {
+    format!(
+        "{{\"task\":{task},\"label\":\"Q + 2/n on sample seed {task}\",\"values\":[{}],\"seconds\":0.0}}\n",
+        value.to_bits()
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn edited_validation_rows_are_refused_or_summarised_never_panic(
+        which in any::<usize>(),
+        by in extreme_number(),
+        nan in any::<bool>(),
+    ) {
+        let (run, rows) = validation_run();
+        let dir = &case_dir("validation-rows", run, &["spec.ron"]);
+        let by = if nan { "NaN" } else { by };
+        std::fs::write(dir.join("games.csv"), replace_number(rows, which, by)).unwrap();
+        let _ = run_tiny_validation(dir);
+    }
+
+    #[test]
+    fn arbitrary_validation_rows_never_panic(text in tokens()) {
+        let (run, rows) = validation_run();
+        let dir = &case_dir("validation-text", run, &["spec.ron"]);
+        let header = rows.lines().next().unwrap();
+        std::fs::write(dir.join("games.csv"), format!("{header}\n{text}\n")).unwrap();
+        let _ = run_tiny_validation(dir);
+    }
+
+    #[test]
+    fn edited_step_files_are_refused_or_played_never_panic(
+        which in any::<usize>(),
+        by in extreme_number(),
+        todo in prop::sample::select(vec!["[0]", "[0,1,2]", "[2,2]", "[]", "[3]", "[0,0,0,0]", "x"]),
+    ) {
+        run_step_files("step-files", &replace_number(&bandit_work_json(), which, by), todo);
+    }
+
+    #[test]
+    fn arbitrary_step_files_never_panic(text in tokens()) {
+        run_step_files("step-text", &text, "[0]");
+        run_step_files("step-todo", &bandit_work_json(), &text);
+    }
+
+    #[test]
+    fn step_results_no_task_could_produce_are_refused(
+        value in prop::sample::select(vec![
+            f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e308, -1e308, 0.5, -4.1, 1e-300, -0.0, -4.0,
+        ]),
+        task in 0usize..3,
+    ) {
+        use evomcts::evolve::steps::{read_results, Work};
+        let dir = std::env::temp_dir()
+            .join(format!("evomcts-fuzz-{}-step-results", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("results-edited.jsonl"), results_line(task, value)).unwrap();
+        let work: Work = serde_json::from_str(&bandit_work_json()).unwrap();
+        // A bandit sample of this work is minus 0.2 × the inferior pulls, from −4 to 0.
+        let possible = (-4.0..=0.0).contains(&value);
+        prop_assert_eq!(read_results(&dir, &work).is_ok(), possible, "{}", value);
+    }
+
+    #[test]
+    fn sweep_placeholders_are_filled_in_as_the_tables_say(text in tokens(), w in 0.0f64..1e6) {
+        use evomcts::evolve::sweep::SweepSpec;
+        use evomcts::runfs::SpecFile;
+        // The fuzzed text with `{W}` in places a person might put it.
+        let template = text.replace("n", "{W}").replace('"', "");
+        let spec = format!(
+            "(name: \"sw\", seed: 1, sequences: 2, settings: (sims: 10, selection: \
+             Formula({template:?})), c_values: [0.5], w_values: [{w:?}], opponent: Mcts(sims: 10))"
+        );
+        if let Ok(spec) = SweepSpec::from_ron(&spec, "sw.ron") {
+            if template.contains("{W}") {
+                // Whatever is accepted plays the formula with W as one operand.
+                let as_operand = Formula::parse(&template.replace("{W}", &format!("({w:?})")));
+                let played = spec.settings_at(&spec.points()[0]).selection;
+                let evomcts::search::mcts::Selection::Formula(played) = played else {
+                    panic!("a formula sweep plays a formula");
+                };
+                prop_assert_eq!(Formula::parse(&played).ok(), as_operand.ok());
+            }
         }
     }
 }

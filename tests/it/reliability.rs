@@ -3,7 +3,7 @@
 //! can inject into, bounded inputs, escaped names, quiet broken pipes. Each test reproduces one of
 //! the numbered defects.
 
-use crate::support::evomcts;
+use crate::support::{evomcts, evomcts_within};
 use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions as EvolveOptions};
 use evomcts::formula::Formula;
 use evomcts::league::{
@@ -18,26 +18,6 @@ fn scratch(name: &str) -> PathBuf {
     let dir = crate::support::scratch("rel", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// `evomcts ARGS`, killed (and the test failed) if it runs longer than `secs` seconds.
-fn evomcts_within(args: &[&str], secs: u64) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("evomcts {args:?} ran longer than {secs} s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 fn stderr(out: &Output) -> String {

@@ -45,11 +45,11 @@ fn every_file_is_read_with_a_size_cap() {
     );
     refused(
         &["formula", "grammar", "/dev/zero"],
-        &["/dev/zero", "larger than"],
+        &["/dev/zero", "not a regular file"],
     );
     refused(
         &["formula", "mutate", "Q", "--grammar", "/dev/zero"],
-        &["/dev/zero", "larger than"],
+        &["/dev/zero", "not a regular file"],
     );
 }
 
@@ -275,4 +275,95 @@ fn the_work_of_a_decision_and_of_a_run_is_bounded() {
         err.contains("fitness.baseline.depth") && err.contains("at most 4"),
         "{err}"
     );
+}
+
+// E2: `exact` and `check-fingerprints` flags have upper bounds, and so has their product; the
+// refusal comes before any allocation or work.
+#[test]
+fn exact_and_check_fingerprints_flags_and_their_products_are_bounded() {
+    let run = std::env::temp_dir().join("evomcts-no-such-run");
+    let run = run.to_str().unwrap();
+    fn exact<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["exact", "--out", "/nonexistent/evomcts-exact"];
+        args.extend_from_slice(extra);
+        args
+    }
+    for (args, words) in [
+        (
+            exact(&[
+                "--target",
+                "20",
+                "--positions",
+                "2",
+                "--budgets",
+                "10",
+                "--seeds",
+                "4294967295",
+                "--depths",
+                "1",
+            ]),
+            &["--seeds", "10000"][..],
+        ),
+        (
+            exact(&[
+                "--positions",
+                "10000",
+                "--budgets",
+                "1000000",
+                "--seeds",
+                "10000",
+            ]),
+            &[
+                "--positions × --seeds × the sum of --budgets",
+                "10000000000",
+            ],
+        ),
+        (exact(&["--positions", "20000"]), &["--positions", "10000"]),
+        (exact(&["--depths", "6"]), &["--depths", "4"]),
+        (exact(&["--threads", "100000000"]), &["--threads", "1024"]),
+        (exact(&["--budgets", "0"]), &["--budgets", "between 1"]),
+        (
+            exact(&["--compare", run, "--sims", "10000000", "--seeds", "1000"]),
+            &["--sims", "simulations"],
+        ),
+        (
+            vec![
+                "check-fingerprints",
+                run,
+                "--pairs",
+                "1",
+                "--sequences",
+                "18446744073709551615",
+            ],
+            &["--sequences", "10000000"],
+        ),
+        (
+            vec![
+                "check-fingerprints",
+                run,
+                "--pairs",
+                "1",
+                "--sequences",
+                "10000000000",
+            ],
+            &["--sequences"],
+        ),
+        (
+            vec![
+                "check-fingerprints",
+                run,
+                "--pairs",
+                "100",
+                "--sequences",
+                "100000",
+            ],
+            &["--pairs × --sequences × 4 games", "40000000"],
+        ),
+        (
+            vec!["check-fingerprints", run, "--pairs", "1000000"],
+            &["--pairs", "10000"],
+        ),
+    ] {
+        refused(&args, words);
+    }
 }

@@ -95,16 +95,9 @@ fn a_reader_of_stderr_that_goes_away_does_not_stop_the_work() {
 // `eprintln!` would panic and stop the work.
 #[test]
 fn nothing_writes_to_stderr_in_a_way_that_can_stop_the_work() {
-    let found: Vec<String> = crate::support::source_lines()
-        .into_iter()
-        .filter(|(_, code)| code.contains("eprintln!") || code.contains("eprint!"))
-        .map(|(at, code)| format!("{at}: {code}"))
-        .collect();
-    assert!(
-        found.is_empty(),
-        "use evomcts::note! instead:\n{}",
-        found.join("\n")
-    );
+    crate::support::assert_no_source_line("use evomcts::note! instead", |_, code| {
+        code.contains("eprintln!") || code.contains("eprint!")
+    });
 }
 
 // D12: a refused `--resume` writes nothing, so the right spec still resumes the folder.

@@ -188,3 +188,239 @@ fn an_invalid_inline_grammar_names_the_spec_file() {
     assert!(stderr(&out).contains("es-evolve.ron"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// E11: `exact` on a Pig with no position to measure is refused, not a table of 0 positions.
+#[test]
+fn exact_with_no_position_to_measure_is_refused() {
+    let out_dir = crate::support::scratch("rmessages", "exact");
+    for target in ["1", "2"] {
+        let out = crate::support::evomcts(&[
+            "exact",
+            "--target",
+            target,
+            "--positions",
+            "100",
+            "--budgets",
+            "10",
+            "--depths",
+            "1",
+            "--seeds",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{target}: {stderr}");
+        assert!(stderr.contains("no position"), "{stderr}");
+        assert!(!out_dir.join("regret.md").exists());
+    }
+    let _ = std::fs::remove_dir_all(out_dir);
+}
+
+/// A sweep spec whose formula is `formula`, W taking `w_values`.
+fn sweep_spec(formula: &str, w_values: &str) -> String {
+    format!(
+        r#"(name: "sw", seed: 1, sequences: 2,
+            settings: (sims: 10, selection: Formula("{formula}")),
+            c_values: [0.5], w_values: [{w_values}],
+            opponent: Mcts(sims: 10))"#
+    )
+}
+
+// E12: a `{W}` that is not a whole operand would be filled in as part of another number
+// (`{W}{W}` at W = 1 plays 11): refused, naming the field; a grid too large names the long list.
+#[test]
+fn sweep_placeholders_are_whole_operands() {
+    use evomcts::evolve::sweep::SweepSpec;
+    use evomcts::runfs::SpecFile;
+    let refused = |formula: &str, w_values: &str, field: &str, words: &str| {
+        let err = SweepSpec::from_ron(&sweep_spec(formula, w_values), "sw.ron")
+            .expect_err(formula)
+            .to_string();
+        assert!(
+            err.contains(field) && err.contains(words),
+            "{formula}: {err}"
+        );
+    };
+    for formula in [
+        "Q + {W}{W}",
+        "Q + 2{W}",
+        "Q + {W}2",
+        "Q * {W}.5",
+        "Q + 1e{W}",
+    ] {
+        refused(
+            formula,
+            "1.0",
+            "settings.selection",
+            "stand alone as an operand",
+        );
+    }
+    for formula in ["Q + {W}", "Q + {W}*H/(n + 1)", "Q - {W}/n", "({W})*Q"] {
+        let spec = SweepSpec::from_ron(&sweep_spec(formula, "1.0, 2.5"), "sw.ron");
+        assert!(spec.is_ok(), "{formula}: {:?}", spec.err());
+    }
+    let many: Vec<String> = (0..2000).map(|i| format!("{i}.0")).collect();
+    refused("Q + {W}", &many.join(", "), "w_values", "points");
+}
+
+// E10: a validation folder without `spec.ron` is refused for what it is, not for a spec file
+// that does not exist.
+#[test]
+fn a_validation_folder_without_its_spec_says_so() {
+    let dir = scratch("no-spec");
+    let vc = file(&dir, "vc.ron", crate::reliability_hangs::VC);
+    let v = dir.join("v");
+    let validate = |extra: &str| {
+        evomcts(&[
+            "validate",
+            "carcassonne",
+            s(&vc),
+            "--out",
+            s(&v),
+            "--quiet",
+            extra,
+        ])
+    };
+    assert!(validate("--threads=2").status.success());
+    std::fs::remove_file(v.join("spec.ron")).unwrap();
+    let out = validate("--resume");
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.contains("no spec.ron") && !message.contains("different spec"),
+        "{message}"
+    );
+    assert!(!v.join("spec.ron").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E13: `validate bandit` on an evolution that has not written its last generation says its
+// champion is not final, on stderr and in the table.
+#[test]
+fn bandit_baselines_of_an_unfinished_run_say_the_champion_is_not_final() {
+    let dir = scratch("unfinished");
+    let spec = file(&dir, "ev.ron", crate::reliability_paths::TINY_EVOLVE);
+    let run = dir.join("ev");
+    let evolve = |extra: &[&str]| {
+        let mut args = vec!["evolve", s(&spec), "--out", s(&run), "--quiet"];
+        args.extend_from_slice(extra);
+        evomcts_ok(&args)
+    };
+    let baselines = || evomcts_ok(&crate::reliability_paths::bandit_baselines_args(&run, &[]));
+    evolve(&["--stop-after", "1"]);
+    let (table, warnings) = baselines();
+    assert!(table.starts_with("**Not final:**"), "{table}");
+    assert!(
+        warnings.contains("generation 1 of 2") && warnings.contains("not final"),
+        "{warnings}"
+    );
+    evolve(&["--resume"]);
+    let (table, warnings) = baselines();
+    assert!(!table.contains("Not final") && !warnings.contains("not final"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E14: messages that say what is wrong once and briefly.
+#[test]
+fn messages_name_things_once_and_briefly() {
+    let dir = scratch("cosmetic");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let run = dir.join("r");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+
+    // A folder where a figure goes is named once.
+    let out_dir = dir.join("figures");
+    std::fs::create_dir_all(out_dir.join("league_matrix.png")).unwrap();
+    let out = evomcts(&["plot", "all", s(&run), "--out", s(&out_dir)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).matches("league_matrix.png").count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
+
+    // A league folder where an evolution run is expected is called what it is.
+    for args in [
+        vec!["check-fingerprints", s(&run)],
+        vec!["exact", "--compare", s(&run), "--out", s(&dir.join("e"))],
+        vec!["validate", "bandit", s(&run)],
+    ] {
+        let out = evomcts(&args);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("not an evolution run"),
+            "{}",
+            stderr(&out)
+        );
+    }
+
+    // A huge --controller is not echoed in full.
+    let huge = "x".repeat(100_000);
+    let out = evomcts(&[
+        "analyse",
+        s(&run),
+        "--game",
+        "0",
+        "--turn",
+        "1",
+        "--controller",
+        &huge,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).len() < 2_000, "{} bytes", stderr(&out).len());
+
+    // Spec files whose names are not UTF-8 get folders of their own.
+    use std::os::unix::ffi::OsStrExt;
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    for name in [&b"a\xff.ron"[..], b"b\xfe.ron"] {
+        let path = work.join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(&path, TINY).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+            .current_dir(&work)
+            .arg("league")
+            .arg(&path)
+            .arg("--quiet")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(listing(&work.join("runs")).len(), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E14: `analyse --top` bounds the recorded search's table too.
+#[test]
+fn analyse_shows_the_top_children_of_the_record_too() {
+    let dir = scratch("analyse-top");
+    let spec = file(
+        &dir,
+        "sd.ron",
+        r#"(name:"sd",games_per_match:2,seed:7,search_detail:RootChildren(20),controllers:[(name:"R",spec:Random),(name:"M",spec:Mcts(sims:30))])"#,
+    );
+    let run = dir.join("sd");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    let (text, _) = evomcts_ok(&[
+        "analyse",
+        s(&run),
+        "--game",
+        "0",
+        "--turn",
+        "2",
+        "--controller",
+        "M",
+        "--top",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    let recorded = text.split("recorded for").nth(1).expect(&text);
+    let rows = recorded
+        .lines()
+        .filter(|l| l.starts_with(char::is_numeric))
+        .count();
+    assert_eq!(rows, 2, "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -236,6 +236,25 @@ fn names_that_become_paths_are_one_plain_component() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `validate bandit` on the evolution run `run`, small and on one thread, then `extra`.
+pub fn bandit_baselines_args<'a>(run: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "validate",
+        "bandit",
+        s(run),
+        "--runs",
+        "2",
+        "--sweep-runs",
+        "2",
+        "--c",
+        "1",
+        "--threads",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// Every file in `dir` (not in sub-folders) with its bytes, sorted by name.
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     listing(dir)
@@ -288,23 +307,7 @@ fn outputs_never_replace_another_runs_files() {
     let evolution = dir.join("ev");
     let ev_spec = file(&dir, "ev.ron", TINY_EVOLVE);
     evomcts_ok(&["evolve", s(&ev_spec), "--out", s(&evolution), "--quiet"]);
-    let bandit = |out: &Path| {
-        evomcts(&[
-            "validate",
-            "bandit",
-            s(&evolution),
-            "--runs",
-            "2",
-            "--sweep-runs",
-            "2",
-            "--c",
-            "1",
-            "--threads",
-            "1",
-            "--out",
-            s(out),
-        ])
-    };
+    let bandit = |out: &Path| evomcts(&bandit_baselines_args(&evolution, &["--out", s(out)]));
     for target in [
         base.join("games.jsonl"),
         base.join("tables.md"),
@@ -324,4 +327,110 @@ fn outputs_never_replace_another_runs_files() {
         .unwrap()
         .contains("pseudo-regret"));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The files under `dir`, sub-folders included, with their bytes, sorted by path.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    for name in listing(dir) {
+        let path = dir.join(&name);
+        if path.is_dir() {
+            files.extend(tree(&path));
+        } else {
+            files.push((path.clone(), std::fs::read(&path).unwrap_or_default()));
+        }
+    }
+    files
+}
+
+// E5: a link to a folder planted inside a run (its `plots`, an evolution's `plots`, a link to
+// another run) is refused, never written through.
+#[test]
+fn folder_links_planted_in_a_run_are_never_written_through() {
+    let dir = scratch("folder-links");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let ev_spec = file(&dir, "ev.ron", TINY_EVOLVE);
+    let (run, other, evolution, victim) = (
+        dir.join("r"),
+        dir.join("other"),
+        dir.join("ev"),
+        dir.join("victim"),
+    );
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    evomcts_ok(&["league", s(&spec), "--out", s(&other), "--quiet"]);
+    evomcts_ok(&["evolve", s(&ev_spec), "--out", s(&evolution), "--quiet"]);
+    std::fs::create_dir_all(&victim).unwrap();
+    let other_files = tree(&other);
+    for (folder, target) in [
+        (&run, "../victim"),
+        (&evolution, "../victim"),
+        (&run, "../other"),
+    ] {
+        let link = folder.join("plots");
+        std::os::unix::fs::symlink(target, &link).unwrap();
+        let out = evomcts(&["plot", "all", s(folder)]);
+        assert_eq!(out.status.code(), Some(2), "{target}: {}", stderr(&out));
+        assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+        assert!(listing(&victim).is_empty(), "wrote into {target}");
+        assert!(tree(&other) == other_files, "wrote into {target}");
+        std::fs::remove_file(&link).unwrap();
+    }
+    // Without the link, the figures go into the run's own `plots`.
+    evomcts_ok(&["plot", "all", s(&run)]);
+    assert!(!listing(&run.join("plots")).is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E6: a run is recognised by its records even without `spec.ron`, and what is inside another
+// run is as protected as its folder.
+#[test]
+fn outputs_never_replace_files_inside_another_run_or_of_a_run_without_its_spec() {
+    let dir = scratch("inside-other");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let vc = file(&dir, "vc.ron", crate::reliability_hangs::VC);
+    let (run, other, validation) = (dir.join("r"), dir.join("other"), dir.join("v"));
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    evomcts_ok(&["league", s(&spec), "--out", s(&other), "--quiet"]);
+    evomcts_ok(&["plot", "all", s(&other)]);
+    evomcts_ok(&[
+        "validate",
+        "carcassonne",
+        s(&vc),
+        "--out",
+        s(&validation),
+        "--quiet",
+    ]);
+    std::fs::remove_file(validation.join("spec.ron")).unwrap();
+    let headless = dir.join("headless");
+    evomcts_ok(&["league", s(&spec), "--out", s(&headless), "--quiet"]);
+    std::fs::remove_file(headless.join("spec.ron")).unwrap();
+    let before = [tree(&other), tree(&validation), tree(&headless)];
+    for args in [
+        vec!["table", s(&run), "--out", s(&validation)],
+        vec!["table", s(&run), "--out", s(&headless)],
+        vec!["plot", "all", s(&run), "--out", s(&validation)],
+        vec!["plot", "all", s(&run), "--out", s(&other.join("plots"))],
+        vec!["report", s(&run), "--out", s(&other.join("pages"))],
+    ] {
+        let out = evomcts(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("another run"), "{}", stderr(&out));
+    }
+    assert!([tree(&other), tree(&validation), tree(&headless)] == before);
+    // Tables written elsewhere do not make that folder a run: it takes them again.
+    let merged = dir.join("merged");
+    evomcts_ok(&["table", s(&run), "--out", s(&merged)]);
+    evomcts_ok(&["table", s(&run), "--out", s(&merged)]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E5, the class: every folder the tool writes into is made by `runfs::create_folder`, which
+// refuses a link inside a run.
+#[test]
+fn every_folder_is_made_by_the_one_function_that_refuses_links() {
+    crate::support::assert_no_source_line("make folders with runfs::create_folder", |at, code| {
+        (code.contains("create_dir_all(") || code.contains("create_dir("))
+            && !at.contains("runfs/files.rs")
+            && !code.ends_with(".unwrap();")
+    });
 }

@@ -16,7 +16,7 @@ const VALIDATE: &str = "tests/slurm/validate-tiny.ron";
 /// A folder holding an `srun` that runs its command once per task with `SLURM_PROCID` and
 /// `SLURM_NTASKS` set (`FAKE_SRUN_TASKS`, default 3); `FAKE_SRUN_SKIP=I` leaves task I out, as
 /// if it were killed before it recorded anything, and the step then fails.
-fn fake_slurm(name: &str) -> PathBuf {
+pub fn fake_slurm(name: &str) -> PathBuf {
     let dir = scratch("steps", name);
     std::fs::create_dir_all(&dir).unwrap();
     let script = dir.join("srun");
@@ -42,7 +42,7 @@ exit $status
     dir
 }
 
-fn run(args: &[&str], slurm: Option<&Path>, env: &[(&str, &str)]) -> Output {
+pub fn run(args: &[&str], slurm: Option<&Path>, env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_evomcts"));
     command.args(args).env_remove("SLURM_CPUS_PER_TASK");
     if let Some(dir) = slurm {

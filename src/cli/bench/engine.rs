@@ -78,9 +78,9 @@ pub fn run(args: EngineArgs) -> Result<()> {
         "threads": 1,
     });
     if args.json {
-        println!("{report}");
+        outln!("{report}")?;
     } else {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     }
     Ok(())
 }

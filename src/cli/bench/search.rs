@@ -234,9 +234,9 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         }
     }
     if args.json {
-        println!("{report}");
+        outln!("{report}")?;
     } else {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     }
     Ok(())
 }

@@ -148,9 +148,9 @@ pub fn run(args: StarBenchArgs) -> Result<()> {
         "variants": variants,
     });
     if args.json {
-        println!("{report}");
+        outln!("{report}")?;
     } else {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     }
     Ok(())
 }

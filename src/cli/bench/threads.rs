@@ -69,11 +69,11 @@ pub fn run(args: ThreadsBenchArgs) -> Result<()> {
         seconds.sort_by(f64::total_cmp);
         let median = seconds[seconds.len() / 2];
         if !args.json {
-            println!(
+            outln!(
                 "{threads} thread(s): {median:.2} s median wall for {games} games ({:.1} games/s; runs: {})",
                 games as f64 / median,
                 seconds.iter().map(|s| format!("{s:.2}")).collect::<Vec<_>>().join(" / ")
-            );
+            )?;
         }
         medians.push((threads, median, seconds));
     }
@@ -84,16 +84,16 @@ pub fn run(args: ThreadsBenchArgs) -> Result<()> {
             .iter()
             .map(|(t, m, s)| serde_json::json!({"threads": t, "median_seconds": m, "seconds": s}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::json!({"league": spec.name, "games": games, "runs": rows, "speedup": speedup})
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "speed-up {} -> {} threads: {speedup:.2}x (median over median)",
             medians[0].0,
             medians[medians.len() - 1].0
-        );
+        )?;
     }
     Ok(())
 }

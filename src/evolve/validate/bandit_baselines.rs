@@ -211,7 +211,7 @@ pub fn bandit_baselines(
         ),
         ("UCB1, c = 1".into(), BanditPolicy::Formula(ucb1_with(1.0))),
         (
-            format!("UCB1, best c = {best_c} (sweep)"),
+            format!("UCB1, best c = {} (sweep)", crate::escape::number(best_c)),
             BanditPolicy::Formula(ucb1_with(best_c)),
         ),
         (
@@ -259,9 +259,10 @@ pub fn bandit_baselines(
 pub fn bandit_table(b: &BanditBaselines) -> String {
     let mut out = String::from("UCB1 weight sweep (`Q + c*sqrt(2*ln(N)/n)`), mean regret [95% CI]:\n\n| c | regret |\n|---|---|\n");
     for (c, m, lo, hi) in &b.sweep {
+        let c = crate::escape::number(*c);
         out.push_str(&format!("| {c} | {m:.1} [{lo:.1}, {hi:.1}] |\n"));
     }
-    out.push_str(&format!("\nBest c: {}\n\n| policy | formula | runs | regret [95% CI] | champion − policy [95% CI] | Wilcoxon p |\n|---|---|---|---|---|---|\n", b.best_c));
+    out.push_str(&format!("\nBest c: {}\n\n| policy | formula | runs | regret [95% CI] | champion − policy [95% CI] | Wilcoxon p |\n|---|---|---|---|---|---|\n", crate::escape::number(b.best_c)));
     for l in &b.lines {
         let (d, p) = match l.champion_minus {
             Some((m, lo, hi, p)) => (format!("{m:+.1} [{lo:+.1}, {hi:+.1}]"), p_text(p)),

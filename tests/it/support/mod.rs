@@ -7,7 +7,7 @@ pub mod slow_model;
 
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, TileKind};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// A scratch folder `evomcts-<module>-<pid>-<name>` in the system's temporary folder, removed
 /// if it exists and not created. Tests of one run share the process id, so each module passes
@@ -85,6 +85,26 @@ pub fn evomcts(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+/// `evomcts ARGS`, killed (and the test failed) if it runs longer than `secs` seconds.
+pub fn evomcts_within(args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("evomcts {args:?} ran longer than {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Runs the binary with `args`, fails the test unless it succeeds, and returns its stdout
@@ -166,4 +186,16 @@ pub fn source_lines() -> Vec<(String, String)> {
         }
     }
     lines
+}
+
+/// Fails the test, listing them, if any code line of `src/` matches `found` (given the
+/// `file:line` and the code): for rules that hold across the sources. `instead` says what to
+/// use.
+pub fn assert_no_source_line(instead: &str, found: impl Fn(&str, &str) -> bool) {
+    let lines: Vec<String> = source_lines()
+        .into_iter()
+        .filter(|(at, code)| found(at, code))
+        .map(|(at, code)| format!("{at}: {code}"))
+        .collect();
+    assert!(lines.is_empty(), "{instead}:\n{}", lines.join("\n"));
 }

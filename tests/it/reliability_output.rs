@@ -1,0 +1,72 @@
+//! A command's printed product that cannot be written (issue 34, E1): a full stdout fails the
+//! command with status 2 and one line on stderr, in every command, never a panic.
+
+use crate::support::scratch;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn folder(name: &str) -> PathBuf {
+    let dir = scratch("routput", name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `evomcts ARGS` in `dir` with stdout on `/dev/full`, where every write fails with ENOSPC.
+fn into_full_device(dir: &Path, args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+// E1: printing is part of the product of most commands; a write error is an error.
+#[test]
+fn a_full_stdout_is_an_error_in_every_command_not_a_panic() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = folder("full");
+    std::fs::write(dir.join("tiny.ron"), crate::reliability_hangs::TINY).unwrap();
+    std::fs::write(dir.join("b.ron"), crate::reliability_paths::TINY_EVOLVE).unwrap();
+    let commands: [&[&str]; 7] = [
+        &["formula", "show", "Q"],
+        &["formula", "mutate", "Q", "--count", "5"],
+        &["play", "--seed", "1"],
+        &["league", "tiny.ron", "--out", "r", "--quiet"],
+        &["table", "r"],
+        &["replay", "r", "--game", "1"],
+        &["evolve", "b.ron", "--out", "pop", "--quiet"],
+    ];
+    for args in commands {
+        let out = into_full_device(&dir, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let last = stderr.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: writing to standard output"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // The files are the product of `league` and `evolve`, written before printing.
+    assert!(dir.join("r/tables.md").is_file());
+    assert!(dir.join("pop/gen-001.ron").is_file());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// E1, the class: stdout is written only through `out!`/`outln!`, which return the error;
+// `print!` and `println!` would panic.
+#[test]
+fn nothing_prints_in_a_way_that_panics() {
+    crate::support::assert_no_source_line("print through out!/outln! instead", |_, code| {
+        (code.contains("println!(") || code.contains(" print!(") || code.starts_with("print!("))
+            && !code.contains("eprint")
+    });
+}
