@@ -11,8 +11,7 @@
 
 use super::fitness::Estimate;
 use super::population::Member;
-use super::report::csv_text;
-use crate::escape::csv_number as number;
+use super::report::{csv_text, estimate_cells};
 use crate::formula::Formula;
 use crate::runfs::derive_seed;
 use serde::{Deserialize, Serialize};
@@ -76,20 +75,14 @@ pub fn reestimate_csv(rows: &[Reestimated], crowned: usize) -> String {
          fresh_mean,fresh_low,fresh_high,fresh_samples,crowned,formula\n",
     );
     for (i, row) in rows.iter().enumerate() {
-        let (m, f) = (&row.member, &row.fresh);
+        let m = &row.member;
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{}\n",
             i + 1,
             m.id,
             m.born,
-            number(m.fitness.mean),
-            number(m.fitness.low),
-            number(m.fitness.high),
-            m.fitness.samples,
-            number(f.mean),
-            number(f.low),
-            number(f.high),
-            f.samples,
+            estimate_cells(&m.fitness),
+            estimate_cells(&row.fresh),
             i == crowned,
             csv_text(&m.formula.to_string()),
         ));

@@ -150,19 +150,27 @@ pub fn hall_of_fame_csv(hall: &[Member]) -> String {
     let mut out = String::from("rank,id,born,mean,low,high,samples,size,formula\n");
     for (i, m) in hall.iter().enumerate() {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{}\n",
             i + 1,
             m.id,
             m.born,
-            number(m.fitness.mean),
-            number(m.fitness.low),
-            number(m.fitness.high),
-            m.fitness.samples,
+            estimate_cells(&m.fitness),
             m.size,
             csv_text(&m.formula.to_string()),
         ));
     }
     out
+}
+
+/// An estimate as four CSV cells: mean, low, high, samples.
+pub(crate) fn estimate_cells(e: &Estimate) -> String {
+    format!(
+        "{},{},{},{}",
+        number(e.mean),
+        number(e.low),
+        number(e.high),
+        e.samples
+    )
 }
 
 /// One individual in the lineage graph.
