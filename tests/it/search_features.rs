@@ -212,3 +212,29 @@ fn a_game_without_features_refuses_formulas_that_read_one() {
         .validate_for::<PigState>()
         .is_ok());
 }
+
+/// `evomcts analyse` shows the features beside `Q`, `H` and `p` when the search computed them,
+/// and its table is as before for a search that did not.
+#[test]
+fn the_analyse_table_shows_the_features_only_when_computed() {
+    use evomcts::league::analyse::search_table;
+    use evomcts::search::SearchSummary;
+    let state = &sample_positions(2, 31, 10..40)[1];
+    let table = |formula: &str| {
+        let mut controller = MctsController::new(&reading(formula, 50), 1).unwrap();
+        let chosen = controller.try_choose_move(state).unwrap();
+        let summary = SearchSummary::Mcts(controller.root_summary(5).unwrap());
+        search_table("decision", &summary, chosen, chosen)
+    };
+    let with = table("Q + 0.1*(H - M*F)");
+    assert_eq!(
+        with.headers,
+        ["rank", "move", "visits", "share", "Q", "H", "p", "G", "O", "M", "F", "R", "L", "T", ""]
+    );
+    assert!(with.rows.iter().all(|row| row.len() == with.headers.len()));
+    let without = table("Q + 0.1*H");
+    assert_eq!(
+        without.headers,
+        ["rank", "move", "visits", "share", "Q", "H", "p", ""]
+    );
+}
