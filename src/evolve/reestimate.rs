@@ -12,7 +12,6 @@
 use super::fitness::Estimate;
 use super::population::Member;
 use super::report::{csv_text, estimate_cells};
-use crate::formula::Formula;
 use crate::runfs::derive_seed;
 use serde::{Deserialize, Serialize};
 
@@ -88,9 +87,4 @@ pub fn reestimate_csv(rows: &[Reestimated], crowned: usize) -> String {
         ));
     }
     out
-}
-
-/// The formulas of `hall`, for playing.
-pub fn formulas(hall: &[Member]) -> Vec<&Formula> {
-    hall.iter().map(|m| &m.formula).collect()
 }

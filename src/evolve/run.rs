@@ -577,6 +577,28 @@ fn read_own_generation(
     Ok(generation)
 }
 
+/// The hall of fame's best `r.candidates` of the run in `dir`, each played on the
+/// re-estimate's fresh seeds, and the index of the one crowned.
+fn play_reestimate(
+    spec: &EvolveSpec,
+    dir: &std::path::Path,
+    r: reestimate::ReestimateSpec,
+    at: &Placement,
+) -> Result<(Vec<reestimate::Reestimated>, usize), EvolveError> {
+    let gens = super::report::read_generations(dir)?;
+    let hall = super::report::hall_of_fame(&gens, r.candidates);
+    let seeds = reestimate::reestimate_seeds(spec.seed, r.samples);
+    let requests: Vec<Request<'_>> = hall
+        .iter()
+        .map(|m| Request {
+            formula: &m.formula,
+            seeds: &seeds,
+        })
+        .collect();
+    let fresh = at.play(&spec.fitness, &requests)?;
+    Ok(reestimate::crown(hall, fresh))
+}
+
 /// Runs (or resumes) an evolution into `opts.out_dir`.
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
     if opts.threads == Some(0) {
@@ -744,18 +766,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
                     r.samples
                 );
             }
-            let gens = super::report::read_generations(dir)?;
-            let hall = super::report::hall_of_fame(&gens, r.candidates);
-            let seeds = reestimate::reestimate_seeds(spec.seed, r.samples);
-            let requests: Vec<Request<'_>> = hall
-                .iter()
-                .map(|m| Request {
-                    formula: &m.formula,
-                    seeds: &seeds,
-                })
-                .collect();
-            let fresh = pool.install(|| at.play(&spec.fitness, &requests))?;
-            let (rows, crowned) = reestimate::crown(hall, fresh);
+            let (rows, crowned) = pool.install(|| play_reestimate(spec, dir, r, &at))?;
             write_atomically(
                 &dir.join(reestimate::REESTIMATE_CSV),
                 &reestimate::reestimate_csv(&rows, crowned),
