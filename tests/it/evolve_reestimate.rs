@@ -150,3 +150,32 @@ fn reestimate_settings_are_bounded_and_absent_ones_leave_the_spec_unchanged() {
     let spec = EvolveSpec::from_ron(&without, "plain.ron").unwrap();
     assert!(!spec.to_ron().contains("reestimate:"));
 }
+
+#[test]
+fn the_report_shows_the_estimates_before_and_after_the_reestimate() {
+    let dir = scratch("report");
+    run_evolution(&spec(), &options(&dir, 2, false, None)).unwrap();
+    let rows = rows(&dir);
+    let crowned = rows.iter().find(|r| r.3).unwrap();
+    let out = dir.join("report");
+    evomcts::analysis::report::write_evolution_report(&dir, &out).unwrap();
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&format!("Champion by the re-estimate (#{})", crowned.0)));
+    assert!(page.contains("id=\"reestimate\""));
+    // Every candidate's fresh mean is in the table, to three decimals.
+    for row in &rows {
+        assert!(page.contains(&format!("{:.3}", row.1)), "{}", row.1);
+    }
+}
+
+#[test]
+fn a_report_of_a_run_without_a_reestimate_has_no_such_section() {
+    let dir = scratch("report-none");
+    let text = SPEC.replace(", reestimate: (candidates: 3, samples: 20)", "");
+    let spec = EvolveSpec::from_ron(&text, "plain.ron").unwrap();
+    run_evolution(&spec, &options(&dir, 2, false, None)).unwrap();
+    let out = dir.join("report");
+    evomcts::analysis::report::write_evolution_report(&dir, &out).unwrap();
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!page.contains("re-estimate"));
+}

@@ -5,6 +5,7 @@ use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
 use crate::escape;
 use crate::evolve::population::{gap_warning, generations_on_disk, Generation};
+use crate::evolve::reestimate::REESTIMATE_CSV;
 use crate::evolve::report::{
     hall_of_fame, lineage, lineage_svg, read_generations, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
 };
@@ -129,6 +130,98 @@ fn fitness_table(gens: &[Generation]) -> TextTable {
     }
 }
 
+/// What the re-estimate changed, read from `reestimate.csv`: the candidate evolution ranked
+/// first by mean, its evolution and fresh means (the shrinkage is the winner's curse), and the
+/// candidate the fresh samples crowned. `None` when the run has no re-estimate (yet).
+struct ReestimateSummary {
+    leader_id: String,
+    leader_evolution: f64,
+    leader_fresh: f64,
+    crowned_id: String,
+    crowned_fresh: (f64, f64, f64),
+    crowned_formula: String,
+}
+
+fn reestimate_summary(text: &str) -> Option<ReestimateSummary> {
+    let mut rows = parse_csv(text).into_iter();
+    let headers = rows.next()?;
+    let column = |name: &str| headers.iter().position(|h| h == name);
+    let (id, evolution, fresh, low, high, crowned, formula) = (
+        column("id")?,
+        column("evolution_mean")?,
+        column("fresh_mean")?,
+        column("fresh_low")?,
+        column("fresh_high")?,
+        column("crowned")?,
+        column("formula")?,
+    );
+    let rows: Vec<Vec<String>> = rows.filter(|r| r.len() == headers.len()).collect();
+    let number = |row: &Vec<String>, i: usize| row[i].parse::<f64>().ok();
+    let leader = rows
+        .iter()
+        .filter_map(|r| Some((r, number(r, evolution)?)))
+        .max_by(|(_, a), (_, b)| a.total_cmp(b))?
+        .0;
+    let winner = rows.iter().find(|r| r[crowned] == "true")?;
+    Some(ReestimateSummary {
+        leader_id: leader[id].clone(),
+        leader_evolution: number(leader, evolution)?,
+        leader_fresh: number(leader, fresh)?,
+        crowned_id: winner[id].clone(),
+        crowned_fresh: (
+            number(winner, fresh)?,
+            number(winner, low)?,
+            number(winner, high)?,
+        ),
+        crowned_formula: winner[formula].clone(),
+    })
+}
+
+/// The re-estimate's section: what it changed in words, then `reestimate.csv` as a table.
+fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>, ReportError> {
+    let path = dir.join(REESTIMATE_CSV);
+    let text = match crate::runfs::read_capped_text(
+        &path,
+        crate::runfs::MAX_DATA_FILE_BYTES,
+        "a run's table",
+    ) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(ReportError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+        }
+    };
+    let Some(summary) = reestimate_summary(&text) else {
+        return Err(ReportError::Input(format!(
+            "{}: not a re-estimate table (expected the columns id, evolution_mean, fresh_mean, \
+             fresh_low, fresh_high, crowned, formula and one crowned row)",
+            path.display()
+        )));
+    };
+    let words = format!(
+        "<p>The hall of fame's best were re-played on fresh samples that no generation drew. \
+         Evolution's leader, #{}, had an evolution mean of {:.3} and a fresh mean of {:.3}: its \
+         estimate shrank by {:.3}. The fresh samples crown #{} with {:.3} [{:.3}, {:.3}].</p>\n",
+        escape::html(&summary.leader_id),
+        summary.leader_evolution,
+        summary.leader_fresh,
+        summary.leader_evolution - summary.leader_fresh,
+        escape::html(&summary.crowned_id),
+        summary.crowned_fresh.0,
+        summary.crowned_fresh.1,
+        summary.crowned_fresh.2,
+    );
+    let table = csv_table(
+        dir,
+        REESTIMATE_CSV,
+        "Each candidate's evolution estimate and its fresh one; the crowned row is the champion",
+    )?;
+    Ok(Some((summary, words + &table)))
+}
+
 /// Reads the generation files of the evolution run in `dir` and writes its report into `out`.
 pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
     let gens = read_generations(dir)?;
@@ -148,8 +241,16 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
     let champion = &latest.champion;
     let hall = hall_of_fame(&gens, HALL_SIZE);
     let tree = lineage_svg(&lineage(&gens, &hall));
-    let sections = [
-        ("logbook", "Logbook", csv_table(dir, LOGBOOK, "One row per generation")?),
+    let reestimate = reestimate_section(dir)?;
+    let mut sections = vec![(
+        "logbook",
+        "Logbook",
+        csv_table(dir, LOGBOOK, "One row per generation")?,
+    )];
+    if let Some((_, content)) = &reestimate {
+        sections.push(("reestimate", "Re-estimate of the best", content.clone()));
+    }
+    sections.extend([
         ("figures", "Figures", super::figures_html(&figures)),
         ("fitness", "Fitness per generation", table(&fitness_table(&gens))),
         (
@@ -170,9 +271,9 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
             ),
         ),
         ("spec", "Spec", spec),
-    ];
+    ]);
     let mut body = format!(
-        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n<nav><ul>\n",
+        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n",
         escape::html(&latest.run),
         gens.len(),
         latest.samples_spent,
@@ -184,6 +285,17 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         champion.fitness.high,
         champion.fitness.samples,
     );
+    if let Some((summary, _)) = &reestimate {
+        body.push_str(&format!(
+            "<p>Champion by the re-estimate (#{}): <code>{}</code> · fresh fitness {:.3} [{:.3}, {:.3}]</p>\n",
+            escape::html(&summary.crowned_id),
+            escape::html(&summary.crowned_formula),
+            summary.crowned_fresh.0,
+            summary.crowned_fresh.1,
+            summary.crowned_fresh.2,
+        ));
+    }
+    body.push_str("<nav><ul>\n");
     for (id, heading, _) in &sections {
         body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
     }
