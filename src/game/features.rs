@@ -31,6 +31,41 @@ pub struct Features {
     meeples: [[u8; 2]; MAX_NODES],
 }
 
+/// One node's entries in every array, to be put back after a trial move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct SavedNode {
+    node: SegmentNode,
+    parent: SegmentNode,
+    next: SegmentNode,
+    kind: FeatureKind,
+    size: u16,
+    open: u8,
+    pennants: u8,
+    meeples: [u8; 2],
+}
+
+impl SavedNode {
+    pub(super) const NONE: SavedNode = SavedNode {
+        node: 0,
+        parent: 0,
+        next: 0,
+        kind: FeatureKind::Field,
+        size: 0,
+        open: 0,
+        pennants: 0,
+        meeples: [0, 0],
+    };
+}
+
+/// The counters a feature keeps at its root.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct RootCounters {
+    size: u16,
+    open: u8,
+    pennants: u8,
+    meeples: [u8; 2],
+}
+
 impl Features {
     pub fn new() -> Features {
         Features {
@@ -72,19 +107,51 @@ impl Features {
         self.meeples[n] = [0, 0];
     }
 
-    /// Makes the first `nodes` entries of every array those of `source`. Every node of a
-    /// placement below `nodes / MAX_SEGMENTS` is there, and laying tile `p` writes only nodes of
-    /// placements up to `p`, so after one move this restores the features before it.
+    /// Everything the arrays hold for `node`.
     #[inline]
-    pub(super) fn copy_prefix_from(&mut self, source: &Features, nodes: usize) {
-        let nodes = nodes.min(MAX_NODES);
-        self.parent[..nodes].copy_from_slice(&source.parent[..nodes]);
-        self.next[..nodes].copy_from_slice(&source.next[..nodes]);
-        self.kind[..nodes].copy_from_slice(&source.kind[..nodes]);
-        self.size[..nodes].copy_from_slice(&source.size[..nodes]);
-        self.open[..nodes].copy_from_slice(&source.open[..nodes]);
-        self.pennants[..nodes].copy_from_slice(&source.pennants[..nodes]);
-        self.meeples[..nodes].copy_from_slice(&source.meeples[..nodes]);
+    pub(super) fn save_node(&self, node: SegmentNode) -> SavedNode {
+        let n = node as usize;
+        SavedNode {
+            node,
+            parent: self.parent[n],
+            next: self.next[n],
+            kind: self.kind[n],
+            size: self.size[n],
+            open: self.open[n],
+            pennants: self.pennants[n],
+            meeples: self.meeples[n],
+        }
+    }
+
+    /// Puts back what `save_node` saved.
+    #[inline]
+    pub(super) fn restore_node(&mut self, saved: &SavedNode) {
+        let n = saved.node as usize;
+        self.parent[n] = saved.parent;
+        self.next[n] = saved.next;
+        self.kind[n] = saved.kind;
+        self.size[n] = saved.size;
+        self.open[n] = saved.open;
+        self.pennants[n] = saved.pennants;
+        self.meeples[n] = saved.meeples;
+    }
+
+    /// Whether `node` is the root of its feature.
+    #[inline]
+    pub(super) fn is_root(&self, node: SegmentNode) -> bool {
+        self.parent[node as usize] == node
+    }
+
+    /// The counters kept at `root`: equal counters at the same root mean the same members.
+    #[inline]
+    pub(super) fn counters(&self, root: SegmentNode) -> RootCounters {
+        let r = root as usize;
+        RootCounters {
+            size: self.size[r],
+            open: self.open[r],
+            pennants: self.pennants[r],
+            meeples: self.meeples[r],
+        }
     }
 
     /// The feature's root. Union by size keeps trees shallow (depth ≤ log2 of 576), so no path

@@ -165,15 +165,16 @@ impl Game for GameState {
 
     const OFFERS_MOVE_FEATURES: bool = true;
 
+    /// Tries the moves on this state and takes each back (`game::trial`): no copy.
     fn assess_moves(
-        &self,
+        &mut self,
         moves: &[Move],
         scale: f64,
         features: bool,
-        scratch: &mut Self,
+        _scratch: &mut Self,
         out: &mut Vec<MoveAssessment>,
     ) {
-        super::assessment::assess_moves(self, moves, scale, features, scratch, out)
+        super::assessment::assess_moves(self, moves, scale, features, out)
     }
 
     /// The player, the tile kind and the move's square, rotation and meeple segment.

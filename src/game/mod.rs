@@ -21,6 +21,7 @@ mod rollout;
 mod scoring;
 pub mod state;
 pub mod tiles;
+mod trial;
 pub mod types;
 
 pub use draw::{DrawUntil, Drawn, SampledTiles, TileSource};

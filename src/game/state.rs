@@ -48,7 +48,7 @@ pub(super) struct FrontierSquare {
 }
 
 /// Equal states hold the same bytes in every field, unused array slots included: what a
-/// trial move and its undo must leave (`GameState::undo_trial_move`).
+/// trial move and its take-back must leave (`game::trial`).
 #[derive(PartialEq, Eq)]
 pub struct GameState {
     pub(super) rules: Rules,
@@ -341,54 +341,6 @@ impl GameState {
         self.score_completed(p);
         self.drawn = None;
         self.to_move ^= 1;
-    }
-
-    /// Plays the drawn tile as `mv`, legal here, without the legality check: a trial that
-    /// [`GameState::undo_trial_move`] takes back.
-    #[inline]
-    pub(super) fn apply_trial_move(&mut self, mv: Move) {
-        let kind = self.drawn.expect("a trial move is played at a decision");
-        self.apply_unchecked(kind, mv);
-    }
-
-    /// Makes this state `before` again after one move of `before` was applied to a copy of it:
-    /// copies back only what laying a tile and scoring it can write (the laid cell and its four
-    /// neighbours' needs, the features of the placements up to the new one, and the small
-    /// fields), which is a fraction of a whole copy. Tests compare the result with `before`
-    /// byte for byte.
-    pub(super) fn undo_trial_move(&mut self, before: &GameState) {
-        let laid = self.placed[before.placed_len as usize];
-        let c = cell(laid.x, laid.y);
-        self.cell_tile[c] = before.cell_tile[c];
-        self.cell_need[c] = before.cell_need[c];
-        for (dx, dy) in STEPS {
-            let n = cell(laid.x + dx, laid.y + dy);
-            self.cell_need[n] = before.cell_need[n];
-        }
-        self.features.copy_prefix_from(
-            &before.features,
-            (before.placed_len as usize + 1) * super::tiles::MAX_SEGMENTS,
-        );
-        self.rules = before.rules;
-        self.frontier = before.frontier;
-        self.frontier_len = before.frontier_len;
-        self.monasteries = before.monasteries;
-        self.monasteries_len = before.monasteries_len;
-        self.placed = before.placed;
-        self.placed_len = before.placed_len;
-        self.meeples_on_board = before.meeples_on_board;
-        self.meeples_on_board_len = before.meeples_on_board_len;
-        self.supply = before.supply;
-        self.scores = before.scores;
-        self.score_by_kind = before.score_by_kind;
-        self.hidden = before.hidden;
-        self.hidden_total = before.hidden_total;
-        self.drawn = before.drawn;
-        self.to_move = before.to_move;
-        self.discards = before.discards;
-        self.meeples_played = before.meeples_played;
-        self.turns_with_meeple_available = before.turns_with_meeple_available;
-        self.finished = before.finished;
     }
 
     /// Lays a tile (already known to fit) and joins its segments to the neighbours' features.

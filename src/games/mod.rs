@@ -221,10 +221,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Assesses every move of `moves` (legal moves of this decision) into `out`, in order:
     /// `out` is cleared first. `scale` is the points per unit of the reward, the unit of the
     /// features `G` and `O`; `features` says whether they are wanted at all. `scratch` is a
-    /// buffer the game may overwrite. By default a move is tried on a copy of the state and
-    /// its gain read from the score difference, and no features are given.
+    /// buffer the game may overwrite. A game may try the moves on this state itself if it
+    /// leaves it as it was, byte for byte. By default a move is tried on a copy of the state
+    /// and its gain read from the score difference, and no features are given.
     fn assess_moves(
-        &self,
+        &mut self,
         moves: &[Self::Move],
         scale: f64,
         features: bool,

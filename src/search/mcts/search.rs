@@ -133,10 +133,10 @@ impl<G: Game> Core<G> {
     /// `sim_state` (`in_simulation`) or `root_state`, in a random order, with their knowledge
     /// when the policy reads it.
     fn allocate_moves(&mut self, decision: NodeId, in_simulation: bool) {
-        let state: &G = if in_simulation {
-            &self.sim_state
+        let state: &mut G = if in_simulation {
+            &mut self.sim_state
         } else {
-            &self.root_state
+            &mut self.root_state
         };
         let first = self.tree.len() as NodeId;
         allocate_moves(
