@@ -384,6 +384,9 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked} moves");
-        assert!(shared > 0, "no meeple shared its feature in {checked} moves");
+        assert!(
+            shared > 0,
+            "no meeple shared its feature in {checked} moves"
+        );
     }
 }
