@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 /// The trees whose files the documents point readers to.
-const CHECKED_ROOTS: [&str; 4] = ["src/", "tests/", "docs/", "benches/"];
+const CHECKED_ROOTS: [&str; 4] = ["src/", "tests/", "docs/", "bench/"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
