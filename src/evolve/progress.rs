@@ -1,6 +1,7 @@
 //! Progress lines of an evolution run, on stderr: within a generation (games or bandit runs
-//! evaluated of the generation's total, candidates still racing, ETAs) at most every 10
-//! seconds, and one line per generation. Nothing here affects results.
+//! evaluated of the generation's total, candidates still racing, ETAs) and within the
+//! re-estimate after the last generation at most every 10 seconds, and one line per
+//! generation. The run's ETA counts the re-estimate's samples. Nothing here affects results.
 
 use super::population::Generation;
 use super::racing::RaceProgress;
@@ -26,6 +27,9 @@ pub(crate) struct Tracker {
     /// Candidates raced in a generation g ≥ 1 and in generation 0.
     racing: usize,
     initial_racing: usize,
+    /// Samples of the re-estimate after the last generation (0 without one, or when this
+    /// call stops before it).
+    reestimate: u64,
     /// Games in one sample (both seatings of a tile sequence), or 1 bandit run.
     per_sample: u64,
     unit: &'static str,
@@ -34,9 +38,10 @@ pub(crate) struct Tracker {
     current: Mutex<Current>,
 }
 
-/// The generation being computed.
+/// The generation being computed, or the re-estimate.
 struct Current {
     generation: usize,
+    reestimating: bool,
     started: Instant,
     /// `Tracker::samples` when it began.
     samples_before: u64,
@@ -60,6 +65,10 @@ impl Tracker {
         };
         // Validation bounds a run's samples far below u64.
         let (initial, per_generation) = spec.samples_per_generation();
+        let reestimate = match n.reestimate {
+            Some(r) if stop_at == s.generations => (r.candidates * r.samples) as u64,
+            _ => 0,
+        };
         let (per_sample, unit) = match spec.fitness {
             FitnessSpec::Carcassonne(_) => (2, "games"),
             FitnessSpec::Bandit(_) => (1, "bandit runs"),
@@ -72,11 +81,13 @@ impl Tracker {
             initial: initial as u64,
             racing: s.lambda + reevaluated,
             initial_racing: s.mu,
+            reestimate,
             per_sample,
             unit,
             samples: AtomicU64::new(0),
             current: Mutex::new(Current {
                 generation: 0,
+                reestimating: false,
                 started: now,
                 samples_before: 0,
                 nominal: 0,
@@ -96,6 +107,7 @@ impl Tracker {
         if let Ok(mut c) = self.current.lock() {
             *c = Current {
                 generation,
+                reestimating: false,
                 started: Instant::now(),
                 samples_before: self.samples.load(Ordering::Relaxed),
                 nominal,
@@ -104,6 +116,31 @@ impl Tracker {
                 last_line: c.last_line,
             };
         }
+    }
+
+    /// The re-estimate begins: `candidates` formulas, its nominal samples in all.
+    pub(crate) fn begin_reestimate(&self, candidates: usize) {
+        if let Ok(mut c) = self.current.lock() {
+            *c = Current {
+                generation: c.generation,
+                reestimating: true,
+                started: Instant::now(),
+                samples_before: self.samples.load(Ordering::Relaxed),
+                nominal: self.reestimate,
+                candidates,
+                alive: candidates,
+                last_line: c.last_line,
+            };
+        }
+    }
+
+    /// Nominal samples still to come after the current phase: the later generations' and the
+    /// re-estimate's.
+    fn samples_after(&self, c: &Current) -> u64 {
+        if c.reestimating {
+            return 0;
+        }
+        self.stop_at.saturating_sub(c.generation) as u64 * self.per_generation + self.reestimate
     }
 
     /// Seconds per sample so far.
@@ -143,7 +180,19 @@ impl Tracker {
         let done = self.samples.load(Ordering::Relaxed) - c.samples_before;
         let rate = self.seconds_per_sample().unwrap_or(0.0);
         let generation_eta = rate * c.nominal.saturating_sub(done) as f64;
-        let later = self.stop_at.saturating_sub(c.generation) as u64 * self.per_generation;
+        let later = self.samples_after(c);
+        if c.reestimating {
+            crate::note!(
+                "  re-estimate: {}/{} {}, {} candidates, {} in; ETA {}",
+                done * self.per_sample,
+                c.nominal.max(done) * self.per_sample,
+                self.unit,
+                c.candidates,
+                duration(c.started.elapsed().as_secs_f64()),
+                duration(generation_eta),
+            );
+            return;
+        }
         let racing = if c.alive < c.candidates {
             format!(", {} of {} candidates still racing", c.alive, c.candidates)
         } else {
@@ -162,14 +211,15 @@ impl Tracker {
     }
 
     pub(crate) fn report(&self, spec: &EvolveSpec, generation: &Generation) {
+        let mut later = 0;
         if let Ok(mut c) = self.current.lock() {
             c.last_line = Instant::now();
+            later = self.samples_after(&c);
         }
         if !self.on {
             return;
         }
         let c = &generation.champion;
-        let later = self.stop_at.saturating_sub(generation.generation) as u64 * self.per_generation;
         let eta = self
             .seconds_per_sample()
             .map(|rate| duration(rate * later as f64))
@@ -188,5 +238,53 @@ impl Tracker {
             duration(self.started.elapsed().as_secs_f64()),
             eta,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(reestimate: &str) -> EvolveSpec {
+        let text = format!(
+            r#"(
+                name: "progress",
+                seed: 1,
+                strategy: (mu: 2, lambda: 4, generations: 3, plus: true),
+                noise: (samples: 6{reestimate}),
+                fitness: Bandit(arms: 5, epsilon: 0.2, horizon: 50, c_e: 0.5),
+            )"#
+        );
+        EvolveSpec::from_ron(&text, "progress.ron").unwrap()
+    }
+
+    /// The run's ETA counts the re-estimate's samples until it begins, and the re-estimate is
+    /// a phase of its own with its nominal samples, not more samples of the last generation.
+    #[test]
+    fn the_reestimate_is_counted_in_the_run_eta_and_shown_as_its_own_phase() {
+        let with = Tracker::new(
+            false,
+            3,
+            &spec(", reestimate: (candidates: 3, samples: 20)"),
+        );
+        let without = Tracker::new(false, 3, &spec(""));
+        with.begin(3);
+        without.begin(3);
+        let after = |t: &Tracker| t.samples_after(&t.current.lock().unwrap());
+        assert_eq!(after(&with), 60);
+        assert_eq!(after(&without), 0);
+        with.begin_reestimate(3);
+        let c = with.current.lock().unwrap();
+        assert!(c.reestimating);
+        assert_eq!((c.nominal, c.candidates), (60, 3));
+        assert_eq!(with.samples_after(&c), 0);
+        // A run stopped before its last generation does not reach the re-estimate.
+        let stopping = Tracker::new(
+            false,
+            2,
+            &spec(", reestimate: (candidates: 3, samples: 20)"),
+        );
+        stopping.begin(2);
+        assert_eq!(after(&stopping), 0);
     }
 }

@@ -766,6 +766,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
                     r.samples
                 );
             }
+            tracker.begin_reestimate(r.candidates);
             let (rows, crowned) = pool.install(|| play_reestimate(spec, dir, r, &at))?;
             write_atomically(
                 &dir.join(reestimate::REESTIMATE_CSV),
