@@ -9,6 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::support::tiny_pig::TinyPig;
+use evomcts::game::{GameState, Rules, Unplaceable};
 use evomcts::games::pig::{PigError, PigMove, PigRules, PigState};
 use evomcts::games::{
     AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, MoveAssessment, MOVE_FEATURE_COUNT,
@@ -775,10 +776,29 @@ fn check_search<G: Game>(state: &G, seed: u64, at: &str) {
     );
 }
 
+/// Carcassonne under both unplaceable-tile rules and both two-tile-city rules, by seed.
+fn carcassonne(seed: u64) -> GameState {
+    GameState::new(Rules {
+        unplaceable: if seed.is_multiple_of(2) {
+            Unplaceable::Discard
+        } else {
+            Unplaceable::BottomOfStack
+        },
+        two_tile_city_scores_two: seed % 4 >= 2,
+    })
+}
+
 /// Pig to a target from 1 (the first roll above 1 wins) to 100 (the published game), by seed.
 fn pig(seed: u64) -> PigState {
     let target = 1 + (seed % 100) as u16;
     PigState::new(PigRules::new(target).expect("1 to 100 is a valid target")).unwrap()
+}
+
+/// Full games of both unplaceable-tile rules: discards (a chance event followed by another)
+/// and returns to the bottom of the stack (repeats, and a game that may end by exhaustion).
+#[test]
+fn carcassonne_conforms() {
+    check_game(carcassonne, 20, 1);
 }
 
 /// Targets from 1 to 100: games that end on the first roll as well as the published game.
