@@ -22,6 +22,7 @@ mod formula_native;
 mod formula_ops;
 mod formula_text;
 mod fuzz_parsers;
+mod game_conformance;
 mod game_interface;
 mod game_pig;
 mod game_properties;

@@ -1,9 +1,11 @@
-//! Helpers shared by the tests: scratch folders, running the binary, game positions, and a
-//! slow, obviously-correct model of the rules that the fast engine is checked against.
+//! Helpers shared by the tests: scratch folders, running the binary, game positions, a slow,
+//! obviously-correct model of the rules that the fast engine is checked against, and a tiny
+//! game written against the game interface alone.
 
 #![allow(dead_code)]
 
 pub mod slow_model;
+pub mod tiny_pig;
 
 use evomcts::game::{FeatureKind, GameState, Move, Reveal, TileKind};
 use std::path::{Path, PathBuf};
