@@ -124,9 +124,17 @@ impl Game for GameState {
             .map(|_| ())
     }
 
+    /// At the end, the final scores with the end-of-game scoring of incomplete features and
+    /// fields, which `GameState::finish` adds in rollouts and the referee: a game stepped to
+    /// its end through this interface has not run it, and the virtual scores are exactly what
+    /// it would award. Before the end, the scores so far.
     #[inline]
     fn scores(&self) -> [i32; 2] {
-        GameState::scores(self)
+        if self.is_over() {
+            self.virtual_scores()
+        } else {
+            GameState::scores(self)
+        }
     }
 
     #[inline]
