@@ -52,37 +52,42 @@ fn rounded_cell(cell: &str) -> String {
     }
 }
 
-/// A CSV file of the run as a table, or a note when the run has not written it.
-fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
+/// The text of the run's file `name`, `None` when the run has not written it.
+fn read_run_table(dir: &Path, name: &str) -> Result<Option<String>, ReportError> {
     let path = dir.join(name);
-    let text = match crate::runfs::read_capped_text(
-        &path,
-        crate::runfs::MAX_DATA_FILE_BYTES,
-        "a run's table",
-    ) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(format!(
-                "<p class=\"warning\">{} is missing from the run folder.</p>\n",
-                escape::html(name)
-            ))
-        }
-        Err(source) => {
-            return Err(ReportError::Io {
-                path: path.display().to_string(),
-                source,
-            })
-        }
-    };
-    let mut rows = parse_csv(&text).into_iter();
+    match crate::runfs::read_capped_text(&path, crate::runfs::MAX_DATA_FILE_BYTES, "a run's table")
+    {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ReportError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// CSV text of the run's file `name` as a table.
+fn text_table(text: &str, name: &str, title: &str) -> String {
+    let mut rows = parse_csv(text).into_iter();
     let headers = rows.next().unwrap_or_default();
-    Ok(table(&TextTable {
+    table(&TextTable {
         title: format!("{title} ({name}; numbers to three decimals, the file keeps them whole)"),
         headers,
         rows: rows
             .map(|row| row.iter().map(|cell| rounded_cell(cell)).collect())
             .collect(),
-    }))
+    })
+}
+
+/// A CSV file of the run as a table, or a note when the run has not written it.
+fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
+    Ok(match read_run_table(dir, name)? {
+        Some(text) => text_table(&text, name, title),
+        None => format!(
+            "<p class=\"warning\">{} is missing from the run folder.</p>\n",
+            escape::html(name)
+        ),
+    })
 }
 
 fn interval(mean: f64, low: f64, high: f64) -> [String; 3] {
@@ -179,21 +184,10 @@ fn reestimate_summary(text: &str) -> Option<ReestimateSummary> {
 
 /// The re-estimate's section: what it changed in words, then `reestimate.csv` as a table.
 fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>, ReportError> {
-    let path = dir.join(REESTIMATE_CSV);
-    let text = match crate::runfs::read_capped_text(
-        &path,
-        crate::runfs::MAX_DATA_FILE_BYTES,
-        "a run's table",
-    ) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(ReportError::Io {
-                path: path.display().to_string(),
-                source,
-            })
-        }
+    let Some(text) = read_run_table(dir, REESTIMATE_CSV)? else {
+        return Ok(None);
     };
+    let path = dir.join(REESTIMATE_CSV);
     let Some(summary) = reestimate_summary(&text) else {
         return Err(ReportError::Input(format!(
             "{}: not a re-estimate table (expected the columns id, evolution_mean, fresh_mean, \
@@ -214,11 +208,11 @@ fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>,
         summary.crowned_fresh.1,
         summary.crowned_fresh.2,
     );
-    let table = csv_table(
-        dir,
+    let table = text_table(
+        &text,
         REESTIMATE_CSV,
         "Each candidate's evolution estimate and its fresh one; the crowned row is the champion",
-    )?;
+    );
     Ok(Some((summary, words + &table)))
 }
 
