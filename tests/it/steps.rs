@@ -229,10 +229,16 @@ fn a_record_of_other_work_is_refused_with_its_file_and_line() {
 #[test]
 fn a_second_driver_on_the_folder_is_refused_by_the_lock() {
     let slurm = fake_slurm("srun-lock");
-    // A step that takes long enough for the second driver to try.
+    // The first step takes long enough for the second driver to try; the rest of the run
+    // goes at full speed.
     let slow = slurm.join("srun");
     let script = std::fs::read_to_string(&slow).unwrap();
-    std::fs::write(&slow, script.replacen("k=", "sleep 3\nk=", 1)).unwrap();
+    let marker = slurm.join("slept");
+    let first_step_waits = format!(
+        "[ -e '{m}' ] || {{ touch '{m}'; sleep 3; }}\nk=",
+        m = marker.display()
+    );
+    std::fs::write(&slow, script.replacen("k=", &first_step_waits, 1)).unwrap();
     let dir = scratch("steps", "lock");
     let mut first = Command::new(env!("CARGO_BIN_EXE_evomcts"))
         .args(["evolve", EVOLVE, "--out", text(&dir), "--srun", "--quiet"])
