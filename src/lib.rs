@@ -1,10 +1,11 @@
 //! evomcts: evolving the selection formula of Monte Carlo Tree Search, measured on Carcassonne.
 //!
 //! Layers, lowest first; a lower layer never imports a higher one:
-//! `game` and `formula` (independent of each other) → `search` → `runfs` (run folders and spec
-//! files) and `stats` (paired tests, intervals) → `league` and `evolve` → `analysis`, with the
-//! binary's `cli` on top; `escape` (names made safe for every output) is used by all. See
-//! ARCHITECTURE.md for the map.
+//! `games` (the game interface and Pig) with `game` (Carcassonne), and `formula`, independent
+//! of the games → `search` → `arena` (one game between two controllers, its record and
+//! replay), `runfs` (run folders and spec files) and `stats` (paired tests, intervals) →
+//! `league` and `evolve` → `analysis`, with the binary's `cli` on top; `escape` (names made
+//! safe for every output) and `progress` are used by all. See ARCHITECTURE.md for the map.
 
 pub mod analysis;
 pub mod arena;

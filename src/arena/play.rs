@@ -213,8 +213,7 @@ pub fn replay_pig_observed(
     record: &PigRecord,
     mut observe: impl FnMut(&PigState, Step<PigMove>),
 ) -> Result<PigState, PigReplayError> {
-    let mut state =
-        PigState::new(record.pig).map_err(|source| PigReplayError::Move { index: 0, source })?;
+    let mut state = PigState::new(record.pig).map_err(PigReplayError::Rules)?;
     let (mut moves, mut rolls) = (
         record.moves.iter().enumerate(),
         record.rolls.iter().enumerate(),

@@ -517,3 +517,26 @@ fn sample_positions_are_fixed_distinct_choices() {
     assert!(!few.is_empty() && few.len() < 1000);
     assert!(sample_positions(PigRules { target: 0 }, 5, 1).is_err());
 }
+
+/// A record whose rules are out of range (its fields are public) is refused for its rules,
+/// not blamed on its first move.
+#[test]
+fn a_record_with_rules_out_of_range_is_refused_for_its_rules() {
+    let record = evomcts::arena::record::PigRecord {
+        dice_seed: 1,
+        pig: evomcts::games::pig::PigRules { target: 0 },
+        moves: Vec::new(),
+        rolls: Vec::new(),
+        final_scores: [0, 0],
+        turns: [0, 0],
+    };
+    let error = evomcts::arena::play::replay_pig(&record).unwrap_err();
+    assert!(
+        matches!(error, evomcts::arena::play::PigReplayError::Rules(_)),
+        "{error}"
+    );
+    assert!(
+        error.to_string().starts_with("the record's rules"),
+        "{error}"
+    );
+}
