@@ -1,21 +1,21 @@
 //! evomcts: evolving the selection formula of Monte Carlo Tree Search, measured on Carcassonne.
 //!
-//! Layers, lowest first; a lower layer never imports a higher one:
-//! `games` (the game interface and Pig) with `game` (Carcassonne), and `formula`, independent
-//! of the games → `search` → `arena` (one game between two controllers, its record and
-//! replay), `runfs` (run folders and spec files) and `stats` (paired tests, intervals) →
-//! `league` and `evolve` → `analysis`, with the binary's `cli` on top; `escape` (names made
-//! safe for every output) and `progress` are used by all. See ARCHITECTURE.md for the map.
+//! The library is a crate per layer, lowest first; a crate never depends on one above it, so
+//! the compiler holds the layering:
+//! - `evomcts-games` (`crates/games`): the game interface and every game;
+//!   `evomcts-formula` (`crates/formula`): expression trees, grammars, mutation, the ES;
+//!   neither knows the other, and neither does I/O;
+//! - `evomcts-search` (`crates/search`): the searches, over any game; no I/O;
+//! - `evomcts-runs` (`crates/runs`): `arena`, `runfs`, `stats`, `league`, `evolve`, and
+//!   `escape` and `progress`, which everything above the searches uses;
+//! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
+//!
+//! This crate is the command line (`src/cli`) and re-exports the layers under one name, so
+//! `evomcts::search::…` reads the same from the binary, the tests and the Python package.
+//! See ARCHITECTURE.md for the map.
 
-pub mod analysis;
-pub mod arena;
-pub mod escape;
-pub mod evolve;
-pub mod formula;
-pub mod game;
-pub mod games;
-pub mod league;
-pub mod progress;
-pub mod runfs;
-pub mod search;
-pub mod stats;
+pub use evomcts_analysis as analysis;
+pub use evomcts_formula as formula;
+pub use evomcts_games as games;
+pub use evomcts_runs::{arena, escape, evolve, league, note, progress, runfs, stats};
+pub use evomcts_search as search;

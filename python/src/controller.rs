@@ -5,8 +5,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use evomcts::game::{play_game, Controller, GameRng, GameState, Move};
-use evomcts::search::{Agent, ControllerSpec};
+use evomcts_games::carcassonne::{play_game, GameState, Move};
+use evomcts_games::{Controller, GameRng};
+use evomcts_search::{Agent, ControllerSpec};
 use pyo3::prelude::*;
 use rand::SeedableRng;
 
@@ -35,8 +36,8 @@ impl PyController {
     #[new]
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let spec =
-            evomcts::runfs::parse_controller(spec, "<controller>", Path::new("")).map_err(raise)?;
+        let spec = evomcts_runs::runfs::parse_controller(spec, "<controller>", Path::new(""))
+            .map_err(raise)?;
         let agent = build(&spec, seed)?;
         Ok(PyController {
             spec,
@@ -48,7 +49,7 @@ impl PyController {
     /// The controller's spec as RON, with the content of any file it named.
     #[getter]
     fn spec(&self) -> String {
-        evomcts::runfs::ron_options()
+        evomcts_runs::runfs::ron_options()
             .to_string(&self.spec)
             .expect("a controller spec serialises")
     }
@@ -64,7 +65,7 @@ impl PyController {
     /// released while it searches.
     fn decide(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyMove> {
         if game.state.drawn().is_none() {
-            return Err(raise(evomcts::game::GameError::GameOver));
+            return Err(raise(evomcts_games::carcassonne::GameError::GameOver));
         }
         let state = game.state.clone();
         let agent = self.agent.get_mut().map_err(|_| {

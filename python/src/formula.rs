@@ -1,7 +1,8 @@
 //! `Formula` and `Grammar`: what `evomcts formula show / eval / grammar / mutate` do.
 
 use anyhow::Context;
-use evomcts::formula::{self, typeset, Formula, Grammar, SelectionInputs};
+use evomcts_formula as formula;
+use evomcts_formula::{typeset, Formula, Grammar, SelectionInputs};
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -212,7 +213,7 @@ impl PyGrammar {
     #[staticmethod]
     fn from_file(path: std::path::PathBuf) -> PyResult<Self> {
         Ok(PyGrammar {
-            inner: evomcts::runfs::read_grammar(&path)
+            inner: evomcts_runs::runfs::read_grammar(&path)
                 .context("invalid grammar")
                 .map_err(raise)?,
         })

@@ -1,10 +1,8 @@
 //! `Game` and `Move`: a Carcassonne game as an environment, the state a controller sees plus
 //! the referee's stack, and random games in one call for speed.
 
-use evomcts::game::{
-    draw_next, play_random_game, GameError, GameRng, GameState, Move, Rules, TileKind, TileStack,
-    Unplaceable,
-};
+use evomcts_games::carcassonne::{draw_next, play_random_game, GameError, GameState, Move, Rules, TileKind, TileStack, Unplaceable};
+use evomcts_games::{GameRng};
 use pyo3::prelude::*;
 use rand::SeedableRng;
 
@@ -244,12 +242,12 @@ impl PyGame {
 
     /// The board as text with the scores and supplies, as ``evomcts play`` prints it.
     fn board_text(&self) -> String {
-        evomcts::game::render::render_board(&self.state)
+        evomcts_games::carcassonne::render::render_board(&self.state)
     }
 
     /// The board as an SVG picture, as ``evomcts plot board`` draws it.
     fn board_svg(&self) -> PyResult<String> {
-        evomcts::analysis::board::board_svg(&self.state).map_err(raise)
+        evomcts_analysis::board::board_svg(&self.state).map_err(raise)
     }
 
     fn __repr__(&self) -> String {

@@ -25,7 +25,7 @@ create_exception!(
 
 /// The error as a Python exception, with the command line's one-line message.
 pub(crate) fn raise(err: impl Into<anyhow::Error>) -> PyErr {
-    EvomctsError::new_err(evomcts::progress::error_message(&err.into()))
+    EvomctsError::new_err(evomcts_runs::progress::error_message(&err.into()))
 }
 
 /// Runs `work` on its own thread with the GIL released, checking for signals (Ctrl-C) every
@@ -59,7 +59,9 @@ pub(crate) fn interruptible<T: Send>(
             }
             if let Err(signal) = py.check_signals() {
                 cancel.store(true, Ordering::Relaxed);
-                evomcts::note!("interrupted: finishing the work under way (a game, a generation)");
+                evomcts_runs::note!(
+                    "interrupted: finishing the work under way (a game, a generation)"
+                );
                 let _ = py.detach(|| worker.join());
                 return Err(signal);
             }

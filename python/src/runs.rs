@@ -6,17 +6,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::Context;
-use evomcts::evolve::{run_evolution, EvolveSpec};
-use evomcts::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
-use evomcts::progress::duration;
-use evomcts::runfs::{read_capped_text, MAX_DATA_FILE_BYTES};
+use evomcts_runs::evolve::{run_evolution, EvolveSpec};
+use evomcts_runs::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
+use evomcts_runs::progress::duration;
+use evomcts_runs::runfs::{read_capped_text, MAX_DATA_FILE_BYTES};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::{interruptible, raise};
 
 fn threads_option(threads: Option<usize>) -> PyResult<Option<usize>> {
-    evomcts::runfs::check_threads(threads)
+    evomcts_runs::runfs::check_threads(threads)
         .map_err(|m| raise(anyhow::anyhow!("invalid value for threads: {m}")))?;
     Ok(threads)
 }
@@ -36,7 +36,7 @@ fn run_league<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = threads_option(threads)?;
     let spec = LeagueSpec::from_file(&spec_path).map_err(raise)?;
-    let opts = evomcts::league::RunOptions {
+    let opts = evomcts_runs::league::RunOptions {
         out_dir: out.clone(),
         resume,
         threads,
@@ -84,7 +84,7 @@ fn evolve<'py>(
     let run = |resume: bool, generation: usize| {
         run_evolution(
             &spec,
-            &evomcts::evolve::RunOptions {
+            &evomcts_runs::evolve::RunOptions {
                 out_dir: out.clone(),
                 resume,
                 threads,
@@ -109,7 +109,7 @@ fn evolve<'py>(
                 let elapsed = started.elapsed().as_secs_f64();
                 let per_generation = elapsed / (last.generation - done_before) as f64;
                 let c = &last.champion;
-                evomcts::note!(
+                evomcts_runs::note!(
                     "gen {:>3}/{}  best {:.3}  mean {:.3}  champion #{} {}: {}  [{} elapsed, ETA {} at the mean generation's time]",
                     last.generation,
                     spec.strategy.generations,
@@ -147,7 +147,7 @@ fn evolve<'py>(
 /// ``"evolution"``.
 #[pyfunction]
 fn run_tables(path: PathBuf) -> PyResult<Vec<(String, String)>> {
-    if evomcts::league::record_path(&path).exists() || !path.join("logbook.csv").exists() {
+    if evomcts_runs::league::record_path(&path).exists() || !path.join("logbook.csv").exists() {
         let (spec, games, _merge) = load_runs(std::slice::from_ref(&path)).map_err(raise)?;
         let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
         let mut out = vec![("kind".to_string(), "league".to_string())];
@@ -158,8 +158,8 @@ fn run_tables(path: PathBuf) -> PyResult<Vec<(String, String)>> {
     }
     let mut out = vec![("kind".to_string(), "evolution".to_string())];
     for (name, file) in [
-        ("logbook", evomcts::evolve::report::LOGBOOK),
-        ("hall_of_fame", evomcts::evolve::report::HALL_OF_FAME),
+        ("logbook", evomcts_runs::evolve::report::LOGBOOK),
+        ("hall_of_fame", evomcts_runs::evolve::report::HALL_OF_FAME),
     ] {
         let file = path.join(file);
         let text = read_capped_text(&file, MAX_DATA_FILE_BYTES, "a table")

@@ -2,8 +2,9 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::game::render::render_board;
-use evomcts::game::{play_game, FeatureKind, RandomController, Rules, Unplaceable};
+use evomcts::games::carcassonne::render::render_board;
+use evomcts::games::carcassonne::{play_game, FeatureKind, Rules, Unplaceable};
+use evomcts::games::RandomController;
 
 #[derive(Args)]
 pub struct PlayArgs {

@@ -273,7 +273,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
         out_dir: args.out.display().to_string(),
         es_study,
         bonus: BonusRules::default(),
-        score_bound: evomcts::game::evaluation::score_difference_bound(),
+        score_bound: evomcts::games::carcassonne::evaluation::score_difference_bound(),
     };
     let text = render_report(&input);
     if let Some(dir) = args.report.parent() {

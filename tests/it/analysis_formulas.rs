@@ -6,7 +6,7 @@ use crate::analysis_common::{check_pair, temp_dir};
 use evomcts::analysis::formulas::{count_formulas, FormulaReport};
 use evomcts::arena::PlayedGame;
 use evomcts::formula::Formula;
-use evomcts::game::{GameRecord, Rules};
+use evomcts::games::carcassonne::{GameRecord, Rules};
 use evomcts::league::{EsDecisionSummary, GameId, GameJob, LeagueGame};
 use evomcts::runfs::file_stem;
 

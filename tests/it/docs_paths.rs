@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 /// The trees whose files the documents point readers to.
-const CHECKED_ROOTS: [&str; 4] = ["src/", "tests/", "docs/", "bench/"];
+const CHECKED_ROOTS: [&str; 5] = ["src/", "crates/", "tests/", "docs/", "bench/"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

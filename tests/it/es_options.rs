@@ -8,7 +8,8 @@
 use evomcts::formula::{
     EvolutionStrategy, Formula, Grammar, InitialPopulation, Scored, StrategyOptions,
 };
-use evomcts::game::{sample_positions, GameRng, GameState};
+use evomcts::games::carcassonne::{sample_positions, GameState};
+use evomcts::games::GameRng;
 use evomcts::search::mcts::{
     EsDecisionRecord, EsFitness, EsMode, EsResult, EsSettings, EsStrategy, MctsSettings, Reward,
 };

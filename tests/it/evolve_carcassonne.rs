@@ -7,7 +7,8 @@ use evomcts::evolve::bandit::BanditScratch;
 use evomcts::evolve::fitness::sample;
 use evomcts::evolve::{run_evolution, EvolveSpec, FitnessSpec, RunOptions};
 use evomcts::formula::{CompiledFormula, Formula};
-use evomcts::game::{play_game, RandomController, Rules};
+use evomcts::games::carcassonne::{play_game, Rules};
+use evomcts::games::RandomController;
 use evomcts::league::LeagueSpec;
 use evomcts::search::mcts::{MctsSettings, Selection};
 use evomcts::search::ControllerSpec;
@@ -93,11 +94,14 @@ fn a_small_run_writes_a_champion_that_mcts_reads_from_its_file() {
     // Reading a spec puts the file's formula in place; the search itself reads no file.
     let mut spec = ControllerSpec::Mcts(settings);
     assert!(
-        spec.build::<evomcts::game::GameState>(5).is_err(),
+        spec.build::<evomcts::games::carcassonne::GameState>(5)
+            .is_err(),
         "an unread formula file is refused"
     );
     evomcts::runfs::resolve_controller(&mut spec, Path::new("")).unwrap();
-    let mut mcts = spec.build::<evomcts::game::GameState>(5).unwrap();
+    let mut mcts = spec
+        .build::<evomcts::games::carcassonne::GameState>(5)
+        .unwrap();
     let mut random = RandomController::new(6);
     let (state, _) = play_game(Rules::default(), 9, [mcts.as_mut(), &mut random]).unwrap();
     assert!(state.is_over());
@@ -125,6 +129,9 @@ fn the_example_league_uses_the_committed_champion() {
         .unwrap()
         .controllers
     {
-        entrant.spec.build::<evomcts::game::GameState>(1).unwrap();
+        entrant
+            .spec
+            .build::<evomcts::games::carcassonne::GameState>(1)
+            .unwrap();
     }
 }

@@ -6,7 +6,7 @@ use evomcts::evolve::fitness::{evaluate_all, Request};
 use evomcts::evolve::racing::race;
 use evomcts::evolve::{run_evolution, EvolveSpec, RacingSpec};
 use evomcts::formula::Formula;
-use evomcts::game::GameRng;
+use evomcts::games::GameRng;
 use evomcts::league::schedule::derive_seed;
 use rand::SeedableRng;
 use rand_distr::{Distribution, Normal};

@@ -1,7 +1,7 @@
 //! Carcassonne behind the searches' game interface (`games::Game`): what the searches read
 //! agrees with the game's own rules.
 
-use evomcts::game::{sample_positions, GameState, Move, TileKind};
+use evomcts::games::carcassonne::{sample_positions, GameState, Move, TileKind};
 use evomcts::games::{AfterOutcome, Game, GameRng};
 use rand::SeedableRng;
 

@@ -2,10 +2,10 @@
 //! the rules on every turn of hundreds of them.
 
 use crate::support::slow_model::SlowModel;
-use evomcts::game::{
-    GameRng, GameState, Move, RandomController, Reveal, Rules, TileKind, TileStack, Unplaceable,
-    MEEPLES_PER_PLAYER,
+use evomcts::games::carcassonne::{
+    GameState, Move, Reveal, Rules, TileKind, TileStack, Unplaceable, MEEPLES_PER_PLAYER,
 };
+use evomcts::games::{GameRng, RandomController};
 use rand::{Rng, SeedableRng};
 
 /// Plays a random game on the stack of `seed`, checking the engine against the slow model on
@@ -154,7 +154,7 @@ fn same_tile_seed_gives_the_same_game() {
     let play = |seed| {
         let mut a = RandomController::new(7);
         let mut b = RandomController::new(8);
-        evomcts::game::play_game(Rules::default(), seed, [&mut a, &mut b])
+        evomcts::games::carcassonne::play_game(Rules::default(), seed, [&mut a, &mut b])
             .unwrap()
             .1
     };
@@ -168,8 +168,9 @@ fn records_replay_to_the_same_final_state() {
         let mut a = RandomController::new(seed);
         let mut b = RandomController::new(seed + 100);
         let (state, record) =
-            evomcts::game::play_game(Rules::default(), seed, [&mut a, &mut b]).unwrap();
-        let replayed = evomcts::game::replay(&record).unwrap();
+            evomcts::games::carcassonne::play_game(Rules::default(), seed, [&mut a, &mut b])
+                .unwrap();
+        let replayed = evomcts::games::carcassonne::replay(&record).unwrap();
         assert_eq!(replayed.scores(), state.scores());
         assert_eq!(replayed.placed_tiles(), state.placed_tiles());
         assert_eq!(record.virtual_scores.len(), record.moves.len());

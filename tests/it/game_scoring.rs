@@ -2,7 +2,9 @@
 //! meeples refused on occupied features, merges, monasteries and discarded tiles.
 
 use crate::support::{lay, seg};
-use evomcts::game::{FeatureKind, GameState, Move, Reveal, Rules, TileKind, Unplaceable};
+use evomcts::games::carcassonne::{
+    FeatureKind, GameState, Move, Reveal, Rules, TileKind, Unplaceable,
+};
 use FeatureKind::*;
 use TileKind::*;
 

@@ -3,7 +3,7 @@
 
 use crate::support::{opts, tables};
 use evomcts::arena::PlayedGame;
-use evomcts::game::{GameRecord, Rules};
+use evomcts::games::carcassonne::{GameRecord, Rules};
 use evomcts::league::{
     read_records, record_path, run_league, schedule, BonusRules, GameId, GameJob, LeagueGame,
     LeagueSpec, MatchResult, RunOptions, Tables,
@@ -383,14 +383,16 @@ fn seeds_are_written_as_strings_and_records_with_numeric_seeds_still_read_and_re
         .expect("the first record's game, its seed read exactly");
     assert_eq!(game.job.tile_seed, numeric_seed);
     // The seed deals exactly the tiles the record holds, and the moves replay to its scores.
-    let mut stack = evomcts::game::TileStack::shuffled(game.game.carcassonne().unwrap().tile_seed);
+    let mut stack = evomcts::games::carcassonne::TileStack::shuffled(
+        game.game.carcassonne().unwrap().tile_seed,
+    );
     let dealt: Vec<_> = std::iter::from_fn(|| stack.draw_for_test()).collect();
     assert_eq!(game.game.carcassonne().unwrap().rules, Rules::default());
     assert_eq!(
         dealt[..game.game.carcassonne().unwrap().draws.len()],
         game.game.carcassonne().unwrap().draws[..]
     );
-    let end = evomcts::game::replay(game.game.carcassonne().unwrap()).unwrap();
+    let end = evomcts::games::carcassonne::replay(game.game.carcassonne().unwrap()).unwrap();
     assert_eq!(end.scores(), game.game.carcassonne().unwrap().final_scores);
     assert_eq!(spec.games_per_match as usize * 6, games.len());
 

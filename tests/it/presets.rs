@@ -43,7 +43,7 @@ fn every_league_preset_is_valid() {
         let spec = LeagueSpec::from_file(path).unwrap_or_else(|e| panic!("{e}"));
         for c in &spec.controllers {
             c.spec
-                .build::<evomcts::game::GameState>(1)
+                .build::<evomcts::games::carcassonne::GameState>(1)
                 .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), c.name));
         }
     }

@@ -5,7 +5,7 @@ use evomcts::analysis::replication::{
     holm, paired_margins, paired_move_agreement, paper_flags, recompute_standings,
     standings_discrepancies, verdict, Published, Verdict,
 };
-use evomcts::game::evaluation::score_difference_bound;
+use evomcts::games::carcassonne::evaluation::score_difference_bound;
 use evomcts::league::{play_league_game, schedule, BonusRules, LeagueSpec};
 
 fn published() -> Published {

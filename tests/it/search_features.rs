@@ -4,7 +4,9 @@
 //! them, and a game without features refuses formulas that read one.
 
 use crate::support::lay;
-use evomcts::game::{sample_positions, FeatureKind, GameState, Move, Reveal, Rules, TileKind};
+use evomcts::games::carcassonne::{
+    sample_positions, FeatureKind, GameState, Move, Reveal, Rules, TileKind,
+};
 use evomcts::games::pig::PigState;
 use evomcts::search::mcts::{ChildStats, MctsController, MctsSettings, Reward, Selection};
 use evomcts::search::ControllerSpec;

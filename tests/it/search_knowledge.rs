@@ -5,8 +5,8 @@
 
 use evomcts::evolve::sweep::SweepSpec;
 use evomcts::formula::{Formula, SelectionInputs};
-use evomcts::game::evaluation::evaluate;
-use evomcts::game::{sample_positions, GameState};
+use evomcts::games::carcassonne::evaluation::evaluate;
+use evomcts::games::carcassonne::{sample_positions, GameState};
 use evomcts::games::Evaluation;
 use evomcts::runfs::SpecFile;
 use evomcts::search::mcts::{

@@ -4,10 +4,10 @@
 //! differently, and the settings as a league spec writes them.
 
 use evomcts::formula::Formula;
-use evomcts::game::{
-    draw_next, play_game, sample_positions, GameRng, GameState, Move, RandomController, Rules,
-    TileKind, TileStack,
+use evomcts::games::carcassonne::{
+    draw_next, play_game, sample_positions, GameState, Move, Rules, TileKind, TileStack,
 };
+use evomcts::games::{GameRng, RandomController};
 use evomcts::search::mcts::{
     EsMode, EsSettings, FinalMove, MctsSettings, Reward, SearchError, Selection,
 };
@@ -703,7 +703,7 @@ fn controllers_can_move_to_league_threads() {
 #[test]
 fn games_under_the_bottom_of_stack_rule_play_to_the_end() {
     let rules = Rules {
-        unplaceable: evomcts::game::Unplaceable::BottomOfStack,
+        unplaceable: evomcts::games::carcassonne::Unplaceable::BottomOfStack,
         ..Rules::default()
     };
     for seed in 0..3 {

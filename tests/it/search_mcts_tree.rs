@@ -2,7 +2,7 @@
 //! (`MctsController::check_tree`): node kinds match the game, visits and sums add up, and
 //! every node's statistics take the view of the player who chose it.
 
-use evomcts::game::{sample_positions, GameState, Rules, Unplaceable};
+use evomcts::games::carcassonne::{sample_positions, GameState, Rules, Unplaceable};
 use evomcts::search::mcts::{MctsController, MctsSettings, Reward, Selection};
 
 fn searched(settings: &MctsSettings, state: &GameState, seed: u64) -> MctsController<GameState> {
@@ -77,7 +77,7 @@ fn the_bottom_of_stack_rule_keeps_the_invariants_near_the_end() {
     };
     let mut terminals = 0;
     for seed in 0..3 {
-        let state = &evomcts::game::sample_positions_in(rules, 1, seed, 66..69)[0];
+        let state = &evomcts::games::carcassonne::sample_positions_in(rules, 1, seed, 66..69)[0];
         terminals += searched(&settings, state, seed)
             .check_tree()
             .unwrap()

@@ -2,11 +2,13 @@
 //! searches must return the very same root value and move, and visit fewer nodes. Also the
 //! move order, the settings and the controller.
 
-use evomcts::game::evaluation::{evaluate, move_class, order_moves, score_difference_bound};
-use evomcts::game::{
-    draw_next, sample_positions, Controller, GameRng, GameState, Move, RandomController, Rules,
-    TileKind, TileStack, Unplaceable,
+use evomcts::games::carcassonne::evaluation::{
+    evaluate, move_class, order_moves, score_difference_bound,
 };
+use evomcts::games::carcassonne::{
+    draw_next, sample_positions, GameState, Move, Rules, TileKind, TileStack, Unplaceable,
+};
+use evomcts::games::{Controller, GameRng, RandomController};
 use evomcts::search::star::{
     expectimax, search, Evaluation, StarController, StarError, StarSearcher, StarSettings,
 };
@@ -227,10 +229,10 @@ fn order_puts_city_monastery_road_none_field() {
             let expected = match m.meeple {
                 None => 3,
                 Some(s) => match kind.def().segments[s as usize].kind {
-                    evomcts::game::FeatureKind::City => 0,
-                    evomcts::game::FeatureKind::Monastery => 1,
-                    evomcts::game::FeatureKind::Road => 2,
-                    evomcts::game::FeatureKind::Field => 4,
+                    evomcts::games::carcassonne::FeatureKind::City => 0,
+                    evomcts::games::carcassonne::FeatureKind::Monastery => 1,
+                    evomcts::games::carcassonne::FeatureKind::Road => 2,
+                    evomcts::games::carcassonne::FeatureKind::Field => 4,
                 },
             };
             assert_eq!(move_class(kind, m), expected);
@@ -357,7 +359,7 @@ fn settings_validate_and_round_trip() {
 #[test]
 fn true_bounds_hold_over_random_games() {
     let b = score_difference_bound();
-    let h = evomcts::game::evaluation::evaluation_bound(Evaluation::Heyden);
+    let h = evomcts::games::carcassonne::evaluation::evaluation_bound(Evaluation::Heyden);
     eprintln!("true bounds: score difference ±{b}, Heyden ±{h}");
     for state in sample_positions(100, 77, 0..71) {
         for me in 0..2 {
@@ -374,7 +376,7 @@ fn searching_without_a_drawn_tile_is_an_error() {
         search(&state, &StarSettings::star1()),
         Err(StarError::NotAtDecision)
     ));
-    let (over, _) = evomcts::game::play_game(
+    let (over, _) = evomcts::games::carcassonne::play_game(
         Rules::default(),
         3,
         [&mut RandomController::new(1), &mut RandomController::new(2)],
@@ -405,9 +407,9 @@ fn greedy_star_beats_the_random_player() {
         let mut random = RandomController::new(game);
         let seat = (game % 2) as usize;
         let (state, _) = if seat == 0 {
-            evomcts::game::play_game(Rules::default(), game, [&mut star, &mut random])
+            evomcts::games::carcassonne::play_game(Rules::default(), game, [&mut star, &mut random])
         } else {
-            evomcts::game::play_game(Rules::default(), game, [&mut random, &mut star])
+            evomcts::games::carcassonne::play_game(Rules::default(), game, [&mut random, &mut star])
         }
         .unwrap();
         let s = state.scores();

@@ -5,9 +5,8 @@
 //! must equal expectimax — and measure how often results differ otherwise (run with
 //! `--nocapture` to see the figures).
 
-use evomcts::game::{
-    draw_next, sample_positions, Controller, GameState, RandomController, Rules, TileStack,
-};
+use evomcts::games::carcassonne::{draw_next, sample_positions, GameState, Rules, TileStack};
+use evomcts::games::{Controller, RandomController};
 use evomcts::search::star::{
     expectimax_with_leaf_range, search, Evaluation, StarController, StarSettings,
 };

@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::game::{play_random_game, GameRng, RandomGameStats, Rules};
+use evomcts::games::carcassonne::{play_random_game, RandomGameStats, Rules};
+use evomcts::games::GameRng;
 use rand::SeedableRng;
 use std::time::Instant;
 

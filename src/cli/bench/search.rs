@@ -9,7 +9,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::game::{sample_positions, GameRng, GameState};
+use evomcts::games::carcassonne::{sample_positions, GameState};
+use evomcts::games::GameRng;
 use evomcts::search::mcts::{EsMode, MctsController, MctsSettings, Selection};
 use rand::SeedableRng;
 

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::game::{sample_positions, GameState};
+use evomcts::games::carcassonne::{sample_positions, GameState};
 use evomcts::search::star::{expectimax, StarSearcher, StarSettings};
 use serde_json::{json, Value};
 use std::time::Instant;

@@ -9,7 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::support::tiny_pig::TinyPig;
-use evomcts::game::{GameState, Rules, Unplaceable};
+use evomcts::games::carcassonne::{GameState, Rules, Unplaceable};
 use evomcts::games::pig::{PigError, PigMove, PigRules, PigState};
 use evomcts::games::{
     AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, MoveAssessment, MOVE_FEATURE_COUNT,

@@ -7,7 +7,7 @@
 pub mod slow_model;
 pub mod tiny_pig;
 
-use evomcts::game::{FeatureKind, GameState, Move, Reveal, TileKind};
+use evomcts::games::carcassonne::{FeatureKind, GameState, Move, Reveal, TileKind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -159,8 +159,9 @@ pub fn lay(
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// Every line of code (comments left out) of the crate's `src/`, as (`file:line`, code), for
-/// tests of rules that hold across the sources.
+/// Every line of code (comments left out) of the workspace's sources (the command line's
+/// `src/` and each layer crate's `crates/*/src/`), as (`file:line`, code), for tests of rules
+/// that hold across the sources.
 pub fn source_lines() -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -172,10 +173,16 @@ pub fn source_lines() -> Vec<(String, String)> {
             }
         }
     }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
+    walk(&root.join("src"), &mut files);
+    for krate in std::fs::read_dir(root.join("crates")).unwrap() {
+        walk(&krate.unwrap().path().join("src"), &mut files);
+    }
+    assert!(
+        files.len() > 100,
+        "the source scan finds {} files: has the layout moved?",
+        files.len()
     );
     let mut lines = Vec::new();
     for file in files {
@@ -190,7 +197,7 @@ pub fn source_lines() -> Vec<(String, String)> {
     lines
 }
 
-/// Fails the test, listing them, if any code line of `src/` matches `found` (given the
+/// Fails the test, listing them, if any code line of the sources matches `found` (given the
 /// `file:line` and the code): for rules that hold across the sources. `instead` says what to
 /// use.
 pub fn assert_no_source_line(instead: &str, found: impl Fn(&str, &str) -> bool) {

@@ -1,7 +1,7 @@
 //! A slow model of the rules, written for the tests without the engine's tables or union-find:
 //! features are found by flood fill over a hash map of tiles, every turn from scratch.
 
-use evomcts::game::{Edge, FeatureKind, GameState, Move, TileKind};
+use evomcts::games::carcassonne::{Edge, FeatureKind, GameState, Move, TileKind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 const STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];

@@ -1,0 +1,346 @@
+//! The report of an evolution run: its logbook and hall of fame as the run wrote them, the
+//! fitness of each generation with its intervals, the champion and its lineage.
+
+use super::html::{self, inline_svg, link, section, table};
+use super::{write_file, ReportError, WrittenReport, STYLESHEET};
+use evomcts_formula::typeset::pretty;
+use evomcts_runs::escape;
+use evomcts_runs::evolve::population::{gap_warning, generations_on_disk, Generation};
+use evomcts_runs::evolve::reestimate::REESTIMATE_CSV;
+use evomcts_runs::evolve::report::{
+    hall_of_fame, lineage, lineage_svg, read_generations, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
+};
+use evomcts_runs::league::report::TextTable;
+use std::path::Path;
+
+/// Splits CSV text into rows of fields (quoted fields may hold commas and doubled quotes).
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        let mut quoted = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    field.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => fields.push(std::mem::take(&mut field)),
+                (c, _) => field.push(c),
+            }
+        }
+        fields.push(field);
+        rows.push(fields);
+    }
+    rows
+}
+
+/// A CSV cell for people: a number with a fractional part to three decimals, as the terminal
+/// prints fitness; anything else (whole numbers, formulas, ids) as it is. The CSV file itself
+/// keeps full precision.
+fn rounded_cell(cell: &str) -> String {
+    let looks_numeric = cell.contains('.')
+        && cell
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'));
+    match cell.parse::<f64>() {
+        Ok(value) if looks_numeric && value.is_finite() => format!("{value:.3}"),
+        _ => cell.to_string(),
+    }
+}
+
+/// The text of the run's file `name`, `None` when the run has not written it.
+fn read_run_table(dir: &Path, name: &str) -> Result<Option<String>, ReportError> {
+    let path = dir.join(name);
+    match evomcts_runs::runfs::read_capped_text(
+        &path,
+        evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+        "a run's table",
+    ) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ReportError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// CSV text of the run's file `name` as a table.
+fn text_table(text: &str, name: &str, title: &str) -> String {
+    let mut rows = parse_csv(text).into_iter();
+    let headers = rows.next().unwrap_or_default();
+    table(&TextTable {
+        title: format!("{title} ({name}; numbers to three decimals, the file keeps them whole)"),
+        headers,
+        rows: rows
+            .map(|row| row.iter().map(|cell| rounded_cell(cell)).collect())
+            .collect(),
+    })
+}
+
+/// A CSV file of the run as a table, or a note when the run has not written it.
+fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
+    Ok(match read_run_table(dir, name)? {
+        Some(text) => text_table(&text, name, title),
+        None => format!(
+            "<p class=\"warning\">{} is missing from the run folder.</p>\n",
+            escape::html(name)
+        ),
+    })
+}
+
+fn interval(mean: f64, low: f64, high: f64) -> [String; 3] {
+    [
+        format!("{mean:.3}"),
+        format!("{low:.3}"),
+        format!("{high:.3}"),
+    ]
+}
+
+/// Best and mean fitness of each generation, the champion's and the seed formula's fitness
+/// with their 95% intervals.
+fn fitness_table(gens: &[Generation]) -> TextTable {
+    TextTable {
+        title: "Fitness per generation: best and mean of the candidates evaluated; champion and seed formula with 95% intervals".into(),
+        headers: [
+            "generation",
+            "best",
+            "mean",
+            "champion_mean",
+            "champion_low",
+            "champion_high",
+            "champion_samples",
+            "reference_mean",
+            "reference_low",
+            "reference_high",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: gens
+            .iter()
+            .map(|g| {
+                let (c, r) = (&g.champion.fitness, &g.reference.fitness);
+                let mut row = vec![
+                    g.generation.to_string(),
+                    format!("{:.3}", g.best),
+                    format!("{:.3}", g.mean),
+                ];
+                row.extend(interval(c.mean, c.low, c.high));
+                row.push(c.samples.to_string());
+                row.extend(interval(r.mean, r.low, r.high));
+                row
+            })
+            .collect(),
+    }
+}
+
+/// What the re-estimate changed, read from `reestimate.csv`: the candidate evolution ranked
+/// first by mean, its evolution and fresh means (the shrinkage is the winner's curse), and the
+/// candidate the fresh samples crowned. `None` when the run has no re-estimate (yet).
+struct ReestimateSummary {
+    leader_id: String,
+    leader_evolution: f64,
+    leader_fresh: f64,
+    crowned_id: String,
+    crowned_fresh: (f64, f64, f64),
+    crowned_formula: String,
+}
+
+fn reestimate_summary(text: &str) -> Option<ReestimateSummary> {
+    let mut rows = parse_csv(text).into_iter();
+    let headers = rows.next()?;
+    let column = |name: &str| headers.iter().position(|h| h == name);
+    let (id, evolution, fresh, low, high, crowned, formula) = (
+        column("id")?,
+        column("evolution_mean")?,
+        column("fresh_mean")?,
+        column("fresh_low")?,
+        column("fresh_high")?,
+        column("crowned")?,
+        column("formula")?,
+    );
+    let rows: Vec<Vec<String>> = rows.filter(|r| r.len() == headers.len()).collect();
+    let number = |row: &Vec<String>, i: usize| row[i].parse::<f64>().ok();
+    let leader = rows
+        .iter()
+        .filter_map(|r| Some((r, number(r, evolution)?)))
+        .max_by(|(_, a), (_, b)| a.total_cmp(b))?
+        .0;
+    let winner = rows.iter().find(|r| r[crowned] == "true")?;
+    Some(ReestimateSummary {
+        leader_id: leader[id].clone(),
+        leader_evolution: number(leader, evolution)?,
+        leader_fresh: number(leader, fresh)?,
+        crowned_id: winner[id].clone(),
+        crowned_fresh: (
+            number(winner, fresh)?,
+            number(winner, low)?,
+            number(winner, high)?,
+        ),
+        crowned_formula: winner[formula].clone(),
+    })
+}
+
+/// The re-estimate's section: what it changed in words, then `reestimate.csv` as a table.
+fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>, ReportError> {
+    let Some(text) = read_run_table(dir, REESTIMATE_CSV)? else {
+        return Ok(None);
+    };
+    let path = dir.join(REESTIMATE_CSV);
+    let Some(summary) = reestimate_summary(&text) else {
+        return Err(ReportError::Input(format!(
+            "{}: not a re-estimate table (expected the columns id, evolution_mean, fresh_mean, \
+             fresh_low, fresh_high, crowned, formula and one crowned row)",
+            path.display()
+        )));
+    };
+    let words = format!(
+        "<p>The hall of fame's best were re-played on fresh samples that no generation drew. \
+         Evolution's leader, #{}, had an evolution mean of {:.3} and a fresh mean of {:.3}: its \
+         estimate shrank by {:.3}. The fresh samples crown #{} with {:.3} [{:.3}, {:.3}].</p>\n",
+        escape::html(&summary.leader_id),
+        summary.leader_evolution,
+        summary.leader_fresh,
+        summary.leader_evolution - summary.leader_fresh,
+        escape::html(&summary.crowned_id),
+        summary.crowned_fresh.0,
+        summary.crowned_fresh.1,
+        summary.crowned_fresh.2,
+    );
+    let table = text_table(
+        &text,
+        REESTIMATE_CSV,
+        "Each candidate's evolution estimate and its fresh one; the crowned row is the champion",
+    );
+    Ok(Some((summary, words + &table)))
+}
+
+/// Reads the generation files of the evolution run in `dir` and writes its report into `out`.
+pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
+    let gens = read_generations(dir)?;
+    let gap = gap_warning(dir, &generations_on_disk(dir)?);
+    let Some(latest) = gens.last() else {
+        return Err(ReportError::Input(format!(
+            "{}: no generation files (gen-NNN.ron) yet",
+            dir.display()
+        )));
+    };
+    let spec = match evomcts_runs::runfs::read_spec_text(&dir.join("spec.ron")) {
+        Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
+        Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
+    };
+    let mut files = Vec::new();
+    let figures = super::run_figures(&[dir.to_path_buf()], &out.join("figures"), &mut files)?;
+    let champion = &latest.champion;
+    let hall = hall_of_fame(&gens, HALL_SIZE);
+    let tree = lineage_svg(&lineage(&gens, &hall));
+    let reestimate = reestimate_section(dir)?;
+    let mut sections = vec![(
+        "logbook",
+        "Logbook",
+        csv_table(dir, LOGBOOK, "One row per generation")?,
+    )];
+    if let Some((_, content)) = &reestimate {
+        sections.push(("reestimate", "Re-estimate of the best", content.clone()));
+    }
+    sections.extend([
+        ("figures", "Figures", super::figures_html(&figures)),
+        ("fitness", "Fitness per generation", table(&fitness_table(&gens))),
+        (
+            "hall-of-fame",
+            "Hall of fame",
+            csv_table(
+                dir,
+                HALL_OF_FAME,
+                "The best distinct formulas, ranked by the lower end of their 95% interval",
+            )?,
+        ),
+        (
+            "lineage",
+            "The champion's lineage",
+            format!(
+                "<p class=\"note\">Parent above child; the champion has a red frame, the hall of fame blue ones.</p>\n{}",
+                inline_svg(&tree)
+            ),
+        ),
+        ("spec", "Spec", spec),
+    ]);
+    let mut body = format!(
+        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n",
+        escape::html(&latest.run),
+        gens.len(),
+        latest.samples_spent,
+        latest.generation,
+        champion.id,
+        escape::html(&pretty(&champion.formula)),
+        champion.fitness.mean,
+        champion.fitness.low,
+        champion.fitness.high,
+        champion.fitness.samples,
+    );
+    if let Some((summary, _)) = &reestimate {
+        body.push_str(&format!(
+            "<p>Champion by the re-estimate (#{}): <code>{}</code> · fresh fitness {:.3} [{:.3}, {:.3}]</p>\n",
+            escape::html(&summary.crowned_id),
+            escape::html(&summary.crowned_formula),
+            summary.crowned_fresh.0,
+            summary.crowned_fresh.1,
+            summary.crowned_fresh.2,
+        ));
+    }
+    body.push_str("<nav><ul>\n");
+    for (id, heading, _) in &sections {
+        body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
+    }
+    body.push_str("</ul></nav>\n</header>\n<main>\n");
+    if let Some(w) = &gap {
+        body.push_str(&format!("<p class=\"warning\">{}</p>\n", escape::html(w)));
+    }
+    for (id, heading, content) in &sections {
+        body.push_str(&section(id, heading, content));
+    }
+    body.push_str("</main>\n");
+    let page = html::page(
+        &format!("Evolution run {}", latest.run),
+        "report.css",
+        &body,
+        &[],
+    );
+    write_file(out, "report.css", STYLESHEET, &mut files)?;
+    write_file(out, "index.html", &page, &mut files)?;
+    Ok(WrittenReport {
+        index: out.join("index.html"),
+        game_pages: 0,
+        largest_game_page: 0,
+        files,
+        warnings: gap.into_iter().collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_cells_round_numbers_and_keep_everything_else() {
+        assert_eq!(rounded_cell("-6.166666666666666"), "-6.167");
+        assert_eq!(rounded_cell("0.2812500000000002"), "0.281");
+        assert_eq!(rounded_cell("24"), "24");
+        assert_eq!(
+            rounded_cell("Q + 2*C*sqrt(2.5*ln(N)/n)"),
+            "Q + 2*C*sqrt(2.5*ln(N)/n)"
+        );
+        assert_eq!(rounded_cell("1e5"), "1e5");
+        assert_eq!(rounded_cell(""), "");
+    }
+
+    #[test]
+    fn csv_fields_keep_quoted_commas_and_quotes() {
+        let rows = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",3\n");
+        assert_eq!(rows, vec![vec!["a", "b", "c"], vec!["1", "x, \"y\"", "3"]]);
+    }
+}

@@ -1,0 +1,173 @@
+//! `evomcts report`: a run folder as HTML pages that work offline, opened straight from disk.
+//!
+//! For a league: `index.html` with every table of `league::report::all_tables`, the figures
+//! inlined as SVG, the ES formula table and a table of every game in schedule order, each
+//! game linking to its viewer page `games/game-K.html` (the board turn by turn, see `viewer`).
+//! For an evolution run: the logbook, fitness per generation with its intervals, the hall of
+//! fame and the champion's lineage.
+//!
+//! Nothing on a page names an outside address: the style sheet and scripts are files of the
+//! report folder (`report.css`, `viewer.js`, `tiles.js`) loaded by relative `<link>` and
+//! `<script src>`, which browsers allow from `file://` (reading data with `fetch` they do
+//! not). Every user string (controller names, formulas, specs) is escaped for HTML, or, in
+//! the viewer's data, written as JSON with `<` escaped and shown by the script as text.
+
+mod evolution;
+pub mod html;
+mod league;
+pub mod pig;
+pub mod viewer;
+
+use super::PlotError;
+use evomcts_runs::evolve::population::{generations_on_disk, PopulationError};
+use evomcts_runs::league::LoadError;
+use std::path::{Path, PathBuf};
+
+pub use evolution::write_evolution_report;
+pub use league::write_league_report;
+
+/// The report's style sheet, shared by every page.
+pub const STYLESHEET: &str = include_str!("report.css");
+/// The game viewer's script.
+pub const VIEWER_SCRIPT: &str = include_str!("viewer.js");
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    #[error(transparent)]
+    Population(#[from] PopulationError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Input(String),
+}
+
+/// What a run folder holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunKind {
+    /// `spec.ron` and `games.jsonl` of a league.
+    League,
+    /// `gen-NNN.ron` files of `evomcts evolve`.
+    Evolution,
+}
+
+impl RunKind {
+    /// An evolution run has generation files; anything else is read as a league, whose
+    /// loader names what is missing.
+    pub fn of(dir: &Path) -> Result<RunKind, ReportError> {
+        if !dir.is_dir() {
+            return Err(ReportError::Input(format!(
+                "{}: not a folder (expected a league run folder or an evolution run folder)",
+                dir.display()
+            )));
+        }
+        Ok(if generations_on_disk(dir)?.is_empty() {
+            RunKind::League
+        } else {
+            RunKind::Evolution
+        })
+    }
+}
+
+/// What a report wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrittenReport {
+    pub index: PathBuf,
+    /// Game viewer pages (none for an evolution run).
+    pub game_pages: usize,
+    /// Bytes of the largest game viewer page.
+    pub largest_game_page: u64,
+    /// Every file written.
+    pub files: Vec<PathBuf>,
+    /// What the reader should know about the input (missing games or generations), also shown
+    /// on the page; for stderr.
+    pub warnings: Vec<String>,
+}
+
+/// A figure to inline: its title and the SVG document.
+pub struct InlineFigure {
+    pub title: String,
+    pub svg: String,
+}
+
+/// The figures as HTML: each under its title, inlined.
+fn figures_html(figures: &[InlineFigure]) -> String {
+    let mut out = String::new();
+    for f in figures {
+        out.push_str(&format!(
+            "<h3>{}</h3>\n",
+            evomcts_runs::escape::html(&f.title)
+        ));
+        out.push_str(&html::inline_svg(&f.svg));
+    }
+    out
+}
+
+/// Draws every figure the run folders support (`analysis::write_figures`, as `plot all` does)
+/// into `dir` and returns them for inlining, in the order they were drawn.
+fn run_figures(
+    runs: &[PathBuf],
+    dir: &Path,
+    files: &mut Vec<PathBuf>,
+) -> Result<Vec<InlineFigure>, ReportError> {
+    let folder = super::RunFolder::read(runs)?;
+    let written = super::run_figures::write_figures(&folder, dir, super::DEFAULT_TOP)?;
+    files.extend(written.tables.iter().cloned());
+    let mut figures = Vec::new();
+    for figure in written.figures {
+        files.extend([figure.png.clone(), figure.svg.clone()]);
+        let svg = evomcts_runs::runfs::read_capped_text(
+            &figure.svg,
+            evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+            "a figure",
+        )
+        .map_err(|source| ReportError::Io {
+            path: figure.svg.display().to_string(),
+            source,
+        })?;
+        figures.push(InlineFigure {
+            title: figure.title,
+            svg,
+        });
+    }
+    Ok(figures)
+}
+
+/// Writes `text` as `dir/name` (atomically) and notes the path in `files`.
+fn write_file(
+    dir: &Path,
+    name: &str,
+    text: &str,
+    files: &mut Vec<PathBuf>,
+) -> Result<u64, ReportError> {
+    let path = super::write_text(dir, name, text)?;
+    files.push(path);
+    Ok(text.len() as u64)
+}
+
+/// The report of `runs` into `out`: the league runs merged into one report, or one evolution
+/// run (several evolution runs are reported one by one, each into its own folder).
+pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport, ReportError> {
+    let kinds = runs
+        .iter()
+        .map(|r| RunKind::of(r))
+        .collect::<Result<Vec<_>, _>>()?;
+    match kinds.as_slice() {
+        [] => Err(ReportError::Input("no run folder given".into())),
+        [RunKind::Evolution] => write_evolution_report(&runs[0], out),
+        k if k.iter().all(|k| *k == RunKind::League) => write_league_report(runs, out),
+        _ => Err(ReportError::Input(format!(
+            "{}: one report covers the runs of one league or a single evolution run; report evolution runs one at a time",
+            runs.iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}

@@ -1,0 +1,24 @@
+//! Where two controllers meet over a game: which game a league, an evolution run or a
+//! validation plays (`GameChoice`), what a finished game leaves (`PlayedGame`), and the play
+//! and replay loops that make and check those records (`play`).
+//!
+//! Carcassonne is played by its own referee (`game::referee`: a shuffled tile stack, the
+//! official and bottom-of-stack rules); every other game by one loop over [`evomcts_games::Game`]
+//! whose chance outcomes come, in order, from one RNG seeded by the game's seed, so the two
+//! seatings of a seed meet the same stream of outcomes.
+//!
+//! Architecture invariant: above `game`, `games` and `search`, below `league` and `evolve`;
+//! no file I/O. A spec that names no game plays Carcassonne, and the choice is then left out
+//! of the stored spec, so specs, hashes and records made before games could be chosen are
+//! unchanged.
+
+pub mod choice;
+pub mod play;
+pub mod record;
+
+pub use choice::GameChoice;
+pub use play::{
+    play_pig, play_sampled, play_seated, replay_pig, replay_pig_observed, PigReplayError,
+    PlayError, SeatedPlay, Step,
+};
+pub use record::{PigRecord, PlayedGame};

@@ -1,0 +1,790 @@
+//! The generational loop: breed, evaluate in parallel, select, give the elites more
+//! samples, write the generation, repeat.
+//!
+//! Generation 0 is the initial population (μ mutations of the seed formula, or μ
+//! copies), evaluated so it has fitness to show, plus the seed formula itself as the
+//! run's reference. Generation g ≥ 1: offspring `i` is one mutation of parent `i mod μ`
+//! (parents best first); every offspring is evaluated on the generation's sample seeds;
+//! in (μ + λ) the parents are evaluated again on the same seeds and their samples pooled;
+//! (μ, λ) keeps the μ best offspring, (μ + λ) the μ best of both, ranked by mean fitness
+//! (stable: offspring, then earlier-born, win ties). Then the `elites` best survivors get
+//! `elite_samples` more samples; the champion is the best of them (by mean, or by the
+//! lower end of the interval: `champion`). With functional hashing (`hashing`) candidates
+//! that pick the same children on the run's bank of sibling sets share their samples.
+//!
+//! Every random choice of generation g comes from seeds derived from the master seed and
+//! g, never from a stream carried across generations, so a run resumed from its last
+//! written generation continues exactly as if never stopped, and sample seeds do not
+//! depend on the thread count.
+
+use super::fitness::{evaluate_all_observed, EvalError, Request};
+use super::hashing::{play_shared, Hashing, HashingCounts};
+use super::population::{
+    champion_ron_path, champion_text_path, generation_gaps, generation_path, generations_on_disk,
+    write_atomically, Champion, Generation, Member, PopulationError,
+};
+use super::progress::Tracker;
+use super::racing::race;
+use super::reestimate;
+use super::report::write_reports;
+use super::spec::FitnessSpec;
+use super::spec::{EvolveSpec, SpecFileError};
+use super::steps::{FitnessTask, SrunOptions, StepError, StepRunner, Work};
+use crate::runfs::{derive_seed, RunLock};
+use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
+use evomcts_games::GameRng;
+use rand::SeedableRng;
+use std::path::PathBuf;
+
+/// Streams of derived seeds, one per purpose.
+const MUTATION: u64 = 1;
+const SAMPLES: u64 = 2;
+const ELITE: u64 = 3;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvolveError {
+    #[error(transparent)]
+    Spec(#[from] SpecFileError),
+    #[error(transparent)]
+    Population(#[from] PopulationError),
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+    #[error("{dir} already holds generations up to gen-{last:03}.ron; pass --resume to continue it, or choose another --out")]
+    AlreadyStarted { dir: String, last: usize },
+    #[error("{dir} was started with a different spec (hash {old}, now {new}); resume it with its own spec ({dir}/spec.ron) or choose another --out")]
+    SpecChanged {
+        dir: String,
+        old: String,
+        new: String,
+    },
+    #[error(
+        "{file}: written by a different spec (hash {found}, expected {expected}) (left untouched)"
+    )]
+    ForeignGeneration {
+        file: String,
+        found: String,
+        expected: String,
+    },
+    #[error("{dir} holds generations up to gen-{last:03}.ron, more than the {asked} the spec asks for; resume it with at least {last} generations (nothing was changed)")]
+    FewerGenerations {
+        dir: String,
+        last: usize,
+        asked: usize,
+    },
+    #[error("--threads must be at least 1")]
+    NoThreads,
+    #[error("{0}")]
+    Threads(String),
+    #[error(transparent)]
+    Lock(#[from] crate::runfs::LockError),
+    #[error(transparent)]
+    Steps(#[from] StepError),
+}
+
+pub struct RunOptions {
+    /// The run's folder, e.g. `populations/<name>`.
+    pub out_dir: PathBuf,
+    /// Continue from the last generation written in `out_dir`.
+    pub resume: bool,
+    /// Worker threads; `None` = all cores. Results do not depend on it.
+    pub threads: Option<usize>,
+    /// Progress on stderr: one line per generation, and within a generation the games (or
+    /// bandit runs) evaluated of its total with ETAs, at most every 10 seconds.
+    pub progress: bool,
+    /// Stop once this generation is written (to test interrupted runs).
+    pub stop_after: Option<usize>,
+    /// Where fitness samples are played: `None` on this machine's threads, or as job steps
+    /// across a Slurm allocation (see `steps`); the run's files are the same bytes.
+    pub srun: Option<SrunOptions>,
+}
+
+/// Where a generation's samples are played, and what counts them for progress lines: the one
+/// place the local and the Slurm runner differ, so racing, hashing and selection are the same
+/// code for both.
+struct Placement<'a> {
+    tracker: &'a Tracker,
+    steps: Option<&'a StepRunner>,
+}
+
+impl Placement<'_> {
+    /// The samples of every request, in request order.
+    fn play(
+        &self,
+        fitness: &FitnessSpec,
+        requests: &[Request<'_>],
+    ) -> Result<Vec<Vec<f64>>, EvolveError> {
+        let Some(runner) = self.steps else {
+            return Ok(evaluate_all_observed(fitness, requests, &|| {
+                self.tracker.sample_done()
+            })?);
+        };
+        let work = Work::Fitness {
+            fitness: Box::new(fitness.clone()),
+            tasks: requests
+                .iter()
+                .flat_map(|r| {
+                    r.seeds.iter().map(|&seed| FitnessTask {
+                        formula: r.formula.to_string(),
+                        seed,
+                    })
+                })
+                .collect(),
+        };
+        let values = runner.play(&work, &|| self.tracker.sample_done())?;
+        let mut rest = values.into_iter();
+        Ok(requests
+            .iter()
+            .map(|r| rest.by_ref().take(r.seeds.len()).map(|v| v[0]).collect())
+            .collect())
+    }
+}
+
+pub struct RunOutcome {
+    /// The last generation written.
+    pub last: Generation,
+    /// The generation the run continued from, when it resumed.
+    pub resumed_from: Option<usize>,
+    /// Generations computed by this call.
+    pub generations_run: usize,
+    /// The re-estimated candidates and the index of the one crowned, when the spec asks for
+    /// a re-estimate and the run has reached its last generation.
+    pub reestimated: Option<(Vec<reestimate::Reestimated>, usize)>,
+}
+
+/// The sample seeds of generation `generation` (every candidate plays them, in order) and
+/// the elites' extra sample seeds; a Carcassonne sample plays the tile sequence
+/// `namespace::evolution_tile_seed(seed)`.
+pub fn generation_seeds(spec: &EvolveSpec, generation: usize) -> (Vec<u64>, Vec<u64>) {
+    (
+        seeds(spec.seed, SAMPLES, generation, sample_count(spec)),
+        seeds(spec.seed, ELITE, generation, spec.noise.elite_samples),
+    )
+}
+
+fn seeds(master: u64, stream: u64, generation: usize, count: usize) -> Vec<u64> {
+    (0..count)
+        .map(|j| derive_seed(master, &[stream, generation as u64, j as u64]))
+        .collect()
+}
+
+/// The samples of `formulas[i]` for each listed `indices` on `seeds`, each class of `classes`
+/// playing once (see `play_shared`), and the samples played.
+fn play_formulas(
+    spec: &EvolveSpec,
+    at: &Placement,
+    formulas: &[&Formula],
+    indices: &[usize],
+    classes: &[usize],
+    seeds: &[u64],
+) -> Result<(Vec<Vec<f64>>, u64), EvolveError> {
+    play_shared(indices, classes, |players| {
+        let requests: Vec<Request<'_>> = players
+            .iter()
+            .map(|&i| Request {
+                formula: formulas[i],
+                seeds,
+            })
+            .collect();
+        at.play(&spec.fitness, &requests)
+    })
+}
+
+/// Evaluates `members` on `seeds`, pooling the samples into their estimates; with
+/// `classes` (functional hashing) each class plays once. Returns the samples played and
+/// the samples saved.
+fn evaluate(
+    spec: &EvolveSpec,
+    members: &mut [&mut Member],
+    seeds: &[u64],
+    at: &Placement,
+    classes: Option<&[usize]>,
+) -> Result<(u64, u64), EvolveError> {
+    if seeds.is_empty() || members.is_empty() {
+        return Ok((0, 0));
+    }
+    let all: Vec<usize> = (0..members.len()).collect();
+    let formulas: Vec<&Formula> = members.iter().map(|m| &m.formula).collect();
+    let (samples, played) =
+        play_formulas(spec, at, &formulas, &all, classes.unwrap_or(&all), seeds)?;
+    for (member, values) in members.iter_mut().zip(samples) {
+        member.fitness.add(&values);
+    }
+    Ok((played, (members.len() * seeds.len()) as u64 - played))
+}
+
+/// Races `members` (the first `newborn` of them new this generation) on generation
+/// `generation`'s samples, raced when the spec says so (see `racing`); with functional
+/// hashing, plans the fingerprint classes first so each class plays once. Returns the
+/// samples played, the candidates dropped and the hashing counts.
+fn race_hashed(
+    spec: &EvolveSpec,
+    members: &mut [&mut Member],
+    newborn: usize,
+    hashing: Option<&mut Hashing>,
+    generation: usize,
+    at: &Placement,
+) -> Result<(u64, usize, Option<HashingCounts>), EvolveError> {
+    let seeds = seeds(spec.seed, SAMPLES, generation, sample_count(spec));
+    let plan = hashing.map(|h| h.plan(members, newborn));
+    let alone: Vec<usize> = (0..members.len()).collect();
+    let classes = plan.as_ref().map_or(&alone, |p| &p.classes);
+    let formulas: Vec<&Formula> = members.iter().map(|m| &m.formula).collect();
+    let mut played = 0;
+    let outcome = race(
+        members.len(),
+        &seeds,
+        spec.noise.samples,
+        spec.noise.racing.as_ref(),
+        |indices, batch| {
+            let (samples, count) = play_formulas(spec, at, &formulas, indices, classes, batch)?;
+            played += count;
+            Ok::<_, EvolveError>(samples)
+        },
+        |p| at.tracker.race(p),
+    )?;
+    let mut dropped = 0;
+    for (i, member) in members.iter_mut().enumerate() {
+        member.fitness.add(&outcome.samples[i]);
+        member.dropped_after = outcome.dropped_after[i];
+        dropped += usize::from(member.dropped_after.is_some());
+    }
+    let counts = plan.map(|p| HashingCounts {
+        samples_saved: outcome.spent - played,
+        ..p.counts
+    });
+    Ok((played, dropped, counts))
+}
+
+/// Games in one fitness sample: both seatings of a tile sequence, or one bandit run.
+fn games_per_sample(spec: &EvolveSpec) -> u64 {
+    match spec.fitness {
+        super::spec::FitnessSpec::Carcassonne(_) => 2,
+        super::spec::FitnessSpec::Bandit(_) => 1,
+    }
+}
+
+/// The number of sample seeds a generation draws: the nominal samples, or racing's cap.
+fn sample_count(spec: &EvolveSpec) -> usize {
+    spec.noise.racing.as_ref().map_or(spec.noise.samples, |r| {
+        r.max_samples.max(spec.noise.samples)
+    })
+}
+
+/// Best first by mean fitness, candidates dropped by racing after those that were not;
+/// stable, so earlier entries win ties.
+fn rank_sort(members: &mut [Member]) {
+    members.sort_by(|a, b| {
+        a.dropped_after
+            .is_some()
+            .cmp(&b.dropped_after.is_some())
+            .then(b.fitness.rank().total_cmp(&a.fitness.rank()))
+    });
+}
+
+/// Extra samples for the best survivors; returns the champion (by the spec's rule) and the
+/// samples spent, and adds the samples functional hashing saved to `counts`. `parents` must
+/// be sorted best first; it is sorted again afterwards.
+fn crown(
+    spec: &EvolveSpec,
+    parents: &mut [Member],
+    generation: usize,
+    at: &Placement,
+    hashing: Option<&mut Hashing>,
+    counts: &mut Option<HashingCounts>,
+) -> Result<(Member, u64), EvolveError> {
+    let elites = spec.noise.elites.min(parents.len());
+    let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
+    let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
+    let classes = hashing.map(|h| h.classes(&refs));
+    let (spent, saved) = evaluate(spec, &mut refs, &extra, at, classes.as_deref())?;
+    let best = spec
+        .noise
+        .champion
+        .pick(&parents[..elites])
+        .expect("at least one elite");
+    let champion = parents[best].clone();
+    rank_sort(parents);
+    if let Some(counts) = counts {
+        counts.samples_saved += saved;
+    }
+    Ok((champion, spent))
+}
+
+fn summary(members: &[Member]) -> (f64, f64) {
+    let means: Vec<f64> = members.iter().map(|m| m.fitness.rank()).collect();
+    let best = means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mean = means.iter().sum::<f64>() / means.len().max(1) as f64;
+    (best, mean)
+}
+
+/// What every generation of a run is bred with: the spec, its grammar, and where samples are
+/// evaluated.
+#[derive(Clone, Copy)]
+struct Breeding<'a> {
+    spec: &'a EvolveSpec,
+    grammar: &'a Grammar,
+    at: &'a Placement<'a>,
+}
+
+/// Generation 0: the initial parents and the reference, evaluated.
+fn initial(
+    breeding: Breeding<'_>,
+    hash: &str,
+    mut hashing: Option<&mut Hashing>,
+) -> Result<Generation, EvolveError> {
+    let Breeding { spec, grammar, at } = breeding;
+    let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, 0]));
+    let mut reference = Member::new(0, 0, None, spec.seed_formula.clone());
+    let mut parents: Vec<Member> = (0..spec.strategy.mu)
+        .map(|i| {
+            let formula = match spec.strategy.initial {
+                InitialPopulation::MutatedSeed => mutate(&spec.seed_formula, grammar, &mut rng),
+                InitialPopulation::Seed => spec.seed_formula.clone(),
+            };
+            Member::new(i + 1, 0, Some(0), formula)
+        })
+        .collect();
+    let (mut spent, dropped, counts) = {
+        let mut refs: Vec<&mut Member> = parents.iter_mut().collect();
+        let newborn = refs.len();
+        race_hashed(spec, &mut refs, newborn, hashing.as_deref_mut(), 0, at)?
+    };
+    // The reference is not raced: it plays the nominal samples and the elites' extra
+    // samples, so it compares like for like with an elite.
+    for (stream, count) in [
+        (SAMPLES, spec.noise.samples),
+        (ELITE, spec.noise.elite_samples),
+    ] {
+        let seeds = seeds(spec.seed, stream, 0, count);
+        spent += evaluate(spec, &mut [&mut reference], &seeds, at, None)?.0;
+    }
+    let offspring = parents.clone();
+    let (best, mean) = summary(&offspring);
+    rank_sort(&mut parents);
+    let bred = Bred {
+        generation: 0,
+        next_id: spec.strategy.mu + 1,
+        parents,
+        offspring,
+        spent,
+        dropped,
+        counts,
+        best,
+        mean,
+    };
+    crowned(spec, at, hashing, bred, reference, hash.to_string(), 0)
+}
+
+/// A generation bred and ranked, before its champion is crowned.
+struct Bred {
+    generation: usize,
+    next_id: usize,
+    /// Ranked best first.
+    parents: Vec<Member>,
+    offspring: Vec<Member>,
+    spent: u64,
+    dropped: usize,
+    counts: Option<HashingCounts>,
+    best: f64,
+    mean: f64,
+}
+
+/// Crowns the champion of `bred` (its elites' extra samples) and makes the generation;
+/// `spent_before` is what earlier generations spent.
+fn crowned(
+    spec: &EvolveSpec,
+    at: &Placement,
+    hashing: Option<&mut Hashing>,
+    bred: Bred,
+    reference: Member,
+    spec_hash: String,
+    spent_before: u64,
+) -> Result<Generation, EvolveError> {
+    let Bred {
+        generation,
+        next_id,
+        mut parents,
+        offspring,
+        spent,
+        dropped,
+        mut counts,
+        best,
+        mean,
+    } = bred;
+    let (champion, elite_spent) = crown(spec, &mut parents, generation, at, hashing, &mut counts)?;
+    Ok(Generation {
+        run: spec.name.clone(),
+        spec_hash,
+        generation,
+        next_id,
+        samples_spent: spent_before + spent + elite_spent,
+        spent: spent + elite_spent,
+        dropped,
+        hashing: counts,
+        best,
+        mean,
+        champion,
+        reference,
+        parents,
+        offspring,
+    })
+}
+
+/// Generation `g` from the previous one.
+fn step(
+    breeding: Breeding<'_>,
+    prev: &Generation,
+    mut hashing: Option<&mut Hashing>,
+) -> Result<Generation, EvolveError> {
+    let Breeding { spec, grammar, at } = breeding;
+    let g = prev.generation + 1;
+    let mu = spec.strategy.mu;
+    let mut rng = GameRng::seed_from_u64(derive_seed(spec.seed, &[MUTATION, g as u64]));
+    let mut next_id = prev.next_id;
+    let mut offspring: Vec<Member> = (0..spec.strategy.lambda)
+        .map(|i| {
+            let parent = &prev.parents[i % prev.parents.len()];
+            let child = Member::new(
+                next_id,
+                g,
+                Some(parent.id),
+                mutate(&parent.formula, grammar, &mut rng),
+            );
+            next_id += 1;
+            child
+        })
+        .collect();
+    let mut parents = prev.parents.clone();
+    for parent in &mut parents {
+        parent.dropped_after = None;
+    }
+    let reevaluate = spec.strategy.plus && spec.noise.reevaluate_survivors;
+    let (spent, dropped, counts) = {
+        let newborn = offspring.len();
+        let mut refs: Vec<&mut Member> = offspring.iter_mut().collect();
+        if reevaluate {
+            refs.extend(parents.iter_mut());
+        }
+        race_hashed(spec, &mut refs, newborn, hashing.as_deref_mut(), g, at)?
+    };
+    let mut pool = offspring.clone();
+    let (best, mean) = if reevaluate {
+        summary(&[offspring.as_slice(), parents.as_slice()].concat())
+    } else {
+        summary(&offspring)
+    };
+    if spec.strategy.plus {
+        pool.append(&mut parents);
+    }
+    rank_sort(&mut pool);
+    pool.truncate(mu);
+    let bred = Bred {
+        generation: g,
+        next_id,
+        parents: pool,
+        offspring,
+        spent,
+        dropped,
+        counts,
+        best,
+        mean,
+    };
+    crowned(
+        spec,
+        at,
+        hashing,
+        bred,
+        prev.reference.clone(),
+        prev.spec_hash.clone(),
+        prev.samples_spent,
+    )
+}
+
+fn write_generation(opts: &RunOptions, generation: &Generation) -> Result<(), PopulationError> {
+    write_atomically(
+        &generation_path(&opts.out_dir, generation.generation),
+        &generation.to_ron(),
+    )
+}
+
+/// Writes `champion` (the generation's own, or the re-estimate's) as the run's champion.
+fn write_champion(
+    opts: &RunOptions,
+    generation: &Generation,
+    champion: &Member,
+) -> Result<(), PopulationError> {
+    write_atomically(
+        &champion_text_path(&opts.out_dir),
+        &format!("{}\n", champion.formula),
+    )?;
+    let champion = Champion {
+        run: generation.run.clone(),
+        generation: generation.generation,
+        member: champion.clone(),
+        reference: generation.reference.clone(),
+    };
+    write_atomically(&champion_ron_path(&opts.out_dir), &champion.to_ron())
+}
+
+/// Reads generation `g` of the run in `dir` and checks it belongs to `spec` (hash `hash`): its
+/// spec hash, its number of parents and the id counter, which a run of this spec holds at
+/// exactly μ + 1 + λ·g after generation g (ids are births), so an edited counter cannot make
+/// the next generation wrap around or reuse ids.
+fn read_own_generation(
+    dir: &std::path::Path,
+    g: usize,
+    spec: &EvolveSpec,
+    hash: &str,
+) -> Result<Generation, EvolveError> {
+    let path = generation_path(dir, g);
+    let generation = Generation::read(&path, g)?;
+    let file = path.display().to_string();
+    if generation.spec_hash != hash {
+        return Err(EvolveError::ForeignGeneration {
+            file,
+            found: generation.spec_hash,
+            expected: hash.to_string(),
+        });
+    }
+    let inconsistent = |message: String| -> EvolveError {
+        PopulationError::Inconsistent {
+            file: file.clone(),
+            message,
+        }
+        .into()
+    };
+    let s = &spec.strategy;
+    if generation.parents.len() != s.mu {
+        return Err(inconsistent(format!(
+            "holds {} parents, the spec's mu is {}",
+            generation.parents.len(),
+            s.mu
+        )));
+    }
+    let expected = s
+        .lambda
+        .checked_mul(g)
+        .and_then(|born| born.checked_add(s.mu + 1));
+    if expected != Some(generation.next_id) {
+        return Err(inconsistent(format!(
+            "next_id is {}, but a run of this spec (mu {}, lambda {}) holds {} after generation {g}",
+            generation.next_id,
+            s.mu,
+            s.lambda,
+            expected.map_or_else(|| "more ids than fit".into(), |e| e.to_string()),
+        )));
+    }
+    Ok(generation)
+}
+
+/// The hall of fame's best `r.candidates` of the run in `dir`, each played on the
+/// re-estimate's fresh seeds, and the index of the one crowned.
+fn play_reestimate(
+    spec: &EvolveSpec,
+    dir: &std::path::Path,
+    r: reestimate::ReestimateSpec,
+    at: &Placement,
+) -> Result<(Vec<reestimate::Reestimated>, usize), EvolveError> {
+    let gens = super::report::read_generations(dir)?;
+    let hall = super::report::hall_of_fame(&gens, r.candidates);
+    let seeds = reestimate::reestimate_seeds(spec.seed, r.samples);
+    let requests: Vec<Request<'_>> = hall
+        .iter()
+        .map(|m| Request {
+            formula: &m.formula,
+            seeds: &seeds,
+        })
+        .collect();
+    let fresh = at.play(&spec.fitness, &requests)?;
+    Ok(reestimate::crown(hall, fresh))
+}
+
+/// Runs (or resumes) an evolution into `opts.out_dir`.
+pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
+    if opts.threads == Some(0) {
+        return Err(EvolveError::NoThreads);
+    }
+    crate::runfs::check_threads(opts.threads).map_err(EvolveError::Threads)?;
+    spec.validate()
+        .map_err(|(field, message)| SpecFileError::Invalid {
+            file: "<spec>".into(),
+            field,
+            message,
+        })?;
+    let grammar = spec.grammar().map_err(|message| SpecFileError::Invalid {
+        file: "<spec>".into(),
+        field: "grammar".into(),
+        message,
+    })?;
+    let dir = &opts.out_dir;
+    let dir_name = dir.display().to_string();
+    crate::runfs::create_folder(dir).map_err(|source| PopulationError::Io {
+        file: dir_name.clone(),
+        source,
+    })?;
+    let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
+    let hash = spec.hash();
+    let spec_file = dir.join("spec.ron");
+    // The stored spec is read as written: it already holds what the files it named held.
+    let stored = if spec_file.exists() {
+        let text = crate::runfs::read_spec_text(&spec_file)?;
+        let old = EvolveSpec::from_ron(&text, &spec_file.display().to_string())?.hash();
+        if old != hash {
+            return Err(EvolveError::SpecChanged {
+                dir: dir_name,
+                old,
+                new: hash,
+            });
+        }
+        Some(text)
+    } else {
+        None
+    };
+    let on_disk = generations_on_disk(dir)?;
+    if let (Some(&last), false) = (on_disk.last(), opts.resume) {
+        return Err(EvolveError::AlreadyStarted {
+            dir: dir_name,
+            last,
+        });
+    }
+    if let Some(&last) = on_disk.last().filter(|&&l| l > spec.strategy.generations) {
+        return Err(EvolveError::FewerGenerations {
+            dir: dir_name,
+            last,
+            asked: spec.strategy.generations,
+        });
+    }
+    // Every generation up to the last must be there, readable and of this spec: a gap, a
+    // damaged file or a file of another run means the folder is not one run's history.
+    if let Some(g) = generation_gaps(&on_disk).next() {
+        return Err(PopulationError::Inconsistent {
+            file: generation_path(dir, g).display().to_string(),
+            message: format!(
+                "is missing, although generations up to {} are in the folder",
+                on_disk.last().copied().unwrap_or(0)
+            ),
+        }
+        .into());
+    }
+    let mut state = None;
+    for &g in &on_disk {
+        state = Some(read_own_generation(dir, g, spec, &hash)?);
+    }
+    // Written when new, and rewritten when only the unhashed fields changed (more
+    // generations, a new description), so the folder's spec says what the run is doing.
+    let text = spec.to_ron();
+    if stored.as_deref() != Some(text.as_str()) {
+        write_atomically(&spec_file, &text)?;
+    }
+    let resumed_from = state.as_ref().map(|g| g.generation);
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .expect("a thread pool");
+    let mut generations_run = 0;
+    let stop_at = opts
+        .stop_after
+        .unwrap_or(usize::MAX)
+        .min(spec.strategy.generations);
+    let tracker = Tracker::new(opts.progress, stop_at, spec);
+    let runner = opts.srun.clone().map(|o| StepRunner::new(dir, o));
+    let at = Placement {
+        tracker: &tracker,
+        steps: runner.as_ref(),
+    };
+    let breeding = Breeding {
+        spec,
+        grammar: &grammar,
+        at: &at,
+    };
+    // The steps of a generation are kept until it is written: a rerun after a failed step
+    // finds their records and plays only what is missing.
+    let written = |generation: &Generation| -> Result<(), EvolveError> {
+        write_generation(opts, generation)?;
+        if let Some(r) = &runner {
+            r.clear()?;
+        }
+        Ok(())
+    };
+    // The bank is recorded before generation 0 and read back on resume, with the classes
+    // rebuilt from the generations written.
+    let mut hashing = match &spec.noise.functional_hashing {
+        Some(h) => {
+            let written = if state.is_some() {
+                super::report::read_generations(dir)?
+            } else {
+                Vec::new()
+            };
+            Some(pool.install(|| Hashing::open(spec, h, dir, &written))?)
+        }
+        None => None,
+    };
+    // Generation 0 from nothing, every later one from the one before: each is made, taught to
+    // the hashing classes, written with its champion and reports, then reported.
+    let mut next_generation = |previous: Option<&Generation>| -> Result<Generation, EvolveError> {
+        let number = previous.map_or(0, |p| p.generation + 1);
+        tracker.begin(number);
+        if let Some(r) = &runner {
+            r.set_context(&format!("generation {number}"));
+        }
+        let next = pool.install(|| match previous {
+            None => initial(breeding, &hash, hashing.as_mut()),
+            Some(p) => step(breeding, p, hashing.as_mut()),
+        })?;
+        if let Some(h) = &mut hashing {
+            h.absorb(&next);
+        }
+        written(&next)?;
+        write_champion(opts, &next, &next.champion)?;
+        write_reports(dir, games_per_sample(spec))?;
+        generations_run += 1;
+        tracker.report(spec, &next);
+        Ok(next)
+    };
+    let mut current = match state.take() {
+        Some(generation) => generation,
+        None => next_generation(None)?,
+    };
+    while current.generation < stop_at {
+        current = next_generation(Some(&current))?;
+    }
+    // A crash between a generation and its champion files leaves them stale: rewrite
+    // them (the same bytes when they were current).
+    write_champion(opts, &current, &current.champion)?;
+    // The re-estimate is a function of the generation files and the spec alone, so a run
+    // stopped during it plays it again from the start and writes the same bytes.
+    let reestimated = match spec.noise.reestimate {
+        Some(r) if current.generation == spec.strategy.generations => {
+            if let Some(runner) = &runner {
+                runner.set_context("the re-estimate");
+            }
+            if opts.progress {
+                crate::note!(
+                    "re-estimating the hall of fame's best {} on {} fresh samples each",
+                    r.candidates,
+                    r.samples
+                );
+            }
+            tracker.begin_reestimate(r.candidates);
+            let (rows, crowned) = pool.install(|| play_reestimate(spec, dir, r, &at))?;
+            write_atomically(
+                &dir.join(reestimate::REESTIMATE_CSV),
+                &reestimate::reestimate_csv(&rows, crowned),
+            )?;
+            write_champion(opts, &current, &rows[crowned].member)?;
+            if let Some(runner) = &runner {
+                runner.clear()?;
+            }
+            Some((rows, crowned))
+        }
+        _ => None,
+    };
+    write_reports(dir, games_per_sample(spec))?;
+    Ok(RunOutcome {
+        last: current,
+        resumed_from,
+        generations_run,
+        reestimated,
+    })
+}

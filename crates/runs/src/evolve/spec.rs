@@ -1,0 +1,587 @@
+//! An evolution run as a researcher writes it: a RON file naming the grammar, the seed
+//! formula, the (μ, λ)/(μ + λ) strategy, how noise is handled and the fitness domain.
+//!
+//! Parsed with the same RON extensions as league specs (`unwrap_variant_newtypes`,
+//! `implicit_some`) so `fitness: Bandit(epsilon: 0.1)` and
+//! `candidate: (sims: 50)` read naturally. Syntax errors name file:line:column; a value
+//! that parses but cannot run names the field.
+
+use super::champion::ChampionRule;
+use super::hashing::HashingSpec;
+use super::racing::RacingSpec;
+use super::reestimate::{ReestimateSpec, MAX_CANDIDATES};
+use crate::arena::GameChoice;
+use evomcts_formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
+use evomcts_games::carcassonne::Rules;
+use evomcts_search::mcts::{MctsSettings, Selection};
+use evomcts_search::ControllerSpec;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The (μ, λ) or (μ + λ) strategy; the same semantics as `formula::EvolutionStrategy`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrategySpec {
+    /// Parents kept each generation (μ).
+    pub mu: usize,
+    /// Offspring made each generation (λ); offspring `i` mutates parent `i mod μ`.
+    pub lambda: usize,
+    pub generations: usize,
+    /// `false`: (μ, λ), offspring replace parents. `true`: (μ + λ), parents compete.
+    #[serde(default)]
+    pub plus: bool,
+    #[serde(default)]
+    pub initial: InitialPopulation,
+}
+
+/// How the run fights noisy fitness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NoiseSpec {
+    /// Samples per evaluation: bandit runs, or Carcassonne tile seeds (two games each,
+    /// one per seating). Every individual evaluated in a generation gets the same
+    /// sample seeds (common random numbers), so differences are not luck of the draw.
+    pub samples: usize,
+    /// (μ + λ): parents are evaluated again each generation, their new samples pooled
+    /// with the old, so a lucky estimate cannot keep a parent alive for ever.
+    pub reevaluate_survivors: bool,
+    /// The best `elites` survivors of each generation get `elite_samples` more samples;
+    /// the champion is the best of them.
+    pub elites: usize,
+    pub elite_samples: usize,
+    /// Race each generation's evaluations (see `evolve::racing`): stop sampling a
+    /// candidate once it is significantly worse than the current best on the games both
+    /// played, and give the saved games to the contenders. Off when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub racing: Option<RacingSpec>,
+    /// Functional hashing (see `evolve::hashing`): candidates that pick the same child as one
+    /// already scored on every sibling set of the run's bank share its samples. Off when left
+    /// out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub functional_hashing: Option<HashingSpec>,
+    /// How the champion is taken from the elites: `HighestMean` (when left out) or
+    /// `HighestLowerBound` of the 95% interval.
+    #[serde(skip_serializing_if = "ChampionRule::is_default")]
+    pub champion: ChampionRule,
+    /// After the last generation, re-play the hall of fame's best on fresh samples and crown
+    /// by those (see `evolve::reestimate`). Off when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reestimate: Option<ReestimateSpec>,
+}
+
+impl Default for NoiseSpec {
+    fn default() -> Self {
+        NoiseSpec {
+            samples: 20,
+            reevaluate_survivors: true,
+            elites: 1,
+            elite_samples: 40,
+            racing: None,
+            functional_hashing: None,
+            champion: ChampionRule::HighestMean,
+            reestimate: None,
+        }
+    }
+}
+
+/// Bernoulli K-armed bandit (Tuma's thesis, Table 5.1): one arm pays with probability
+/// `best`, the others with `best - epsilon`. One sample is one run of `horizon` pulls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BanditSpec {
+    pub arms: usize,
+    pub best: f64,
+    pub epsilon: f64,
+    pub horizon: u32,
+    /// The value of `C` for formulas that do not carry their own C_E.
+    pub c_e: f64,
+}
+
+impl Default for BanditSpec {
+    fn default() -> Self {
+        BanditSpec {
+            arms: 10,
+            best: 0.5,
+            epsilon: 0.1,
+            horizon: 1000,
+            c_e: 1.0,
+        }
+    }
+}
+
+/// What one pair of Carcassonne games (both seatings of a tile seed) is worth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Score {
+    /// The candidate's final score minus the baseline's, averaged over the two games.
+    #[default]
+    ScoreDiff,
+    /// 1 per win, 0.5 per draw, averaged over the two games.
+    WinRate,
+}
+
+/// Games of MCTS using the formula against a baseline controller: Carcassonne unless `game`
+/// names another game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CarcassonneSpec {
+    /// The game played (`Pig(target: 100)`); Carcassonne when left out, and then left out of
+    /// the stored spec, so the hashes of runs that do not name a game are unchanged.
+    #[serde(skip_serializing_if = "GameChoice::is_carcassonne")]
+    pub game: GameChoice,
+    /// The MCTS the formula is plugged into; its `selection` is replaced by the formula.
+    pub candidate: MctsSettings,
+    pub baseline: ControllerSpec,
+    pub score: Score,
+    /// Carcassonne's rules (left at their default for another game).
+    pub rules: Rules,
+}
+
+impl Default for CarcassonneSpec {
+    /// The paper's MCTS (400 simulations, UCT) as both candidate and baseline.
+    fn default() -> Self {
+        CarcassonneSpec {
+            game: GameChoice::Carcassonne,
+            candidate: MctsSettings::default(),
+            baseline: ControllerSpec::Mcts(MctsSettings::default()),
+            score: Score::ScoreDiff,
+            rules: Rules::default(),
+        }
+    }
+}
+
+// One spec per run: the size difference between the variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub enum FitnessSpec {
+    /// Fitness = minus the cumulative (pseudo-)regret of the formula as a bandit policy.
+    Bandit(BanditSpec),
+    /// Fitness = score difference or win rate against the baseline, in games of Carcassonne
+    /// or of the game `game` names; written `Games(..)` when it names one (either name reads).
+    #[serde(alias = "Games")]
+    Carcassonne(CarcassonneSpec),
+}
+
+impl FitnessSpec {
+    /// Every check of the fitness alone (the bandit's sizes and probabilities, the games'
+    /// controllers, their settings and the work of one decision), as (field, message): what
+    /// a spec file and a job step's work file (read by another process) both pass.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let err = |f: &str, m: String| Err((f.to_string(), m));
+        match self {
+            FitnessSpec::Bandit(b) => {
+                if b.arms < 2 || b.arms > 1000 {
+                    return err(
+                        "fitness.arms",
+                        format!("must be between 2 and 1000, got {}", b.arms),
+                    );
+                }
+                if !(0.0..=1.0).contains(&b.best) {
+                    return err(
+                        "fitness.best",
+                        format!("must be a probability, got {}", b.best),
+                    );
+                }
+                if !(b.epsilon >= 0.0 && b.epsilon <= b.best) {
+                    return err(
+                        "fitness.epsilon",
+                        format!(
+                            "must be in [0, best] so every arm pays with a probability, got {}",
+                            b.epsilon
+                        ),
+                    );
+                }
+                if (b.horizon as usize) < b.arms || b.horizon > 10_000_000 {
+                    return err(
+                        "fitness.horizon",
+                        format!(
+                            "must be at least the number of arms and at most 10^7, got {}",
+                            b.horizon
+                        ),
+                    );
+                }
+                if !b.c_e.is_finite() || b.c_e < 0.0 {
+                    return err(
+                        "fitness.c_e",
+                        format!("must be a finite number >= 0, got {}", b.c_e),
+                    );
+                }
+            }
+            FitnessSpec::Carcassonne(c) => {
+                if let Err((f, m)) = c.game.check_rules(&c.rules) {
+                    return err(&format!("fitness.{f}"), m);
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err(m) = c.game.check_controller(controller) {
+                        return err(field, m);
+                    }
+                }
+                if c.candidate.es.is_some() {
+                    return err(
+                        "fitness.candidate.es",
+                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
+                    );
+                }
+                if c.candidate.selection != Selection::Uct {
+                    return err(
+                        "fitness.candidate.selection",
+                        "is replaced by the formula under evaluation: leave it out".into(),
+                    );
+                }
+                if let Err(e) = c.candidate.validate() {
+                    return err("fitness.candidate", e.to_string());
+                }
+                if let Err(e) = c.baseline.validate() {
+                    return err("fitness.baseline", e.to_string());
+                }
+                for (field, controller) in [
+                    (
+                        "fitness.candidate",
+                        &ControllerSpec::Mcts(c.candidate.clone()),
+                    ),
+                    ("fitness.baseline", &c.baseline),
+                ] {
+                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
+                        return err(&format!("{field}.{f}"), m);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// That `value` is a fitness sample this fitness can produce (see `fitness::sample`): a
+    /// bandit run's minus regret, from −(horizon × epsilon) to 0; a pair of games' mean score
+    /// difference, a multiple of ½ within ± the game's highest score; a pair's win rate, a
+    /// multiple of ¼ from 0 to 1. What another process reports (a job step's results) is
+    /// checked here before it is counted.
+    pub fn check_sample(&self, value: f64) -> Result<(), String> {
+        let (low, high, step, what) = match self {
+            FitnessSpec::Bandit(b) => (
+                -(f64::from(b.horizon) * b.epsilon),
+                0.0,
+                None,
+                "minus a bandit run's regret",
+            ),
+            FitnessSpec::Carcassonne(c) => match c.score {
+                Score::ScoreDiff => (
+                    -c.game.max_score(),
+                    c.game.max_score(),
+                    Some(0.5),
+                    "a mean score difference of two games",
+                ),
+                Score::WinRate => (0.0, 1.0, Some(0.25), "a win rate of two games"),
+            },
+        };
+        let on_step = step.is_none_or(|step| (value / step).fract() == 0.0);
+        if !(value.is_finite() && (low..=high).contains(&value) && on_step) {
+            let step = step.map_or(String::new(), |s| format!(", a multiple of {s}"));
+            return Err(format!(
+                "{what} is from {} to {}{step}, got {}",
+                crate::escape::number(low),
+                crate::escape::number(high),
+                crate::escape::number(value)
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for FitnessSpec {
+    /// As derived, except that games of another game than Carcassonne are written `Games(..)`,
+    /// so a stored spec does not call a game of Pig Carcassonne.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FitnessSpec::Bandit(b) => {
+                serializer.serialize_newtype_variant("FitnessSpec", 0, "Bandit", b)
+            }
+            FitnessSpec::Carcassonne(c) => {
+                let name = if c.game.is_carcassonne() {
+                    "Carcassonne"
+                } else {
+                    "Games"
+                };
+                serializer.serialize_newtype_variant("FitnessSpec", 1, name, c)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvolveSpec {
+    /// Names the run's folder: `populations/<name>/` unless `--out` says otherwise.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Master seed: every random choice of the run derives from it.
+    pub seed: u64,
+    /// `paper`, `ucb1_tuned` (built in) or the path of a grammar RON file.
+    #[serde(default = "paper_grammar")]
+    pub grammar: String,
+    /// Where evolution starts; UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) unless given. It is also
+    /// evaluated as the run's reference.
+    #[serde(default = "Formula::uct")]
+    pub seed_formula: Formula,
+    pub strategy: StrategySpec,
+    #[serde(default)]
+    pub noise: NoiseSpec,
+    pub fitness: FitnessSpec,
+}
+
+fn paper_grammar() -> String {
+    "paper".to_string()
+}
+
+use crate::runfs::SpecFile;
+/// Spec errors are the league's: the same RON dialect, the same file:line:column messages.
+pub use crate::runfs::SpecFileError;
+
+/// Upper bounds on the sizes an evolution spec gives: populations and samples are held in
+/// memory and multiply into the run's work.
+pub const MAX_POPULATION: usize = 10_000;
+pub const MAX_GENERATIONS: usize = 100_000;
+pub const MAX_SAMPLES: usize = 100_000;
+/// The most fitness samples a whole run may spend: each bound above lets products through that
+/// no run would finish (10,000 offspring × 100,000 generations × 100,000 samples).
+pub const MAX_RUN_SAMPLES: u64 = 10_000_000;
+/// The most arm pulls a bandit run may spend (samples × horizon): hours on a few cores.
+pub const MAX_RUN_PULLS: u64 = 100_000_000_000;
+
+impl SpecFile for EvolveSpec {
+    fn check(&self) -> Result<(), (String, String)> {
+        self.validate()
+    }
+
+    fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
+        self.grammar = crate::runfs::resolve_grammar(&self.grammar, base)
+            .map_err(|e| ("grammar".into(), e))?;
+        if let FitnessSpec::Carcassonne(c) = &mut self.fitness {
+            crate::runfs::resolve_controller(&mut c.baseline, base)
+                .map_err(|(f, m)| (format!("fitness.baseline.{f}"), m))?;
+        }
+        Ok(())
+    }
+}
+
+/// A grammar by name (`paper`, `ucb1_tuned`) or file path.
+pub fn load_grammar(name: &str) -> Result<Grammar, String> {
+    Grammar::named(name).map_err(|e| e.to_string())
+}
+
+impl EvolveSpec {
+    /// Reads a spec file; a grammar file or formula file it names is read relative to the spec
+    /// file's folder and its content put in the spec, so the spec's hash covers it.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<EvolveSpec, SpecFileError> {
+        <Self as SpecFile>::from_file(path)
+    }
+
+    /// Parses and validates a spec as it is (files it names are not read); `file` names it in
+    /// errors.
+    pub fn from_ron(text: &str, file: &str) -> Result<EvolveSpec, SpecFileError> {
+        <Self as SpecFile>::from_ron(text, file)
+    }
+
+    /// The spec as RON, in the form `from_ron` reads.
+    pub fn to_ron(&self) -> String {
+        <Self as SpecFile>::to_ron(self)
+    }
+
+    /// The strategy in the formula layer's terms.
+    pub fn strategy(&self) -> EvolutionStrategy {
+        EvolutionStrategy {
+            mu: self.strategy.mu,
+            lambda: self.strategy.lambda,
+            generations: self.strategy.generations,
+            plus: self.strategy.plus,
+            initial: self.strategy.initial,
+            record_history: false,
+        }
+    }
+
+    /// The grammar the spec names (validated to load).
+    pub fn grammar(&self) -> Result<Grammar, String> {
+        load_grammar(&self.grammar)
+    }
+
+    /// The first problem found, as (field, message).
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let err = |f: &str, m: String| Err((f.to_string(), m));
+        if let Err(m) = crate::runfs::check_plain_name("the name", &self.name) {
+            return err("name", m);
+        }
+        if let Err(e) = self.strategy().validate() {
+            return err("strategy", e.to_string());
+        }
+        for (field, value, max) in [
+            ("strategy.mu", self.strategy.mu, MAX_POPULATION),
+            ("strategy.lambda", self.strategy.lambda, MAX_POPULATION),
+            (
+                "strategy.generations",
+                self.strategy.generations,
+                MAX_GENERATIONS,
+            ),
+            ("noise.samples", self.noise.samples, MAX_SAMPLES),
+            ("noise.elite_samples", self.noise.elite_samples, MAX_SAMPLES),
+        ] {
+            if value > max {
+                return err(field, format!("must be at most {max}, got {value}"));
+            }
+        }
+        let grammar = match self.grammar() {
+            Ok(g) => g,
+            Err(e) => return err("grammar", e),
+        };
+        if let Err(m) = crate::runfs::check_c_e(&self.seed_formula) {
+            return err("seed_formula", m);
+        }
+        if let Err(e) = evomcts_formula::CompiledFormula::new(&self.seed_formula) {
+            return err("seed_formula", e.to_string());
+        }
+        if self.seed_formula.depth() > grammar.depth_cap().max(evomcts_formula::MAX_DEPTH_CAP) {
+            return err(
+                "seed_formula",
+                format!("depth {} is too deep", self.seed_formula.depth()),
+            );
+        }
+        let n = &self.noise;
+        if n.samples < 2 {
+            return err(
+                "noise.samples",
+                format!("must be at least 2 to give an interval, got {}", n.samples),
+            );
+        }
+        if n.elites > self.strategy.mu {
+            return err(
+                "noise.elites",
+                format!(
+                    "at most mu ({}) survivors can be elites, got {}",
+                    self.strategy.mu, n.elites
+                ),
+            );
+        }
+        if let Some(r) = &n.racing {
+            r.validate(n.samples)?;
+        }
+        if let Some(h) = &n.functional_hashing {
+            h.validate(&self.fitness)?;
+        }
+        if let Some(r) = &n.reestimate {
+            if r.candidates == 0 || r.candidates > MAX_CANDIDATES {
+                return err(
+                    "noise.reestimate.candidates",
+                    format!(
+                        "must be between 1 and {MAX_CANDIDATES}, got {}",
+                        r.candidates
+                    ),
+                );
+            }
+            if r.samples < 2 || r.samples > MAX_SAMPLES {
+                return err(
+                    "noise.reestimate.samples",
+                    format!(
+                        "must be between 2 and {MAX_SAMPLES} to give an interval, got {}",
+                        r.samples
+                    ),
+                );
+            }
+        }
+        if n.elites == 0 {
+            return err(
+                "noise.elites",
+                "must be at least 1: the champion is the best elite".into(),
+            );
+        }
+        self.fitness.validate()?;
+        if let FitnessSpec::Carcassonne(c) = &self.fitness {
+            if !c.game.offers_move_features() {
+                let reads_feature = |t: &evomcts_formula::Terminal| {
+                    grammar.terminals().contains(t) || self.seed_formula.uses(*t)
+                };
+                if let Some(t) = evomcts_formula::Terminal::MOVE_FEATURES
+                    .iter()
+                    .find(|t| reads_feature(t))
+                {
+                    return err(
+                        "grammar",
+                        format!(
+                            "offers the move feature `{t}`, which {} does not give: use a \
+                             grammar without G, O, M, F, R, L and T",
+                            c.game.label()
+                        ),
+                    );
+                }
+            }
+        }
+        self.check_run_work()
+    }
+
+    /// The fitness samples generation 0 and each later generation spend at most (racing only
+    /// drops samples): the candidates' samples, the re-evaluated parents', the elites' extra
+    /// samples, and in generation 0 the reference's. In `u128`, so no spec can overflow it.
+    pub fn samples_per_generation(&self) -> (u128, u128) {
+        let (s, n) = (&self.strategy, &self.noise);
+        let reevaluated = if s.plus && n.reevaluate_survivors {
+            s.mu
+        } else {
+            0
+        };
+        let elite_samples = n.elites.min(s.mu) as u128 * n.elite_samples as u128;
+        let initial = (s.mu as u128 + 1) * n.samples as u128 + n.elite_samples as u128;
+        let later = (s.lambda as u128 + reevaluated as u128) * n.samples as u128;
+        (initial + elite_samples, later + elite_samples)
+    }
+
+    /// Bounds on the run's whole work: its fitness samples and, for the bandit, its pulls.
+    fn check_run_work(&self) -> Result<(), (String, String)> {
+        let (initial, later) = self.samples_per_generation();
+        let reestimate = self
+            .noise
+            .reestimate
+            .map_or(0, |r| r.candidates as u128 * r.samples as u128);
+        let samples = initial + later * self.strategy.generations as u128 + reestimate;
+        let shape = format!(
+            "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples and \
+             the re-estimate's",
+            self.strategy.mu, self.strategy.lambda, self.noise.samples, self.strategy.generations
+        );
+        if samples > u128::from(MAX_RUN_SAMPLES) {
+            return Err((
+                "strategy".into(),
+                format!(
+                    "the run would spend up to {samples} fitness samples ({shape}); at most \
+                     {MAX_RUN_SAMPLES} per run"
+                ),
+            ));
+        }
+        if let FitnessSpec::Bandit(b) = &self.fitness {
+            let pulls = samples * u128::from(b.horizon);
+            if pulls > u128::from(MAX_RUN_PULLS) {
+                return Err((
+                    "fitness.horizon".into(),
+                    format!(
+                        "the run would make up to {pulls} arm pulls ({samples} samples × horizon {}); \
+                         at most {MAX_RUN_PULLS} per run",
+                        b.horizon
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A hash of everything that determines the run's results except the number of
+    /// generations, so a finished run can be resumed with more generations. FNV-1a over
+    /// the canonical RON text.
+    pub fn hash(&self) -> String {
+        let mut canonical = self.clone();
+        canonical.strategy.generations = 0;
+        canonical.description.clear();
+        crate::runfs::fnv1a_hex(&canonical.to_ron())
+    }
+}

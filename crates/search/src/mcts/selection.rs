@@ -1,0 +1,137 @@
+//! Tree policies at decision nodes: any formula through the compiled formula engine,
+//! hand-coded UCT (the tests' reference), MCTS-RAVE and Thompson sampling.
+//!
+//! By default every policy is called only once all children have been visited (unvisited
+//! children are tried first, by the caller). Under first-play urgency a formula policy
+//! ranks unvisited children too ([`Policy::select_with_urgency`]). Policies maximise the
+//! children's statistics as stored: from the view of the player who chose them, who is
+//! the player to move at the parent. Ties go to the first child in arena order, which is
+//! itself a random order.
+
+use rand::Rng;
+
+use super::rave;
+use super::settings::{FirstPlayUrgency, UnvisitedQ};
+use super::thompson;
+use super::tree::{argmax, NodeId, Tree};
+use evomcts_formula::{CompiledFormula, SelectionInputs};
+
+/// A resolved tree policy.
+#[derive(Clone, Debug)]
+pub(crate) enum Policy {
+    Formula(CompiledFormula),
+    HandCodedUct,
+    Rave { bias: f64 },
+    Thompson { reshaped: bool },
+}
+
+impl Policy {
+    /// The child of `parent` to descend into.
+    pub(crate) fn select<M: Copy, R: Rng + ?Sized>(
+        &self,
+        tree: &Tree<M>,
+        parent: NodeId,
+        c_e: f64,
+        rng: &mut R,
+    ) -> NodeId {
+        let node = tree.get(parent);
+        if node.child_count == 1 {
+            return node.first_child;
+        }
+        match self {
+            Policy::Formula(formula) => select_by_formula(formula, tree, parent, c_e, None),
+            Policy::HandCodedUct => select_by_hand_coded_uct(tree, parent, c_e),
+            Policy::Rave { bias } => rave::select(tree, parent, c_e, *bias),
+            Policy::Thompson { reshaped } => thompson::select(tree, parent, *reshaped, rng),
+        }
+    }
+
+    /// The child of `parent` to descend into, visited or not: the formula ranks an
+    /// unvisited child with the statistics `urgency` gives it. Only formula policies rank
+    /// unvisited children (the settings' validation ensures it).
+    pub(crate) fn select_with_urgency<M: Copy>(
+        &self,
+        tree: &Tree<M>,
+        parent: NodeId,
+        c_e: f64,
+        urgency: FirstPlayUrgency,
+    ) -> NodeId {
+        let node = tree.get(parent);
+        if node.child_count == 1 {
+            return node.first_child;
+        }
+        match self {
+            Policy::Formula(formula) => {
+                select_by_formula(formula, tree, parent, c_e, Some(urgency))
+            }
+            _ => unreachable!("settings validation: first-play urgency needs a formula policy"),
+        }
+    }
+}
+
+fn select_by_formula<M: Copy>(
+    formula: &CompiledFormula,
+    tree: &Tree<M>,
+    parent: NodeId,
+    c_e: f64,
+    urgency: Option<FirstPlayUrgency>,
+) -> NodeId {
+    let node = tree.get(parent);
+    let mut inputs = SelectionInputs {
+        q: 0.0,
+        parent_visits: node.visits as f64,
+        child_visits: 0.0,
+        c_e,
+        reward_variance: 0.0,
+        parent_q: node.q(),
+        siblings: node.child_count as f64,
+        heuristic: 0.0,
+        prior: 0.0,
+        features: Default::default(),
+    };
+    let unvisited = urgency.map(|urgency| {
+        let q = match urgency.q {
+            UnvisitedQ::ParentQ => node.q(),
+            UnvisitedQ::Constant(q) => q,
+        };
+        (q, urgency.n)
+    });
+    let knowledge = tree.has_knowledge();
+    let features = tree.has_features();
+    argmax(node.children(), |id| {
+        let child = tree.get(id);
+        match unvisited {
+            Some((q, n)) if child.visits == 0 => {
+                inputs.q = q;
+                inputs.child_visits = n;
+                inputs.reward_variance = 0.0;
+            }
+            _ => {
+                inputs.q = child.q();
+                inputs.child_visits = child.visits as f64;
+                inputs.reward_variance = child.variance();
+            }
+        }
+        if knowledge {
+            let known = tree.knowledge(id);
+            inputs.heuristic = known.heuristic;
+            inputs.prior = known.prior;
+        }
+        if features {
+            inputs.features = *tree.features(id);
+        }
+        formula.eval(&inputs)
+    })
+}
+
+/// `Q + 2*C*sqrt(2*ln(N)/n)` with the operations in the order the formula engine
+/// performs them, so the values agree bit for bit (N ≥ n ≥ 1 here, where the engine's
+/// protections do not change anything).
+fn select_by_hand_coded_uct<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> NodeId {
+    let node = tree.get(parent);
+    let ln_parent = (node.visits as f64).ln();
+    argmax(node.children(), |child| {
+        let child = tree.get(child);
+        child.q() + (2.0 * c_e) * ((2.0 * ln_parent) / child.visits as f64).sqrt()
+    })
+}

@@ -1,0 +1,116 @@
+//! Properties of the tree's statistics after real searches, written for any game and run on
+//! Pig; every search also passes `verify`'s replayed invariants (run on Carcassonne in
+//! `tests/it/search_mcts_tree.rs`).
+
+use super::tree::ROOT;
+use super::*;
+use evomcts_games::pig::{sample_positions, PigRules, PigState};
+
+/// Pig decisions with a real choice, to a target small enough that simulations reach the end.
+fn pig_positions(count: usize, seed: u64) -> Vec<PigState> {
+    sample_positions(PigRules::new(30).unwrap(), count, seed).unwrap()
+}
+
+fn searched<G: Game>(settings: &MctsSettings, state: &G, seed: u64) -> MctsController<G> {
+    let mut controller = MctsController::new(settings, seed).unwrap();
+    controller.try_choose_move(state).unwrap();
+    controller.check_tree().unwrap();
+    controller
+}
+
+fn thompson_successes_follow_the_sign_of_the_score_difference<G: Game>(state: &G) {
+    // With +1/0/-1 rewards and one rollout per leaf, the reward sum is wins - losses =
+    // (wins_x2/2) - (visits - wins_x2/2) = wins_x2 - visits, at every node.
+    let settings = MctsSettings {
+        sims: 800,
+        reward: Reward::WinLoss,
+        selection: Selection::ThompsonReshaped,
+        ..MctsSettings::default()
+    };
+    let c = searched(&settings, state, 8);
+    let mut checked = 0;
+    for node in c.core.tree.nodes() {
+        if node.visits > 0 {
+            assert_eq!(node.sum, node.wins_x2 as f64 - node.visits as f64);
+            assert!(node.wins_x2 <= 2 * node.visits);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} nodes visited");
+}
+
+fn rave_counts_each_move_at_least_where_it_was_played<G: Game>(state: &G) {
+    let settings = MctsSettings {
+        sims: 1000,
+        selection: Selection::Rave { bias: 0.1 },
+        ..MctsSettings::default()
+    };
+    let c = searched(&settings, state, 4);
+    let tree = &c.core.tree;
+    let mut extra = 0;
+    for id in tree.get(ROOT).children() {
+        let (node, amaf) = (tree.get(id), tree.amaf(id));
+        // Every simulation through a child played its move first.
+        assert!(amaf.visits >= node.visits);
+        extra += amaf.visits - node.visits;
+    }
+    // And the same moves played later in simulations count too.
+    assert!(extra > 0);
+}
+
+fn several_rollouts_per_leaf_back_up_their_mean<G: Game>(state: &G) {
+    let settings = MctsSettings {
+        sims: 300,
+        rollouts_per_leaf: 4,
+        ..MctsSettings::default()
+    };
+    let c = searched(&settings, state, 2);
+    let root = c.core.tree.get(ROOT);
+    assert_eq!(root.visits, 300);
+    // Means of 4 integer differences are multiples of 1/4.
+    for node in c.core.tree.nodes() {
+        assert_eq!((node.sum * 4.0).fract(), 0.0);
+    }
+}
+
+#[test]
+fn thompson_successes_follow_the_sign_of_the_score_difference_in_pig() {
+    for state in pig_positions(3, 1) {
+        thompson_successes_follow_the_sign_of_the_score_difference(&state);
+    }
+}
+
+#[test]
+fn rave_counts_each_move_at_least_where_it_was_played_in_pig() {
+    for state in pig_positions(3, 2) {
+        rave_counts_each_move_at_least_where_it_was_played(&state);
+    }
+}
+
+#[test]
+fn several_rollouts_per_leaf_back_up_their_mean_in_pig() {
+    for state in pig_positions(3, 3) {
+        several_rollouts_per_leaf_back_up_their_mean(&state);
+    }
+}
+
+#[test]
+fn pig_trees_keep_their_invariants_with_moves_that_lead_straight_to_decisions() {
+    let settings = MctsSettings {
+        sims: 2000,
+        ..MctsSettings::default()
+    };
+    let mut terminals = 0;
+    let mut decisions = 0;
+    for (i, state) in pig_positions(4, 4).iter().enumerate() {
+        let mut c = MctsController::new(&settings, i as u64).unwrap();
+        c.try_choose_move(state).unwrap();
+        let checked = c.check_tree().unwrap();
+        terminals += checked.terminals;
+        decisions += checked.deep_decisions;
+    }
+    assert!(
+        terminals > 0 && decisions > 100,
+        "{terminals} terminals, {decisions} decisions"
+    );
+}
