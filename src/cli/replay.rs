@@ -5,8 +5,9 @@
 use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::analysis::board::{draw_game_boards, BoardTurns};
+use evomcts::analysis::report::history::history_rows;
 use evomcts::analysis::report::pig::decision_rows;
-use evomcts::arena::{GameChoice, PigRecord, PlayedGame};
+use evomcts::arena::{HistoryRecord, PigRecord, PlayedGame};
 use evomcts::escape;
 use evomcts::games::carcassonne::render::render_board;
 use evomcts::games::carcassonne::{replay_observed, GameState, ReplayStep, Reveal};
@@ -156,6 +157,14 @@ fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
                 return Some("the sequence of rolls differs".into());
             }
         }
+        (PlayedGame::History(a), PlayedGame::History(b)) => {
+            if let Some(d) = first_different_move(&a.moves, &b.moves) {
+                return Some(d);
+            }
+            if a.moves.len() != b.moves.len() || a.outcomes != b.outcomes {
+                return Some("the sequence of chance outcomes differs".into());
+            }
+        }
         (a, b) => {
             return Some(format!(
                 "recorded a game of {}, replay played {}",
@@ -195,19 +204,11 @@ fn games_list(spec: &LeagueSpec, games: &[LeagueGame]) -> TextTable {
             "Games of `{}` in schedule order (K is the number of `replay --game K`)",
             spec.name
         ),
-        headers: [
-            "K",
-            "Player 1 v player 2",
-            "Game",
-            "Score",
-            "Winner",
-            match spec.game {
-                GameChoice::Carcassonne => "Tile seed",
-                GameChoice::Pig(_) => "Dice seed",
-            },
-        ]
-        .map(String::from)
-        .to_vec(),
+        headers: ["K", "Player 1 v player 2", "Game", "Score", "Winner"]
+            .map(String::from)
+            .into_iter()
+            .chain([capitalised(spec.game.seed_name())])
+            .collect(),
         rows,
     }
 }
@@ -248,6 +249,7 @@ fn show(spec: &LeagueSpec, game: &LeagueGame) -> Result<()> {
     let r = match &game.game {
         PlayedGame::Carcassonne(r) => r,
         PlayedGame::Pig(r) => return show_pig(spec, game, r),
+        PlayedGame::History(r) => return show_history(spec, game, r),
     };
     outln!(
         "{}: {} (player 1) vs {} (player 2), tile seed {}",
@@ -346,6 +348,51 @@ fn show_pig(spec: &LeagueSpec, game: &LeagueGame, record: &PigRecord) -> Result<
         escape::terminal(&game.names[1])
     )?;
     Ok(())
+}
+
+fn show_history(spec: &LeagueSpec, game: &LeagueGame, record: &HistoryRecord) -> Result<()> {
+    outln!(
+        "{}: {} (player 1) vs {} (player 2), {}, seed {}\n",
+        game_label(spec, game),
+        escape::terminal(&game.names[0]),
+        escape::terminal(&game.names[1]),
+        record.game.label(),
+        record.seed
+    )?;
+    let rows =
+        history_rows(record).map_err(|e| anyhow::anyhow!("the game does not replay: {e}"))?;
+    for (i, row) in rows.iter().enumerate() {
+        match row.player {
+            Some(p) => outln!(
+                "step {} — {} (player {}): {}",
+                i + 1,
+                escape::terminal(&game.names[p]),
+                p + 1,
+                row.step
+            )?,
+            None => outln!("step {} — {}", i + 1, row.step)?,
+        }
+        for line in row.state.iter().flat_map(|text| text.lines()) {
+            outln!("    {}", escape::terminal(line))?;
+        }
+    }
+    outln!(
+        "\nfinal scores: {} {} – {} {}",
+        escape::terminal(&game.names[0]),
+        record.final_scores[0],
+        record.final_scores[1],
+        escape::terminal(&game.names[1])
+    )?;
+    Ok(())
+}
+
+/// `tile seed` → `Tile seed`.
+fn capitalised(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// One picture of the board after every turn, the final board numbered like the others.

@@ -13,6 +13,7 @@
 //! no search and no run, and does no I/O.
 
 pub mod carcassonne;
+pub mod connect_four;
 pub mod pig;
 
 use std::fmt::Debug;
@@ -166,6 +167,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Final scores once the game is over (the rollout's result).
     fn scores(&self) -> [i32; 2];
+
+    /// The highest final score a player can reach in this state's game (its rules, not its
+    /// position): what a score a file or another process reports is checked against. By
+    /// default no bound beyond `i32`.
+    fn max_score(&self) -> f64 {
+        f64::from(i32::MAX)
+    }
+
+    /// The state as text for people (a report page shows it after each step of a game), where
+    /// the game offers one.
+    fn text(&self) -> Option<String> {
+        None
+    }
 
     /// Plays to the end with the random player's moves and sampled outcomes: a rollout.
     fn play_out_randomly(&mut self, rng: &mut GameRng) {

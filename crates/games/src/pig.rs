@@ -427,6 +427,11 @@ impl Game for PigState {
         self.banked.map(i32::from)
     }
 
+    /// A banked score below the target plus one last roll of at most 6.
+    fn max_score(&self) -> f64 {
+        f64::from(self.rules().target) + 5.0
+    }
+
     /// Own banked score minus the opponent's (Pig offers only `ScoreDifference`).
     fn evaluate(&self, player: usize, _evaluation: Evaluation) -> f64 {
         f64::from(self.banked[player]) - f64::from(self.banked[1 - player])

@@ -40,6 +40,13 @@ fn tiny_pig_conforms() {
     check_game(|_| TinyPig::placeholder(), 200, 3);
 }
 
+/// A game without chance: every state is a decision or the end, ended by a line or a full
+/// board.
+#[test]
+fn connect_four_conforms() {
+    check_game(|_| ConnectFourState::new(), 200, 5);
+}
+
 /// Pig whose chance events list the faces 2 to 6 only, while its die still shows 1 a sixth of
 /// the time: the listed outcomes carry 5/6 of the probability, so an exact search would value
 /// every roll as if a 1 could not come.

@@ -10,6 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::support::tiny_pig::TinyPig;
 use evomcts::games::carcassonne::{GameState, Rules, Unplaceable};
+use evomcts::games::connect_four::ConnectFourState;
 use evomcts::games::pig::{PigError, PigMove, PigRules, PigState};
 use evomcts::games::{
     AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, MoveAssessment, MOVE_FEATURE_COUNT,

@@ -1,11 +1,12 @@
 //! The report of a league: the index page and one viewer page per game.
 
+use super::history::history_game_page;
 use super::html::{self, link, section, table, table_of_cells, Cell};
 use super::pig::pig_game_page;
 use super::viewer::{game_view, script_json, TileDrawings};
 use super::{run_figures, write_file, ReportError, WrittenReport, STYLESHEET, VIEWER_SCRIPT};
 use crate::formulas::{summary_table, top_table, FormulaReport};
-use evomcts_runs::arena::{GameChoice, PlayedGame};
+use evomcts_runs::arena::PlayedGame;
 use evomcts_runs::escape;
 use evomcts_runs::league::report::all_tables;
 use evomcts_runs::league::{load_runs, LeagueGame, LeagueSpec, MergeReport, Tables};
@@ -55,6 +56,9 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
                 game_page(&spec, game, &script_json(&view), &nav, numbers[i])
             }
             PlayedGame::Pig(record) => pig_game_page(&spec, game, record, &nav, numbers[i])?,
+            PlayedGame::History(record) => {
+                history_game_page(&spec, game, record, &nav, numbers[i])?
+            }
         };
         let size = write_file(&games_dir, &game_page_name(numbers[i]), &page, &mut files)?;
         largest_game_page = largest_game_page.max(size);
@@ -151,10 +155,7 @@ fn heading_of(name: &str) -> String {
 
 /// One row per game, K first; the K cell links to the game's viewer page.
 fn games_table(spec: &LeagueSpec, games: &[LeagueGame], numbers: &[usize]) -> String {
-    let seed = match spec.game {
-        GameChoice::Carcassonne => "tile seed",
-        GameChoice::Pig(_) => "dice seed",
-    };
+    let seed = spec.game.seed_name();
     let headers = [
         "K", "game", "player 1", "player 2", "score 1", "score 2", "winner", "turns", seed,
     ]

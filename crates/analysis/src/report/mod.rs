@@ -13,6 +13,7 @@
 //! the viewer's data, written as JSON with `<` escaped and shown by the script as text.
 
 mod evolution;
+pub mod history;
 pub mod html;
 mod league;
 pub mod pig;

@@ -36,8 +36,7 @@ pub fn decision_rows(record: &PigRecord) -> Result<Vec<DecisionRow>, String> {
                     PigMove::Roll => String::new(),
                 },
             }),
-            Step::Chance { slot } => {
-                let face = slot + 1;
+            Step::Chance { outcome: face } => {
                 let effect = if face == 1 {
                     "1: the turn total is lost".to_string()
                 } else if after.is_over() {

@@ -129,6 +129,12 @@ impl Game for GameState {
     /// its end through this interface has not run it, and the virtual scores are exactly what
     /// it would award. Before the end, the scores so far.
     #[inline]
+    /// A bound far above what 72 tiles can score (a few hundred points), so no game is
+    /// refused while NaN, infinities and `1e308` are.
+    fn max_score(&self) -> f64 {
+        10_000.0
+    }
+
     fn scores(&self) -> [i32; 2] {
         if self.is_over() {
             self.virtual_scores()

@@ -13,10 +13,12 @@
 //! unchanged.
 
 pub mod choice;
+pub mod history;
 pub mod play;
 pub mod record;
 
-pub use choice::GameChoice;
+pub use choice::{GameChoice, GameTask};
+pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError};
 pub use play::{
     play_pig, play_sampled, play_seated, replay_pig, replay_pig_observed, PigReplayError,
     PlayError, SeatedPlay, Step,

@@ -1,6 +1,7 @@
 //! Playing one game between two controller specs, whichever game, and replaying a Pig record.
 
-use super::choice::GameChoice;
+use super::choice::{GameChoice, GameTask};
+use super::history::{play_history, replay_history, ReplayError};
 use super::record::{PigRecord, PlayedGame};
 use evomcts_games::carcassonne::{play_game, GameError, GameState, Move, Rules};
 use evomcts_games::pig::{PigError, PigMove, PigRules, PigState};
@@ -18,6 +19,9 @@ pub enum PlayError {
     Carcassonne(#[from] GameError),
     #[error(transparent)]
     Pig(#[from] PigError),
+    /// A game without an error type of its own here refused a move or an outcome.
+    #[error("{0}")]
+    Game(String),
 }
 
 /// One game and what each seat's controller recorded while playing it.
@@ -108,6 +112,43 @@ pub fn play_seated(
                 searches: [Vec::new(), Vec::new()],
             })
         }
+        // Every other game keeps its history (`arena::history`).
+        _ => game
+            .dispatch(
+                rules,
+                PlayHistory {
+                    choice: game,
+                    seed,
+                    specs,
+                    seat_seeds,
+                },
+            )
+            .map_err(PlayError::Game)?,
+    }
+}
+
+/// [`play_seated`] for a game recorded by its history.
+struct PlayHistory<'a> {
+    choice: GameChoice,
+    seed: u64,
+    specs: [&'a ControllerSpec; 2],
+    seat_seeds: [u64; 2],
+}
+
+impl GameTask for PlayHistory<'_> {
+    type Output = Result<SeatedPlay, PlayError>;
+    fn run<G: Game>(self, start: G) -> Self::Output {
+        let mut first = Seat::<G>::build(self.specs[0], self.seat_seeds[0], 0, None)?;
+        let mut second = Seat::<G>::build(self.specs[1], self.seat_seeds[1], 1, None)?;
+        let record = play_history(self.choice, start, self.seed, [&mut first, &mut second])?;
+        Ok(SeatedPlay {
+            game: PlayedGame::History(record),
+            es: [
+                first.agent.take_decision_records(),
+                second.agent.take_decision_records(),
+            ],
+            searches: [Vec::new(), Vec::new()],
+        })
     }
 }
 
@@ -118,9 +159,10 @@ pub enum Step<M> {
         player: usize,
         mv: M,
     },
-    /// A chance event resolved with the outcome in `slot` of [`Game::chance_slots`].
+    /// A chance event resolved with `outcome` (its label, as [`Game::apply_outcome`] takes
+    /// it).
     Chance {
-        slot: usize,
+        outcome: u8,
     },
 }
 
@@ -135,6 +177,7 @@ pub fn play_sampled<G: Game>(
     mut observe: impl FnMut(&G, Step<G::Move>),
 ) -> Result<G, G::Error> {
     let mut chance = GameRng::seed_from_u64(seed);
+    let mut labels = Vec::new();
     while !state.is_over() {
         if state.at_decision() {
             let player = state.to_move();
@@ -142,8 +185,15 @@ pub fn play_sampled<G: Game>(
             state.apply_move(mv)?;
             observe(&state, Step::Moved { player, mv });
         } else {
+            labels.clear();
+            state.chance_slots(|label| labels.push(label));
             match state.sample_chance(&mut chance) {
-                Some(slot) => observe(&state, Step::Chance { slot }),
+                Some(slot) => observe(
+                    &state,
+                    Step::Chance {
+                        outcome: labels[slot],
+                    },
+                ),
                 None => break,
             }
         }
@@ -174,8 +224,7 @@ pub fn play_pig(
                 record.moves.push(mv);
                 record.turns[player] = record.turns[player].saturating_add(1);
             }
-            // Pig's slots are the faces in order: slot s is face s + 1.
-            Step::Chance { slot } => record.rolls.push(slot as u8 + 1),
+            Step::Chance { outcome } => record.rolls.push(outcome),
         },
     )?;
     record.final_scores = end.scores();
@@ -183,24 +232,7 @@ pub fn play_pig(
 }
 
 /// Why a Pig record does not replay.
-#[derive(Debug, thiserror::Error)]
-pub enum PigReplayError {
-    #[error("the record's rules: {0}")]
-    Rules(PigError),
-    #[error("the record ends before the game does: no {0} left")]
-    RunsOut(&'static str),
-    #[error("the game ends with {moves} moves and {rolls} rolls of the record unplayed")]
-    Unplayed { moves: usize, rolls: usize },
-    #[error("move {index}: {source}")]
-    Move { index: usize, source: PigError },
-    #[error("roll {index}: {source}")]
-    Roll { index: usize, source: PigError },
-    #[error("the replayed final scores {replayed:?} differ from the recorded {recorded:?}")]
-    Scores {
-        replayed: [i32; 2],
-        recorded: [i32; 2],
-    },
-}
+pub type PigReplayError = ReplayError;
 
 /// Replays a Pig record's moves and rolls, checking each is legal and that the replayed final
 /// scores are the recorded ones; returns the final state.
@@ -211,43 +243,14 @@ pub fn replay_pig(record: &PigRecord) -> Result<PigState, PigReplayError> {
 /// [`replay_pig`], calling `observe(state, step)` after every move and roll.
 pub fn replay_pig_observed(
     record: &PigRecord,
-    mut observe: impl FnMut(&PigState, Step<PigMove>),
+    observe: impl FnMut(&PigState, Step<PigMove>),
 ) -> Result<PigState, PigReplayError> {
-    let mut state = PigState::new(record.pig).map_err(PigReplayError::Rules)?;
-    let (mut moves, mut rolls) = (
-        record.moves.iter().enumerate(),
-        record.rolls.iter().enumerate(),
-    );
-    while !state.is_over() {
-        if state.at_decision() {
-            let (index, &mv) = moves.next().ok_or(PigReplayError::RunsOut("move"))?;
-            let player = state.to_move();
-            state
-                .apply_move(mv)
-                .map_err(|source| PigReplayError::Move { index, source })?;
-            observe(&state, Step::Moved { player, mv });
-        } else {
-            let (index, &face) = rolls.next().ok_or(PigReplayError::RunsOut("roll"))?;
-            state
-                .apply_outcome(face)
-                .map_err(|source| PigReplayError::Roll { index, source })?;
-            observe(
-                &state,
-                Step::Chance {
-                    slot: usize::from(face.saturating_sub(1)),
-                },
-            );
-        }
-    }
-    let (moves, rolls) = (moves.count(), rolls.count());
-    if moves + rolls > 0 {
-        return Err(PigReplayError::Unplayed { moves, rolls });
-    }
-    if state.scores() != record.final_scores {
-        return Err(PigReplayError::Scores {
-            replayed: state.scores(),
-            recorded: record.final_scores,
-        });
-    }
-    Ok(state)
+    let start = PigState::new(record.pig).map_err(|e| ReplayError::Rules(e.to_string()))?;
+    replay_history(
+        start,
+        record.moves.iter().map(|&mv| Ok(mv)),
+        &record.rolls,
+        record.final_scores,
+        observe,
+    )
 }

@@ -1,10 +1,12 @@
 //! What a finished game leaves for tables, replay and analysis, whichever game it was.
 //!
-//! A Carcassonne record is written exactly as `game::GameRecord` always was (no tag), so
-//! records made before games could be chosen read and write unchanged; a Pig record is told
-//! apart by its `pig` field (its rules).
+//! A Carcassonne record is written exactly as `carcassonne::GameRecord` always was (no tag),
+//! so records made before games could be chosen read and write unchanged; a Pig record is told
+//! apart by its `pig` field (its rules), and the history of any other game
+//! (`arena::history`) by its `game` field.
 
 use super::choice::GameChoice;
+use super::history::HistoryRecord;
 use evomcts_games::carcassonne::{seed_string, GameRecord};
 use evomcts_games::pig::{PigMove, PigRules};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -32,10 +34,12 @@ pub struct PigRecord {
 pub enum PlayedGame {
     Carcassonne(GameRecord),
     Pig(PigRecord),
+    /// A game without a record of its own: its history.
+    History(HistoryRecord),
 }
 
 impl<'de> Deserialize<'de> for PlayedGame {
-    /// By the `pig` field: untagged matching would answer a damaged Carcassonne record with
+    /// By the `pig` field (Pig) or the `game` field (a history): untagged matching would answer a damaged Carcassonne record with
     /// "matches no variant" instead of naming what is wrong with it. The record's text is kept
     /// raw and probed for the field without building a tree of it, which keeps reading records
     /// nearly as fast as reading Carcassonne's alone.
@@ -45,12 +49,18 @@ impl<'de> Deserialize<'de> for PlayedGame {
         struct Probe {
             #[serde(default)]
             pig: Option<IgnoredAny>,
+            #[serde(default)]
+            game: Option<IgnoredAny>,
         }
         let raw = Box::<serde_json::value::RawValue>::deserialize(deserializer)?;
         // Not an object at all: Carcassonne's parser says what was expected.
-        let is_pig = serde_json::from_str::<Probe>(raw.get()).is_ok_and(|p| p.pig.is_some());
+        let probe = serde_json::from_str::<Probe>(raw.get()).ok();
+        let (is_pig, is_history) =
+            probe.map_or((false, false), |p| (p.pig.is_some(), p.game.is_some()));
         let game = if is_pig {
             serde_json::from_str(raw.get()).map(PlayedGame::Pig)
+        } else if is_history {
+            serde_json::from_str(raw.get()).map(PlayedGame::History)
         } else {
             serde_json::from_str(raw.get()).map(PlayedGame::Carcassonne)
         };
@@ -71,6 +81,7 @@ impl PlayedGame {
         match self {
             PlayedGame::Carcassonne(r) => r.final_scores,
             PlayedGame::Pig(r) => r.final_scores,
+            PlayedGame::History(r) => r.final_scores,
         }
     }
 
@@ -92,11 +103,22 @@ impl PlayedGame {
         i64::from(a) - i64::from(b)
     }
 
-    /// The seed of the game's chance events: Carcassonne's tile seed, Pig's dice seed.
+    /// The seed of the game's chance events: Carcassonne's tile seed, Pig's dice seed, a
+    /// history's seed.
     pub fn seed(&self) -> u64 {
         match self {
             PlayedGame::Carcassonne(r) => r.tile_seed,
             PlayedGame::Pig(r) => r.dice_seed,
+            PlayedGame::History(r) => r.seed,
+        }
+    }
+
+    /// Where the seed is in a record's line, for messages.
+    pub fn seed_field(&self) -> &'static str {
+        match self {
+            PlayedGame::Carcassonne(_) => "game.tile_seed",
+            PlayedGame::Pig(_) => "game.dice_seed",
+            PlayedGame::History(_) => "game.seed",
         }
     }
 
@@ -105,6 +127,7 @@ impl PlayedGame {
         match self {
             PlayedGame::Carcassonne(r) => r.moves.len(),
             PlayedGame::Pig(r) => r.moves.len(),
+            PlayedGame::History(r) => r.moves.len(),
         }
     }
 
@@ -113,6 +136,7 @@ impl PlayedGame {
         match self {
             PlayedGame::Carcassonne(_) => GameChoice::Carcassonne,
             PlayedGame::Pig(r) => GameChoice::Pig(r.pig),
+            PlayedGame::History(r) => r.game,
         }
     }
 
@@ -124,14 +148,14 @@ impl PlayedGame {
     pub fn carcassonne(&self) -> Option<&GameRecord> {
         match self {
             PlayedGame::Carcassonne(r) => Some(r),
-            PlayedGame::Pig(_) => None,
+            _ => None,
         }
     }
 
     pub fn carcassonne_mut(&mut self) -> Option<&mut GameRecord> {
         match self {
             PlayedGame::Carcassonne(r) => Some(r),
-            PlayedGame::Pig(_) => None,
+            _ => None,
         }
     }
 }

@@ -647,10 +647,11 @@ pub fn run_validation(
 pub(super) fn sequence_words(game: GameChoice) -> (String, &'static str) {
     match game {
         GameChoice::Carcassonne => ("tile sequences".into(), "tile seeds"),
-        game => (
+        GameChoice::Pig(_) => (
             format!("sequences of die rolls of {}", game.label()),
             "dice seeds",
         ),
+        _ => (format!("seeds of {}", game.label()), "seeds"),
     }
 }
 

@@ -9,7 +9,7 @@
 use super::records::{read_records, record_path, LeagueGame, ReadRecords, RecordError};
 use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{LeagueSpec, SpecFileError};
-use crate::arena::{GameChoice, PlayedGame};
+use crate::arena::GameChoice;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -185,12 +185,8 @@ impl Expected {
             ));
         }
         if g.game.seed() != job.tile_seed {
-            let field = match g.game {
-                PlayedGame::Carcassonne(_) => "game.tile_seed",
-                PlayedGame::Pig(_) => "game.dice_seed",
-            };
             return Err(differs(
-                field,
+                g.game.seed_field(),
                 format!("{} instead of {}", g.game.seed(), job.tile_seed),
             ));
         }

@@ -1,0 +1,136 @@
+//! The page of one game recorded by its history (any game without a page of its own): one row
+//! per move and chance outcome, with the game's text rendering of the state after it where the
+//! game offers one ([`Game::text`]). The history is replayed, so a record that does not replay
+//! makes no page.
+
+use super::html::{self, table_of_cells, Cell};
+use super::ReportError;
+use evomcts_games::carcassonne::Rules;
+use evomcts_games::Game;
+use evomcts_runs::arena::{history_moves, replay_history, GameTask, HistoryRecord, Step};
+use evomcts_runs::escape;
+use evomcts_runs::league::{LeagueGame, LeagueSpec};
+
+/// One step of a replayed history, as the page and `replay --game K` show it.
+pub struct HistoryRow {
+    /// The seat that moved; `None` for a chance outcome.
+    pub player: Option<usize>,
+    /// The move as the record holds it (the game's serialisation), or the chance outcome's
+    /// label.
+    pub step: String,
+    /// The game's rendering of the state after the step, where it offers one.
+    pub state: Option<String>,
+}
+
+/// Every step of a history record, replayed on its game (an error says why it does not).
+pub fn history_rows(record: &HistoryRecord) -> Result<Vec<HistoryRow>, String> {
+    struct Rows<'a>(&'a HistoryRecord);
+    impl GameTask for Rows<'_> {
+        type Output = Result<Vec<HistoryRow>, String>;
+        fn run<G: Game>(self, start: G) -> Self::Output {
+            let record = self.0;
+            let mut rows = Vec::with_capacity(record.moves.len() + record.outcomes.len());
+            let mut moves = record.moves.iter();
+            replay_history(
+                start,
+                history_moves::<G>(record),
+                &record.outcomes,
+                record.final_scores,
+                |after, step| {
+                    let (player, step) = match step {
+                        Step::Moved { player, .. } => (
+                            Some(player),
+                            moves.next().map_or(String::new(), |mv| mv.to_string()),
+                        ),
+                        Step::Chance { outcome } => (None, format!("chance: {outcome}")),
+                    };
+                    rows.push(HistoryRow {
+                        player,
+                        step,
+                        state: after.text(),
+                    });
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            Ok(rows)
+        }
+    }
+    record.game.dispatch(Rules::default(), Rows(record))?
+}
+
+/// The page of game `number`, recorded by its history; `nav` links to the report and the
+/// neighbouring games.
+pub fn history_game_page(
+    spec: &LeagueSpec,
+    game: &LeagueGame,
+    record: &HistoryRecord,
+    nav: &str,
+    number: usize,
+) -> Result<String, ReportError> {
+    let rows = history_rows(record).map_err(|e| {
+        ReportError::Input(format!(
+            "game {number} ({}) does not replay: {e}",
+            game.id()
+        ))
+    })?;
+    let names = [escape::html(&game.names[0]), escape::html(&game.names[1])];
+    let headers = [
+        "step",
+        "player",
+        "move or chance outcome",
+        "position after it",
+    ]
+    .map(String::from);
+    let cells: Vec<Vec<Cell>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            vec![
+                Cell::text(&(i + 1).to_string()),
+                match row.player {
+                    Some(p) => Cell {
+                        html: format!("<span class=\"p{p}\">{}</span>", names[p]),
+                        numeric: false,
+                    },
+                    None => Cell::text("chance"),
+                },
+                Cell::text(&row.step),
+                Cell {
+                    html: row.state.as_deref().map_or(String::new(), |text| {
+                        format!("<pre class=\"position\">{}</pre>", escape::html(text))
+                    }),
+                    numeric: false,
+                },
+            ]
+        })
+        .collect();
+    let body = format!(
+        r#"<header>
+<h1>Game {number}: <span class="p0">{n0}</span> vs <span class="p1">{n1}</span></h1>
+<p>League {league} · game {id} · {label} · seed <span class="seed">{seed}</span> · final score {s0} – {s1}</p>
+<nav class="games">{nav}</nav>
+</header>
+<main>
+{table}</main>
+"#,
+        n0 = names[0],
+        n1 = names[1],
+        league = escape::html(&spec.name),
+        id = escape::html(&game.id().to_string()),
+        label = escape::html(&record.game.label()),
+        seed = record.seed,
+        s0 = record.final_scores[0],
+        s1 = record.final_scores[1],
+        table = table_of_cells(
+            "Every step of the game: each move and chance outcome, and the position after it",
+            &headers,
+            &cells
+        ),
+    );
+    Ok(html::page(
+        &format!("Game {number}: {} vs {}", game.names[0], game.names[1]),
+        "../report.css",
+        &body,
+        &[],
+    ))
+}

@@ -1,0 +1,179 @@
+//! The record of a game that has no record of its own: its history, as OpenSpiel keeps one.
+//! A game registered in [`GameChoice`] gets it with no code of its own: the seed of its chance
+//! events, every move as the game serialises it, every chance outcome by its label
+//! ([`Game::chance_outcomes`]), the final scores and each seat's decisions. Replaying the
+//! history on the game's start state gives the end back; the one replay loop,
+//! [`replay_history`], also replays Pig's own records.
+
+use super::choice::GameChoice;
+use super::play::{PlayError, Step};
+use evomcts_games::carcassonne::seed_string;
+use evomcts_games::{ChanceOutcome, Controller, Game, GameRng};
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+/// A finished game of a game without a record type of its own. Told apart from other
+/// records by its `game` field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryRecord {
+    /// The game and its parameters, as the spec names it.
+    pub game: GameChoice,
+    /// The seed of the chance events.
+    #[serde(with = "seed_string")]
+    pub seed: u64,
+    /// Every decision's move, in order, as the game serialises its moves.
+    pub moves: Vec<serde_json::Value>,
+    /// Every chance outcome's label, in order (empty for a game without chance).
+    pub outcomes: Vec<u8>,
+    pub final_scores: [i32; 2],
+    /// Decisions each seat took.
+    pub turns: [u16; 2],
+}
+
+/// Why a recorded history does not replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the record's rules: {0}")]
+    Rules(String),
+    #[error("the record ends before the game does: no {0} left")]
+    RunsOut(&'static str),
+    #[error(
+        "the game ends with {moves} moves and {outcomes} chance outcomes of the record unplayed"
+    )]
+    Unplayed { moves: usize, outcomes: usize },
+    #[error("move {index}: {message}")]
+    Move { index: usize, message: String },
+    #[error("chance outcome {index}: {message}")]
+    Outcome { index: usize, message: String },
+    #[error("the replayed final scores {replayed:?} differ from the recorded {recorded:?}")]
+    Scores {
+        replayed: [i32; 2],
+        recorded: [i32; 2],
+    },
+}
+
+/// One game from `start` between `controllers`, its chance outcomes drawn one at a time from
+/// the exact weights of [`Game::chance_outcomes`] with one RNG seeded by `seed`, so both
+/// seatings of a seed meet the same outcomes as long as the games do not diverge, and every
+/// outcome is in the history.
+pub fn play_history<G: Game>(
+    choice: GameChoice,
+    start: G,
+    seed: u64,
+    controllers: [&mut dyn Controller<G>; 2],
+) -> Result<HistoryRecord, PlayError> {
+    let mut state = start;
+    let mut chance = GameRng::seed_from_u64(seed);
+    let mut weighted: Vec<ChanceOutcome> = Vec::new();
+    let mut record = HistoryRecord {
+        game: choice,
+        seed,
+        moves: Vec::new(),
+        outcomes: Vec::new(),
+        final_scores: [0; 2],
+        turns: [0; 2],
+    };
+    let failed = |e: G::Error| PlayError::Game(e.to_string());
+    while !state.is_over() {
+        if state.at_decision() {
+            let player = state.to_move();
+            let mv = controllers[player].choose_move(&state);
+            state.apply_move(mv).map_err(failed)?;
+            record.moves.push(
+                serde_json::to_value(mv)
+                    .map_err(|e| PlayError::Game(format!("the move {mv:?}: {e}")))?,
+            );
+            record.turns[player] = record.turns[player].saturating_add(1);
+        } else {
+            state.chance_outcomes(&mut weighted);
+            let outcome = draw_weighted(&weighted, &mut chance)
+                .ok_or_else(|| PlayError::Game("a chance event with no outcome".into()))?;
+            state.apply_outcome(outcome).map_err(failed)?;
+            record.outcomes.push(outcome);
+        }
+    }
+    record.final_scores = state.scores();
+    Ok(record)
+}
+
+/// An outcome's label drawn in proportion to the weights.
+fn draw_weighted(outcomes: &[ChanceOutcome], rng: &mut GameRng) -> Option<u8> {
+    let total: f64 = outcomes.iter().map(|o| o.weight).sum();
+    if total.is_nan() || total <= 0.0 {
+        return None;
+    }
+    let mut x = rng.gen::<f64>() * total;
+    for o in outcomes {
+        if x < o.weight {
+            return Some(o.label);
+        }
+        x -= o.weight;
+    }
+    // Rounding left `x` at the very top: the last outcome with a weight.
+    outcomes
+        .iter()
+        .rev()
+        .find(|o| o.weight > 0.0)
+        .map(|o| o.label)
+}
+
+/// Replays a history from `start`: each move and chance outcome in turn, checked legal, and
+/// the replayed final scores compared with the recorded ones; `observe(state, step)` is
+/// called after each. Returns the final state. The one replay loop of every game but
+/// Carcassonne (whose referee replays its stack).
+pub fn replay_history<G: Game>(
+    start: G,
+    moves: impl IntoIterator<Item = Result<G::Move, String>>,
+    outcomes: &[u8],
+    final_scores: [i32; 2],
+    mut observe: impl FnMut(&G, Step<G::Move>),
+) -> Result<G, ReplayError> {
+    let mut state = start;
+    let mut moves = moves.into_iter().enumerate();
+    let mut outcomes = outcomes.iter().enumerate();
+    while !state.is_over() {
+        if state.at_decision() {
+            let (index, mv) = moves.next().ok_or(ReplayError::RunsOut("move"))?;
+            let mv = mv.map_err(|message| ReplayError::Move { index, message })?;
+            let player = state.to_move();
+            state.apply_move(mv).map_err(|e| ReplayError::Move {
+                index,
+                message: e.to_string(),
+            })?;
+            observe(&state, Step::Moved { player, mv });
+        } else {
+            let (index, &outcome) = outcomes
+                .next()
+                .ok_or(ReplayError::RunsOut("chance outcome"))?;
+            state
+                .apply_outcome(outcome)
+                .map_err(|e| ReplayError::Outcome {
+                    index,
+                    message: e.to_string(),
+                })?;
+            observe(&state, Step::Chance { outcome });
+        }
+    }
+    let (moves, outcomes) = (moves.count(), outcomes.count());
+    if moves + outcomes > 0 {
+        return Err(ReplayError::Unplayed { moves, outcomes });
+    }
+    if state.scores() != final_scores {
+        return Err(ReplayError::Scores {
+            replayed: state.scores(),
+            recorded: final_scores,
+        });
+    }
+    Ok(state)
+}
+
+/// A history record's moves, decoded as `G`'s moves.
+pub fn history_moves<G: Game>(
+    record: &HistoryRecord,
+) -> impl Iterator<Item = Result<G::Move, String>> + '_ {
+    record
+        .moves
+        .iter()
+        .map(|v| G::Move::deserialize(v).map_err(|e| format!("`{v}` is not a move: {e}")))
+}
