@@ -2,6 +2,7 @@
 //! searches must return the very same root value and move, and visit fewer nodes. Also the
 //! move order, the settings and the controller.
 
+use evomcts::games::carcassonne::evaluation::HEYDEN;
 use evomcts::games::carcassonne::evaluation::{
     evaluate, move_class, order_moves, score_difference_bound,
 };
@@ -59,7 +60,7 @@ fn compare(positions: &[GameState], depth: u32, evaluation: Evaluation) -> ([u64
 #[test]
 fn depth_one_equals_greedy_expectimax() {
     let positions = sample_positions(40, 11, 5..65);
-    for evaluation in [Evaluation::ScoreDifference, Evaluation::Heyden] {
+    for evaluation in [Evaluation::ScoreDifference, HEYDEN] {
         // One ply has no chance node, so nothing can be pruned: the same tree.
         let (star, plain) = compare(&positions, 1, evaluation);
         assert_eq!(star, [plain; 3]);
@@ -84,7 +85,7 @@ fn depth_two_equals_expectimax_and_prunes() {
 #[test]
 fn depth_two_heyden_equals_expectimax() {
     let positions = sample_positions(6, 33, 10..60);
-    let (star, plain) = compare(&positions, 2, Evaluation::Heyden);
+    let (star, plain) = compare(&positions, 2, HEYDEN);
     for n in star {
         assert!(n < plain, "{star:?} vs {plain}");
     }
@@ -349,7 +350,7 @@ fn settings_validate_and_round_trip() {
         partial,
         StarSettings {
             probing: 1,
-            evaluation: Evaluation::Heyden,
+            evaluation: HEYDEN,
             ..StarSettings::default()
         }
     );
@@ -359,12 +360,12 @@ fn settings_validate_and_round_trip() {
 #[test]
 fn true_bounds_hold_over_random_games() {
     let b = score_difference_bound();
-    let h = evomcts::games::carcassonne::evaluation::evaluation_bound(Evaluation::Heyden);
+    let h = evomcts::games::carcassonne::evaluation::evaluation_bound(HEYDEN);
     eprintln!("true bounds: score difference ±{b}, Heyden ±{h}");
     for state in sample_positions(100, 77, 0..71) {
         for me in 0..2 {
             assert!(evaluate(&state, me, Evaluation::ScoreDifference).abs() <= b);
-            assert!(evaluate(&state, me, Evaluation::Heyden).abs() <= h);
+            assert!(evaluate(&state, me, HEYDEN).abs() <= h);
         }
     }
 }
@@ -452,7 +453,7 @@ fn results_recorded_on_seeded_positions_are_unchanged() {
             StarSettings::star25(),
             StarSettings::star25().with_true_bounds(&state),
             StarSettings {
-                evaluation: Evaluation::Heyden,
+                evaluation: HEYDEN,
                 ..StarSettings::star2()
             },
         ] {
@@ -524,4 +525,26 @@ fn results_recorded_on_seeded_positions_are_unchanged() {
             "case {c}: reused searcher"
         );
     }
+}
+
+/// An evaluation is written by its name, a game's own as `ScoreDifference` is, in RON and in
+/// JSON; a name no game offers parses, and is refused for the game when the controller is
+/// checked, the message naming the field and the name.
+#[test]
+fn evaluations_are_written_by_name_and_unoffered_ones_refused() {
+    let heyden: StarSettings = ron::from_str("(evaluation: Heyden)").unwrap();
+    assert_eq!(heyden.evaluation, HEYDEN);
+    let written = ron::to_string(&heyden).unwrap();
+    assert!(written.contains("evaluation:Heyden"), "{written}");
+    assert_eq!(ron::from_str::<StarSettings>(&written).unwrap(), heyden);
+    assert_eq!(serde_json::to_string(&HEYDEN).unwrap(), "\"Heyden\"");
+    assert_eq!(
+        serde_json::from_str::<Evaluation>("\"ScoreDifference\"").unwrap(),
+        Evaluation::ScoreDifference
+    );
+    let unknown: StarSettings = ron::from_str("(evaluation: Tempo)").unwrap();
+    let why = unknown.validate_for::<GameState>().unwrap_err().to_string();
+    assert!(why.contains("Tempo") && why.contains("evaluation"), "{why}");
+    assert!(heyden.validate_for::<GameState>().is_ok());
+    assert!(serde_json::from_str::<Evaluation>("\"not a name\"").is_err());
 }

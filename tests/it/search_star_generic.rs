@@ -5,6 +5,7 @@
 //! and a small tree is checked by hand.
 
 use crate::support::tiny_pig::{TinyPig, HOLD, ROLL, TARGET};
+use evomcts::games::carcassonne::evaluation::HEYDEN;
 use evomcts::games::{Controller, Evaluation, Game, GameRng};
 use evomcts::search::star::{expectimax, search, StarController, StarError, StarSettings};
 
@@ -71,7 +72,7 @@ fn every_variant_equals_expectimax() {
 #[test]
 fn the_game_must_offer_the_evaluation() {
     let heyden = StarSettings {
-        evaluation: Evaluation::Heyden,
+        evaluation: HEYDEN,
         ..StarSettings::star1()
     };
     // Game-independent checks pass; the game does not offer Heyden's evaluation.
@@ -84,7 +85,7 @@ fn the_game_must_offer_the_evaluation() {
         Err(other) => panic!("expected a setting error, got {other}"),
         Ok(_) => panic!("Heyden accepted for a game that does not offer it"),
     }
-    assert!(expectimax(&TinyPig::placeholder(), 2, Evaluation::Heyden).is_err());
+    assert!(expectimax(&TinyPig::placeholder(), 2, HEYDEN).is_err());
     let mut rolling = TinyPig::placeholder();
     rolling.apply_move(ROLL).unwrap();
     assert_eq!(

@@ -26,17 +26,117 @@ use serde::{Deserialize, Serialize};
 pub type GameRng = rand_pcg::Pcg64Mcg;
 
 /// How a position at a search horizon is valued, from one player's view. Every game offers
-/// `ScoreDifference`; a game may offer more (Carcassonne: `Heyden`) and says which through
-/// [`Game::offers`].
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// `ScoreDifference`; a game may offer evaluations of its own, which it names in
+/// [`Game::OWN_EVALUATIONS`] (Carcassonne: `Heyden`). Specs write either by name
+/// (`evaluation: Heyden`), as a plain identifier.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
 pub enum Evaluation {
     /// Own score minus the opponent's, counting what the position would score if the game
     /// ended now (Carcassonne's virtual scores; Pig's banked scores): the papers' choice.
     #[default]
     ScoreDifference,
-    /// Heyden's (2009) weighted features of a Carcassonne position (see
-    /// `crate::carcassonne::evaluation`); offered by Carcassonne only.
-    Heyden,
+    /// The evaluation a game offers under this name; meaningful only to a game that lists it.
+    Own(&'static str),
+}
+
+impl Evaluation {
+    /// The name specs write.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Evaluation::ScoreDifference => "ScoreDifference",
+            Evaluation::Own(name) => name,
+        }
+    }
+}
+
+impl Debug for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Evaluation {
+    /// As the unit variant of its name, so `ScoreDifference` and a game's own names read and
+    /// write as any enum's variants do.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let index = match self {
+            Evaluation::ScoreDifference => 0,
+            Evaluation::Own(_) => 1,
+        };
+        serializer.serialize_unit_variant("Evaluation", index, self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Evaluation {
+    /// Any identifier: whether the game offers it is the game's to say ([`Game::offers`]),
+    /// when a controller is built for it.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Named;
+        impl<'de> serde::de::Visitor<'de> for Named {
+            type Value = Evaluation;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an evaluation: ScoreDifference, or one the game offers (Heyden)")
+            }
+            fn visit_enum<A: serde::de::EnumAccess<'de>>(
+                self,
+                data: A,
+            ) -> Result<Evaluation, A::Error> {
+                use serde::de::VariantAccess;
+                let (Identifier(name), variant) = data.variant()?;
+                variant.unit_variant()?;
+                evaluation_named(&name).map_err(serde::de::Error::custom)
+            }
+        }
+        deserializer.deserialize_enum("Evaluation", &["ScoreDifference"], Named)
+    }
+}
+
+/// A variant's name as the format writes identifiers (RON: bare, JSON: a string).
+struct Identifier(String);
+
+impl<'de> Deserialize<'de> for Identifier {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Identifier;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an identifier")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Identifier, E> {
+                Ok(Identifier(v.to_owned()))
+            }
+        }
+        deserializer.deserialize_identifier(Visit)
+    }
+}
+
+/// The evaluation of a name, its name kept for the life of the program: each distinct name is
+/// stored once, so reading many specs does not grow memory.
+fn evaluation_named(name: &str) -> Result<Evaluation, String> {
+    use std::sync::{Mutex, OnceLock};
+    if name == "ScoreDifference" {
+        return Ok(Evaluation::ScoreDifference);
+    }
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !plain {
+        return Err(format!(
+            "`{}` is not an evaluation's name (letters, digits and `_`, at most 64)",
+            name.escape_debug()
+        ));
+    }
+    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&known) = names.iter().find(|&&known| known == name) {
+        return Ok(Evaluation::Own(known));
+    }
+    let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.push(kept);
+    Ok(Evaluation::Own(kept))
 }
 
 /// One outcome of a chance event, as the exact searches (expectimax, Star) enumerate them.
@@ -210,9 +310,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         }
     }
 
+    /// The names of the evaluations the game offers besides `ScoreDifference`.
+    const OWN_EVALUATIONS: &'static [&'static str] = &[];
+
     /// Whether the game offers `evaluation`.
     fn offers(evaluation: Evaluation) -> bool {
-        evaluation == Evaluation::ScoreDifference
+        match evaluation {
+            Evaluation::ScoreDifference => true,
+            Evaluation::Own(name) => Self::OWN_EVALUATIONS.contains(&name),
+        }
     }
 
     /// The value of this state for `player` under `evaluation` (one the game offers):

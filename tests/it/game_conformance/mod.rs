@@ -6,6 +6,7 @@
 //! Everything is drawn from `GameRng`s seeded from the caller's seed, so a failure names the
 //! game's seed (`new_game(seed)` starts it again) and the step, and reproduces exactly.
 
+use evomcts::games::carcassonne::evaluation::HEYDEN;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::support::tiny_pig::TinyPig;
@@ -19,7 +20,7 @@ use evomcts::search::mcts::{MctsController, MctsSettings};
 use rand::{Rng, SeedableRng};
 
 /// Every evaluation the trait knows; a game is checked on those it offers.
-const EVALUATIONS: [Evaluation; 2] = [Evaluation::ScoreDifference, Evaluation::Heyden];
+const EVALUATIONS: [Evaluation; 2] = [Evaluation::ScoreDifference, HEYDEN];
 
 /// Decisions plus chance events after which a random game counts as hung.
 const MAX_STEPS: usize = 100_000;

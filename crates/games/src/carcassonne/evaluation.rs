@@ -9,13 +9,16 @@ use super::{FeatureKind, GameState, Move, SegmentNode, TileKind, MEEPLES_PER_PLA
 use crate::Evaluation;
 use std::sync::OnceLock;
 
+/// Heyden's (2009) weighted features of a position: Carcassonne's own evaluation.
+pub const HEYDEN: Evaluation = Evaluation::Own("Heyden");
+
 /// A true bound B on `evaluation`: every value lies in [−B, B].
 pub fn evaluation_bound(evaluation: Evaluation) -> f64 {
     let b = score_difference_bound();
     match evaluation {
         Evaluation::ScoreDifference => b,
-        // 100·|Δscore| + 10·|Δincomplete| + 12.5·|Δcity| ≤ 122.5·B; meeples and fields ≤ 7.
-        Evaluation::Heyden => 122.5 * b + (10.0 + 40.0) * f64::from(MEEPLES_PER_PLAYER),
+        // Heyden's: 100·|Δscore| + 10·|Δincomplete| + 12.5·|Δcity| ≤ 122.5·B; meeples and fields ≤ 7.
+        Evaluation::Own(_) => 122.5 * b + (10.0 + 40.0) * f64::from(MEEPLES_PER_PLAYER),
     }
 }
 
@@ -27,7 +30,8 @@ pub fn evaluate(state: &GameState, me: usize, evaluation: Evaluation) -> f64 {
             let v = state.virtual_scores();
             f64::from(v[me] - v[1 - me])
         }
-        Evaluation::Heyden => heyden(state, me),
+        // Heyden's, the one evaluation of Carcassonne's own (`Game::offers` keeps the rest out).
+        Evaluation::Own(_) => heyden(state, me),
     }
 }
 

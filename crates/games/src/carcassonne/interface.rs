@@ -157,9 +157,7 @@ impl Game for GameState {
         GameState::play_out_randomly_observed(self, rng, |state, _, mv| before_move(state, mv))
     }
 
-    fn offers(_evaluation: Evaluation) -> bool {
-        true
-    }
+    const OWN_EVALUATIONS: &'static [&'static str] = &[super::evaluation::HEYDEN.name()];
 
     #[inline]
     fn evaluate(&self, player: usize, evaluation: Evaluation) -> f64 {

@@ -99,10 +99,6 @@ impl GameChoice {
                 self.0.validate_for::<G>().map_err(|e| e.to_string())
             }
         }
-        // Carcassonne offers every setting a spec can name.
-        if self.is_carcassonne() {
-            return Ok(());
-        }
         self.dispatch(Rules::default(), Check(spec))?
             .map_err(|e| format!("{e} (in {})", self.label()))
     }
