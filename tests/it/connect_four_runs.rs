@@ -1,0 +1,199 @@
+//! Leagues, evolution runs and validations of Connect Four, the game registered with nothing
+//! but its own file and one arm of the registry: its games are recorded by their history,
+//! which replays move for move, shows in `replay --game K` and the report with the game's text
+//! of each position, and runs resume byte for byte.
+
+use crate::support::{opts, scratch};
+use evomcts::arena::{history_moves, replay_history, GameChoice, PlayedGame, ReplayError};
+use evomcts::evolve::validate::{run_validation, ValidateSpec};
+use evomcts::evolve::{run_evolution, EvolveSpec};
+use evomcts::games::connect_four::ConnectFourState;
+use evomcts::league::{read_records, record_path, run_league, LeagueSpec};
+use evomcts::runfs::SpecFile;
+use std::path::Path;
+
+const LEAGUE: &str = r#"(
+    name: "connect-four-tiny",
+    games_per_match: 2,
+    seed: 12,
+    game: ConnectFour,
+    controllers: [
+        (name: "Random", spec: Random),
+        (name: "UCT", spec: Mcts(sims: 60, c_e: 0.5, reward: WinLoss)),
+        (name: "Star", spec: Star(depth: 2, lower: -1.0, upper: 1.0)),
+    ],
+)"#;
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    crate::evolve_resume::files(dir)
+}
+
+fn record_lines(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(record_path(dir)).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_identically() {
+    let spec = LeagueSpec::from_ron(LEAGUE, "c4.ron").unwrap();
+    assert_eq!(spec.game, GameChoice::ConnectFour);
+    assert!(
+        spec.to_ron().contains("game: ConnectFour"),
+        "{}",
+        spec.to_ron()
+    );
+    let whole = scratch("connect-four", "league-whole");
+    run_league(&spec, &opts(&whole, false, 2, None)).unwrap();
+    let games = read_records(&record_path(&whole)).unwrap().games;
+    assert_eq!(games.len(), 12);
+    for g in &games {
+        let PlayedGame::History(record) = &g.game else {
+            panic!(
+                "Connect Four has no record type of its own: {:?}",
+                g.game.label()
+            );
+        };
+        assert_eq!(record.game, GameChoice::ConnectFour);
+        assert!(record.outcomes.is_empty(), "a game without chance");
+        let end = replay_history(
+            ConnectFourState::new(),
+            history_moves::<ConnectFourState>(record),
+            &record.outcomes,
+            record.final_scores,
+            |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(end.winner(), g.game.winner());
+        assert_eq!(
+            usize::from(record.turns[0] + record.turns[1]),
+            record.moves.len()
+        );
+    }
+    // A record whose move is no legal move is refused, naming the move.
+    let PlayedGame::History(mut tampered) = games[0].game.clone() else {
+        unreachable!()
+    };
+    tampered.moves[0] = serde_json::json!(9);
+    let refused = replay_history(
+        ConnectFourState::new(),
+        history_moves::<ConnectFourState>(&tampered),
+        &tampered.outcomes,
+        tampered.final_scores,
+        |_, _| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(refused, ReplayError::Move { index: 0, .. }),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains("column 9"), "{refused}");
+
+    // Interrupted after 4 games on one thread, resumed on two: the same records and tables.
+    let split = scratch("connect-four", "league-split");
+    run_league(&spec, &opts(&split, false, 1, Some(4))).unwrap();
+    run_league(&spec, &opts(&split, true, 2, None)).unwrap();
+    assert_eq!(record_lines(&whole), record_lines(&split));
+    let tables = |d: &Path| {
+        files(d)
+            .into_iter()
+            .filter(|(n, _)| n.ends_with(".csv") || n.ends_with(".json") || n == "spec.ron")
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(tables(&whole), tables(&split));
+
+    // `replay` plays every game again; `replay --game K` and the report show the positions.
+    let run = whole.to_str().unwrap();
+    let (out, _) = crate::support::evomcts_ok(&["replay", run, "--quiet"]);
+    assert!(
+        out.contains("12 games replayed, 12 reproduced, 0 diverged"),
+        "{out}"
+    );
+    let (shown, _) = crate::support::evomcts_ok(&["replay", run, "--game", "0"]);
+    assert!(
+        shown.contains("Connect Four")
+            && shown.contains("step 1 ")
+            && shown.contains("    ......."),
+        "{shown}"
+    );
+    let report = scratch("connect-four", "league-report");
+    crate::support::evomcts_ok(&["report", run, "--out", report.to_str().unwrap()]);
+    let page = std::fs::read_to_string(report.join("games").join("game-0.html")).unwrap();
+    assert!(
+        page.contains("Connect Four") && page.contains("<pre class=\"position\">"),
+        "{page}"
+    );
+    for d in [whole, split, report] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+const EVOLVE: &str = r#"(
+    name: "connect-four-evolve",
+    seed: 6,
+    strategy: (mu: 2, lambda: 3, generations: 2, plus: true),
+    noise: (samples: 3, elites: 1, elite_samples: 3),
+    fitness: Games(
+        game: ConnectFour,
+        candidate: (sims: 30, c_e: 0.5, reward: WinLoss),
+        baseline: Mcts(sims: 30, c_e: 0.5, reward: WinLoss),
+        score: WinRate,
+    ),
+)"#;
+
+#[test]
+fn a_short_evolution_on_connect_four_resumes_byte_identically() {
+    let spec = EvolveSpec::from_ron(EVOLVE, "c4-evolve.ron").unwrap();
+    assert_eq!(
+        EvolveSpec::from_ron(&spec.to_ron(), "again.ron").unwrap(),
+        spec
+    );
+    let whole = scratch("connect-four", "evolve-whole");
+    let out = run_evolution(&spec, &crate::support::evolve_opts(&whole, 1, false, None)).unwrap();
+    assert_eq!(out.last.generation, 2);
+    let split = scratch("connect-four", "evolve-split");
+    run_evolution(
+        &spec,
+        &crate::support::evolve_opts(&split, 2, false, Some(1)),
+    )
+    .unwrap();
+    run_evolution(&spec, &crate::support::evolve_opts(&split, 2, true, None)).unwrap();
+    assert_eq!(files(&whole), files(&split));
+    for d in [whole, split] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+const VALIDATE: &str = r#"(
+    name: "connect-four-validate",
+    seed: 3,
+    sequences: 4,
+    game: ConnectFour,
+    candidate: Mcts(sims: 30, reward: WinLoss, selection: Formula("Q + 2*C*sqrt(2*ln(N)/n)"), c_e: 0.5),
+    baseline: Mcts(sims: 30, reward: WinLoss, c_e: 0.5),
+)"#;
+
+#[test]
+fn a_connect_four_validation_of_a_formula_equal_to_its_baseline_is_even_and_thread_independent() {
+    let spec = ValidateSpec::from_ron(VALIDATE, "v.ron").unwrap();
+    let one = scratch("connect-four", "validate-one");
+    let a = run_validation(&spec, &crate::support::validate_opts(&one, false, 1, None)).unwrap();
+    assert_eq!(a.sequences, 4);
+    assert!((a.win_rate - 0.5).abs() < 1e-12, "{a:?}");
+    let two = scratch("connect-four", "validate-two");
+    run_validation(
+        &spec,
+        &crate::support::validate_opts(&two, false, 2, Some(2)),
+    )
+    .unwrap();
+    let b = run_validation(&spec, &crate::support::validate_opts(&two, true, 2, None)).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(
+        std::fs::read(one.join("games.csv")).unwrap(),
+        std::fs::read(two.join("games.csv")).unwrap()
+    );
+    for d in [one, two] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
