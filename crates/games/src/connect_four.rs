@@ -15,7 +15,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{ChanceOutcome, Evaluation, Game, GameRng};
+use super::{Evaluation, Game, GameRng};
 
 /// Rows of the board.
 pub const ROWS: u8 = 6;
@@ -226,21 +226,7 @@ impl Game for ConnectFourState {
         0
     }
 
-    /// No chance events, so no outcome ever needs a slot.
-    fn chance_slots(&self, _visit: impl FnMut(u8)) {}
-
-    /// There are no chance events, so this is never called: the searches sample only away
-    /// from decisions and before the end, and every state is at one or the other. `None`, as
-    /// the trait asks at the end, and nothing changes.
-    fn sample_chance(&mut self, _rng: &mut GameRng) -> Option<usize> {
-        None
-    }
-
-    /// There is no chance event to list outcomes of.
-    fn chance_outcomes(&self, out: &mut Vec<ChanceOutcome>) {
-        out.clear();
-    }
-
+    // No chance events: the trait's defaults for the other chance methods apply.
     fn apply_outcome(&mut self, _label: u8) -> Result<(), ConnectFourError> {
         Err(ConnectFourError::NoChanceEvents)
     }

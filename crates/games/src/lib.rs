@@ -249,20 +249,30 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The chance outcomes the MCTS tree gives a node, in a fixed order: `visit(label)` once
     /// each. [`Game::sample_chance`] reports the slot of the outcome it drew in this order.
-    fn chance_slots(&self, visit: impl FnMut(u8));
+    /// The chance methods have defaults for a game without chance events, which never reaches
+    /// one: no slots, nothing sampled, no outcomes.
+    fn chance_slots(&self, visit: impl FnMut(u8)) {
+        let _ = visit;
+    }
 
     /// Resolves the chance event with a sampled outcome (and any that follow before a
     /// decision, as the game's rules chain them). Returns the slot of the first outcome drawn
     /// among [`Game::chance_slots`], or `None` when the game ended without one (Carcassonne's
     /// bottom-of-stack rule with nothing placeable left). An outcome may itself end the game
     /// (Pig's winning roll): the caller asks the state what follows.
-    fn sample_chance(&mut self, rng: &mut GameRng) -> Option<usize>;
+    fn sample_chance(&mut self, rng: &mut GameRng) -> Option<usize> {
+        let _ = rng;
+        None
+    }
 
     /// The outcomes of the chance event with their weights, for exact searches: `out` is
     /// cleared first. Every outcome with a positive probability is listed once.
-    fn chance_outcomes(&self, out: &mut Vec<ChanceOutcome>);
+    fn chance_outcomes(&self, out: &mut Vec<ChanceOutcome>) {
+        out.clear();
+    }
 
-    /// Applies one outcome of [`Game::chance_outcomes`].
+    /// Applies one outcome of [`Game::chance_outcomes`]; a game without chance refuses every
+    /// label.
     fn apply_outcome(&mut self, label: u8) -> Result<(), Self::Error>;
 
     /// Final scores once the game is over (the rollout's result).
