@@ -29,6 +29,7 @@ mod game_interface;
 mod game_pig;
 mod game_properties;
 mod game_scoring;
+mod layers;
 mod league;
 mod outputs;
 mod pig_runs;
