@@ -47,8 +47,8 @@ struct PlayArgs {
 
 #[derive(Subcommand)]
 enum ValidateCommand {
-    /// A formula's MCTS against tuned UCT on unseen tile sequences (die rolls, for a spec that
-    /// names `game: Pig(..)`), both seatings.
+    /// A formula's MCTS against tuned UCT on unseen tile sequences (or the chance events of
+    /// the game the spec names: `game: Pig(..)`, `game: ConnectFour`), both seatings.
     #[command(visible_alias = "game")]
     Carcassonne(PlayArgs),
     /// UCT at several exploration constants against one opponent, on sweep sequences.
