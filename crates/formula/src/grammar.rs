@@ -369,7 +369,35 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 
 fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, GrammarError> {
     let report = Reporter { text, file };
+    let functions = functions_of(&spec, &report)?;
+    let terminals = terminals_of(&spec, &report)?;
+    check_constants(&spec, &terminals, &report)?;
+    check_c_e_values(&spec, &terminals, &report)?;
+    check_tree_shape(&spec, &report)?;
+    check_perturbation(&spec, &report)?;
+    let p = spec.internal_node_probability;
+    let leaves = terminals
+        .iter()
+        .map(|&t| Leaf::Terminal(t))
+        .chain(spec.constants.iter().map(|&v| Leaf::Constant(v)))
+        .collect();
+    Ok(Grammar {
+        name: spec.name,
+        description: spec.description,
+        functions,
+        terminals,
+        constants: spec.constants,
+        leaves,
+        c_e_values: spec.c_e_values,
+        depth_cap: spec.depth_cap,
+        subtree_depth: spec.subtree_depth,
+        internal_node_probability: p,
+        constant_perturbation: spec.constant_perturbation,
+    })
+}
 
+/// The grammar's functions, each known and listed once.
+fn functions_of(spec: &GrammarSpec, report: &Reporter) -> Result<Vec<Function>, GrammarError> {
     if spec.functions.is_empty() {
         return Err(report.invalid(
             "functions",
@@ -397,7 +425,11 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
         }
         functions.push(function);
     }
+    Ok(functions)
+}
 
+/// The grammar's terminals, each known and listed once.
+fn terminals_of(spec: &GrammarSpec, report: &Reporter) -> Result<Vec<Terminal>, GrammarError> {
     let mut terminals = Vec::new();
     for symbol in &spec.terminals {
         let Some(terminal) = Terminal::from_symbol(symbol) else {
@@ -415,7 +447,15 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
         }
         terminals.push(terminal);
     }
+    Ok(terminals)
+}
 
+/// Constants finite and distinct, and at least one leaf in all.
+fn check_constants(
+    spec: &GrammarSpec,
+    terminals: &[Terminal],
+    report: &Reporter,
+) -> Result<(), GrammarError> {
     if let Some(bad) = spec.constants.iter().find(|v| !v.is_finite()) {
         return Err(report.invalid(
             "constants",
@@ -434,7 +474,15 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
             "no terminals and no constants: expected at least one leaf".into(),
         ));
     }
+    Ok(())
+}
 
+/// C_E values a spec's `c_e` could hold, and some to draw from when `C` is a terminal.
+fn check_c_e_values(
+    spec: &GrammarSpec,
+    terminals: &[Terminal],
+    report: &Reporter,
+) -> Result<(), GrammarError> {
     if let Some(bad) = spec.c_e_values.iter().find(|v| !v.is_finite() || **v < 0.0) {
         return Err(report.invalid(
             "c_e_values",
@@ -449,7 +497,11 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
             "is empty but `C` is a terminal; expected at least one value to draw C_E from".into(),
         ));
     }
+    Ok(())
+}
 
+/// Depth cap, subtree depths and the internal-node probability make trees that can be grown.
+fn check_tree_shape(spec: &GrammarSpec, report: &Reporter) -> Result<(), GrammarError> {
     if spec.depth_cap == 0 || spec.depth_cap > MAX_DEPTH_CAP {
         return Err(report.invalid(
             "depth_cap",
@@ -486,7 +538,11 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
             format!("{p} is not a probability; expected a number from 0 to 1"),
         ));
     }
+    Ok(())
+}
 
+/// Constant perturbation, when asked for: a probability, a positive spread, positive bounds.
+fn check_perturbation(spec: &GrammarSpec, report: &Reporter) -> Result<(), GrammarError> {
     if let Some(c) = spec.constant_perturbation {
         let field = "constant_perturbation";
         if !(0.0..=1.0).contains(&c.probability) {
@@ -520,23 +576,5 @@ fn validate(spec: GrammarSpec, text: &str, file: &str) -> Result<Grammar, Gramma
             ));
         }
     }
-
-    let leaves = terminals
-        .iter()
-        .map(|&t| Leaf::Terminal(t))
-        .chain(spec.constants.iter().map(|&v| Leaf::Constant(v)))
-        .collect();
-    Ok(Grammar {
-        name: spec.name,
-        description: spec.description,
-        functions,
-        terminals,
-        constants: spec.constants,
-        leaves,
-        c_e_values: spec.c_e_values,
-        depth_cap: spec.depth_cap,
-        subtree_depth: spec.subtree_depth,
-        internal_node_probability: p,
-        constant_perturbation: spec.constant_perturbation,
-    })
+    Ok(())
 }
