@@ -344,6 +344,14 @@ impl MctsSettings {
     /// Checks every field that can be checked without reading files (a formula given
     /// as text is parsed; formula and grammar files are read by `MctsController::new`).
     pub fn validate(&self) -> Result<(), SettingsError> {
+        self.check_budget_and_reward()?;
+        self.check_selection()?;
+        self.check_unvisited()?;
+        self.check_es()
+    }
+
+    /// Simulations, C_E, the reward's scale and rollouts per leaf within their ranges.
+    fn check_budget_and_reward(&self) -> Result<(), SettingsError> {
         if self.sims == 0 || self.sims > MAX_SIMS {
             return Err(SettingsError::new(
                 "sims",
@@ -373,6 +381,12 @@ impl MctsSettings {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// A formula that parses and compiles, a formula file named, RAVE's bias and the prior's
+    /// temperature in range.
+    fn check_selection(&self) -> Result<(), SettingsError> {
         match &self.selection {
             Selection::Formula(text) => {
                 let formula = Formula::parse(text)
@@ -400,6 +414,11 @@ impl MctsSettings {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// First-play urgency ranks with a formula, without ES, with a finite q and n.
+    fn check_unvisited(&self) -> Result<(), SettingsError> {
         if let Unvisited::Ranked(urgency) = self.unvisited {
             if !matches!(
                 self.selection,
@@ -430,6 +449,12 @@ impl MctsSettings {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// The in-search ES: a formula to start from, a possible (mu, lambda), budgets, options
+    /// that fit together and a grammar that reads.
+    fn check_es(&self) -> Result<(), SettingsError> {
         if let Some(es) = &self.es {
             if !matches!(
                 self.selection,
