@@ -305,132 +305,25 @@ impl EvolutionStrategy {
         F: FnMut(&Formula) -> S,
         S: Into<Scored>,
     {
-        let mut fitness = |formula: &Formula| -> Scored { fitness(formula).into() };
         if let Err(err) = self.validate() {
             panic!("invalid evolution strategy: {err}");
         }
-        let mut history = self.record_history.then(EvolutionHistory::default);
-        let mut next_id = 0usize;
-        let mut evaluations = 0usize;
-        let mut best_ever: Option<Individual> = None;
-
-        let mut born = |formula: Formula,
-                        fitness_value: Option<f64>,
-                        generation: usize,
-                        origin: Origin,
-                        parent: Option<usize>,
-                        history: &mut Option<EvolutionHistory>| {
-            let id = next_id;
-            next_id += 1;
-            if let Some(history) = history {
-                history.individuals.push(IndividualRecord {
-                    id,
-                    generation,
-                    origin,
-                    size: formula.size(),
-                    depth: formula.depth(),
-                    formula: formula.clone(),
-                    fitness: fitness_value,
-                    parent,
-                });
-            }
-            Individual {
-                id,
-                formula,
-                fitness: fitness_value,
-            }
+        let mut run = Run {
+            strategy: self,
+            options,
+            fitness: |formula: &Formula| -> Scored { fitness(formula).into() },
+            history: self.record_history.then(EvolutionHistory::default),
+            next_id: 0,
+            evaluations: 0,
+            best_ever: None,
+            semantics: Vec::new(),
         };
-        let mut evaluate = |formula: &Formula| {
-            evaluations += 1;
-            fitness(formula)
-        };
-        // Semantics by individual id (ids count up from 0), kept only when used.
-        let mut semantics: Vec<Option<Vec<f64>>> = Vec::new();
-        let keep_semantics =
-            |semantics: &mut Vec<Option<Vec<f64>>>, id: usize, scored: Option<Scored>| {
-                if let (true, Some(scored)) = (options.semantic, scored) {
-                    semantics.resize(id + 1, None);
-                    semantics[id] = Some(scored.semantics);
-                }
-            };
-
-        let seed_individual = born(seed.clone(), None, 0, Origin::Seed, None, &mut history);
-        let mut parents: Vec<Individual> = Vec::with_capacity(self.mu + self.lambda);
-        for _ in 0..self.mu {
-            let formula = match self.initial {
-                InitialPopulation::MutatedSeed => mutate(seed, grammar, rng),
-                InitialPopulation::Seed => seed.clone(),
-            };
-            let scored = (self.plus || options.score_initial).then(|| evaluate(&formula));
-            let individual = born(
-                formula,
-                scored.as_ref().map(|s| s.fitness),
-                0,
-                Origin::Initial,
-                Some(seed_individual.id),
-                &mut history,
-            );
-            keep_semantics(&mut semantics, individual.id, scored);
-            note_best(&individual, &mut best_ever);
-            parents.push(individual);
-        }
-        if let Some(history) = &mut history {
-            history
-                .survivors
-                .push(parents.iter().map(|p| p.id).collect());
-        }
-
+        let mut parents = run.initial_population(seed, grammar, rng);
         let mut pool: Vec<Individual> = Vec::with_capacity(self.mu + self.lambda);
-        // Whether each offspring of `pool` behaved exactly like its parent.
-        let mut same_as_parent: Vec<bool> = Vec::with_capacity(self.lambda);
         for generation in 1..=self.generations {
-            pool.clear();
-            same_as_parent.clear();
-            for i in 0..self.lambda {
-                let parent = &parents[i % self.mu];
-                let formula = mutate(&parent.formula, grammar, rng);
-                let scored = evaluate(&formula);
-                let parent_id = parent.id;
-                let child = born(
-                    formula,
-                    Some(scored.fitness),
-                    generation,
-                    Origin::Offspring,
-                    Some(parent_id),
-                    &mut history,
-                );
-                if options.semantic {
-                    let parent_semantics = semantics.get(parent_id).and_then(Option::as_ref);
-                    same_as_parent.push(parent_semantics == Some(&scored.semantics));
-                }
-                keep_semantics(&mut semantics, child.id, Some(scored));
-                note_best(&child, &mut best_ever);
-                pool.push(child);
-            }
-            if options.semantic {
-                let mut same = same_as_parent.iter();
-                pool.retain(|_| !same.next().expect("one flag per offspring"));
-            }
-            if self.plus {
-                pool.append(&mut parents);
-            } else if pool.len() < self.mu {
-                // Semantic discards left too few offspring: the best parents stay.
-                parents.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
-                parents.truncate(self.mu - pool.len());
-                pool.append(&mut parents);
-            }
-            // Stable sort: among equal fitness, offspring (listed first) and then the
-            // earlier-born win.
-            pool.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
-            parents.clear();
-            parents.extend(pool.drain(..self.mu));
-            if let Some(history) = &mut history {
-                history
-                    .survivors
-                    .push(parents.iter().map(|p| p.id).collect());
-            }
+            run.offspring(generation, &parents, grammar, rng, &mut pool);
+            run.select(&mut pool, &mut parents);
         }
-
         let best = parents
             .iter()
             .max_by(|a, b| rank(a).total_cmp(&rank(b)).then(b.id.cmp(&a.id)))
@@ -438,9 +331,164 @@ impl EvolutionStrategy {
             .clone();
         EvolutionResult {
             best,
-            best_ever,
-            evaluations,
-            history,
+            best_ever: run.best_ever,
+            evaluations: run.evaluations,
+            history: run.history,
         }
+    }
+}
+
+/// One run of the strategy: what it counts and keeps while generations pass.
+struct Run<'s, F> {
+    strategy: &'s EvolutionStrategy,
+    options: StrategyOptions,
+    fitness: F,
+    history: Option<EvolutionHistory>,
+    next_id: usize,
+    evaluations: usize,
+    best_ever: Option<Individual>,
+    /// Semantics by individual id (ids count up from 0), kept only when used.
+    semantics: Vec<Option<Vec<f64>>>,
+}
+
+impl<F: FnMut(&Formula) -> Scored> Run<'_, F> {
+    /// A new individual with the next id, recorded in the history when one is kept.
+    fn born(
+        &mut self,
+        formula: Formula,
+        fitness: Option<f64>,
+        generation: usize,
+        origin: Origin,
+        parent: Option<usize>,
+    ) -> Individual {
+        let id = self.next_id;
+        self.next_id += 1;
+        if let Some(history) = &mut self.history {
+            history.individuals.push(IndividualRecord {
+                id,
+                generation,
+                origin,
+                size: formula.size(),
+                depth: formula.depth(),
+                formula: formula.clone(),
+                fitness,
+                parent,
+            });
+        }
+        Individual {
+            id,
+            formula,
+            fitness,
+        }
+    }
+
+    fn evaluate(&mut self, formula: &Formula) -> Scored {
+        self.evaluations += 1;
+        (self.fitness)(formula)
+    }
+
+    fn keep_semantics(&mut self, id: usize, scored: Option<Scored>) {
+        if let (true, Some(scored)) = (self.options.semantic, scored) {
+            self.semantics.resize(id + 1, None);
+            self.semantics[id] = Some(scored.semantics);
+        }
+    }
+
+    fn record_survivors(&mut self, parents: &[Individual]) {
+        if let Some(history) = &mut self.history {
+            history
+                .survivors
+                .push(parents.iter().map(|p| p.id).collect());
+        }
+    }
+
+    /// The seed, then μ parents from it (mutated or copied), scored when the strategy keeps
+    /// parents or the options ask.
+    fn initial_population<R: Rng + ?Sized>(
+        &mut self,
+        seed: &Formula,
+        grammar: &Grammar,
+        rng: &mut R,
+    ) -> Vec<Individual> {
+        let strategy = self.strategy;
+        let seed_individual = self.born(seed.clone(), None, 0, Origin::Seed, None);
+        let mut parents: Vec<Individual> = Vec::with_capacity(strategy.mu + strategy.lambda);
+        for _ in 0..strategy.mu {
+            let formula = match strategy.initial {
+                InitialPopulation::MutatedSeed => mutate(seed, grammar, rng),
+                InitialPopulation::Seed => seed.clone(),
+            };
+            let scored =
+                (strategy.plus || self.options.score_initial).then(|| self.evaluate(&formula));
+            let individual = self.born(
+                formula,
+                scored.as_ref().map(|s| s.fitness),
+                0,
+                Origin::Initial,
+                Some(seed_individual.id),
+            );
+            self.keep_semantics(individual.id, scored);
+            note_best(&individual, &mut self.best_ever);
+            parents.push(individual);
+        }
+        self.record_survivors(&parents);
+        parents
+    }
+
+    /// λ offspring into `pool`, parent i mod μ mutated for the i-th, each scored; with
+    /// semantic options, an offspring that behaved exactly as its parent is dropped.
+    fn offspring<R: Rng + ?Sized>(
+        &mut self,
+        generation: usize,
+        parents: &[Individual],
+        grammar: &Grammar,
+        rng: &mut R,
+        pool: &mut Vec<Individual>,
+    ) {
+        pool.clear();
+        let mut same_as_parent: Vec<bool> = Vec::with_capacity(self.strategy.lambda);
+        for i in 0..self.strategy.lambda {
+            let parent = &parents[i % self.strategy.mu];
+            let formula = mutate(&parent.formula, grammar, rng);
+            let scored = self.evaluate(&formula);
+            let parent_id = parent.id;
+            let child = self.born(
+                formula,
+                Some(scored.fitness),
+                generation,
+                Origin::Offspring,
+                Some(parent_id),
+            );
+            if self.options.semantic {
+                let parent_semantics = self.semantics.get(parent_id).and_then(Option::as_ref);
+                same_as_parent.push(parent_semantics == Some(&scored.semantics));
+            }
+            self.keep_semantics(child.id, Some(scored));
+            note_best(&child, &mut self.best_ever);
+            pool.push(child);
+        }
+        if self.options.semantic {
+            let mut same = same_as_parent.iter();
+            pool.retain(|_| !same.next().expect("one flag per offspring"));
+        }
+    }
+
+    /// The next parents: the μ best of the offspring (and, for (μ + λ), of the parents too).
+    fn select(&mut self, pool: &mut Vec<Individual>, parents: &mut Vec<Individual>) {
+        let mu = self.strategy.mu;
+        if self.strategy.plus {
+            pool.append(parents);
+        } else if pool.len() < mu {
+            // Semantic discards left too few offspring: the best parents stay.
+            parents.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
+            parents.truncate(mu - pool.len());
+            pool.append(parents);
+        }
+        // Stable sort: among equal fitness, offspring (listed first) and then the
+        // earlier-born win.
+        pool.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
+        parents.clear();
+        parents.extend(pool.drain(..mu));
+        self.record_survivors(parents);
     }
 }
