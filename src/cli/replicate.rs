@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::analysis::replication::{
+use evomcts::analysis::studies::replication::{
     load_preset_runs, render_report, star_decisions, Published, ReportInput, StarDecisions,
     WallLine,
 };

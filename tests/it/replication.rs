@@ -1,7 +1,7 @@
 //! `runs/paper/published.ron` against the paper's own arithmetic, and the pieces of the
 //! replication report that compute rather than print.
 
-use evomcts::analysis::replication::{
+use evomcts::analysis::studies::replication::{
     holm, paired_margins, paired_move_agreement, paper_flags, recompute_standings,
     standings_discrepancies, verdict, Published, Verdict,
 };
@@ -160,7 +160,7 @@ fn identical_controllers_give_identical_paired_games() {
 
 #[test]
 fn an_ordering_survives_only_when_the_adjusted_test_agrees() {
-    use evomcts::analysis::replication::PairTest;
+    use evomcts::analysis::studies::replication::PairTest;
     let t = |a, b, margin: f64, p: f64| PairTest {
         a,
         b,
@@ -187,7 +187,7 @@ fn an_ordering_survives_only_when_the_adjusted_test_agrees() {
 /// one is named and left out, and the numbers in the report are the folders' numbers.
 #[test]
 fn the_report_is_written_from_the_seed_folders() {
-    use evomcts::analysis::replication::{load_preset_runs, render_report, ReportInput};
+    use evomcts::analysis::studies::replication::{load_preset_runs, render_report, ReportInput};
     use evomcts::league::{run_league, RunOptions};
     let out = std::env::temp_dir().join(format!("evomcts-test-{}-replication", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
