@@ -1,6 +1,7 @@
 //! The paper's tables beside ours: the published numbers of the main paper as data
 //! (`runs/paper/published.ron`), the checks of the paper's own arithmetic computed from them,
-//! and the report `evomcts replicate` writes from K seeds of every preset's run folders.
+//! and the Markdown `evomcts replicate` writes from K seeds of every preset's run folders
+//! (`markdown`).
 //!
 //! Every statistic comes from `league::stats` (Wilcoxon signed-rank, Wilson interval) and every
 //! table from `league::Tables`; this module only gathers, pairs and prints.
@@ -507,5 +508,5 @@ pub fn star_decisions(
     })
 }
 
-mod report;
-pub use report::{render_report, ReportInput};
+mod markdown;
+pub use markdown::{render_markdown, MarkdownInput};

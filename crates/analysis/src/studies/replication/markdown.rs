@@ -4,8 +4,8 @@
 
 use super::*;
 
-/// Everything the report is written from.
-pub struct ReportInput<'a> {
+/// Everything the Markdown is written from.
+pub struct MarkdownInput<'a> {
     pub published: &'a Published,
     pub published_path: String,
     /// Runs by preset name: reward, mcts_ce, star, extra_bandits, finalists.
@@ -210,7 +210,7 @@ fn orderings_sentence(
     );
 }
 
-fn preset<'a>(input: &'a ReportInput, name: &str) -> Option<&'a PresetRuns> {
+fn preset<'a>(input: &'a MarkdownInput, name: &str) -> Option<&'a PresetRuns> {
     input
         .presets
         .iter()
@@ -218,7 +218,7 @@ fn preset<'a>(input: &'a ReportInput, name: &str) -> Option<&'a PresetRuns> {
 }
 
 /// A note for each unfinished seed of preset `name`, which the tables leave out.
-fn incomplete_note(s: &mut String, input: &ReportInput, name: &str) {
+fn incomplete_note(s: &mut String, input: &MarkdownInput, name: &str) {
     if let Some(pr) = input.presets.iter().find(|x| x.preset == name) {
         for (seed, have, want) in &pr.incomplete {
             let _ = writeln!(
@@ -342,7 +342,7 @@ fn side_by_side(s: &mut String, lg: &PublishedLeague, pr: &PresetRuns) {
 }
 
 /// The whole report as Markdown.
-pub fn render_report(input: &ReportInput) -> String {
+pub fn render_markdown(input: &MarkdownInput) -> String {
     let mut s = String::new();
     let p = input.published;
     let _ = writeln!(s, "# The paper's tables side by side\n");
