@@ -6,9 +6,8 @@
 //! Every figure is written as PNG and SVG with an embedded font (`font`, `chart`), so plots
 //! render on a machine with no system fonts or libraries.
 //!
-//! Imports: the layers below analysis (runs, search, formula, games) and plotters, never
-//! `report` or `studies`: both draw through here, so a figure looks the same wherever it is
-//! shown.
+//! Imports: the layers below analysis and plotters, never `report` or `studies`: both draw
+//! through here, so a figure looks the same wherever it is shown.
 
 pub mod board;
 pub mod chart;
