@@ -247,7 +247,7 @@ impl PyGame {
 
     /// The board as an SVG picture, as ``evomcts plot board`` draws it.
     fn board_svg(&self) -> PyResult<String> {
-        evomcts_analysis::board::board_svg(&self.state).map_err(raise)
+        evomcts_analysis::plots::board::board_svg(&self.state).map_err(raise)
     }
 
     fn __repr__(&self) -> String {

@@ -1,11 +1,11 @@
-//! `evomcts exact`: MCTS and Star measured against Pig's exact solution (`analysis::exact`):
+//! `evomcts exact`: MCTS and Star measured against Pig's exact solution (`analysis::studies::exact`):
 //! solves Pig, asks each searcher for a move on a fixed set of positions, and writes how often
 //! the move is optimal and how much win probability it loses, as a table and a figure.
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::analysis::chart;
-use evomcts::analysis::exact::{
+use evomcts::analysis::plots::chart;
+use evomcts::analysis::studies::exact::{
     compare_entrants, compare_table, exact_mcts_settings, exact_positions, measure_regret,
     regret_table, tune_uct, ExactOptions, RegretFigure,
 };

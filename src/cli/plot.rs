@@ -15,13 +15,13 @@
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use evomcts::analysis::board::{draw_game_boards, BoardTurns, TileGallery};
-use evomcts::analysis::chart;
-use evomcts::analysis::curves::GameCurves;
-use evomcts::analysis::formulas::FormulaReport;
-use evomcts::analysis::league_plots::write_league_figures;
-use evomcts::analysis::run_figures::{is_evolution_run, write_figures};
-use evomcts::analysis::{RunFolder, Written, WrittenFigure};
+use evomcts::analysis::plots::board::{draw_game_boards, BoardTurns, TileGallery};
+use evomcts::analysis::plots::chart;
+use evomcts::analysis::plots::curves::GameCurves;
+use evomcts::analysis::plots::formulas::FormulaReport;
+use evomcts::analysis::plots::league_plots::write_league_figures;
+use evomcts::analysis::plots::run_figures::{is_evolution_run, write_figures};
+use evomcts::analysis::plots::{RunFolder, Written, WrittenFigure};
 use evomcts::league::{report, LeagueGame, LeagueSpec, Tables};
 use evomcts::{escape, runfs};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::analysis::board::{draw_game_boards, BoardTurns};
+use evomcts::analysis::plots::board::{draw_game_boards, BoardTurns};
 use evomcts::analysis::report::history::history_rows;
 use evomcts::analysis::report::pig::decision_rows;
 use evomcts::arena::{HistoryRecord, PigRecord, PlayedGame};

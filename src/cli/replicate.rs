@@ -3,8 +3,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use evomcts::analysis::replication::{
-    load_preset_runs, render_report, star_decisions, Published, ReportInput, StarDecisions,
+use evomcts::analysis::studies::replication::{
+    load_preset_runs, render_markdown, star_decisions, MarkdownInput, Published, StarDecisions,
     WallLine,
 };
 use evomcts::escape;
@@ -263,7 +263,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     if args.finalists {
         command.push_str(" --finalists");
     }
-    let input = ReportInput {
+    let input = MarkdownInput {
         published: &published,
         published_path: published_path.display().to_string(),
         presets: runs,
@@ -275,7 +275,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
         bonus: BonusRules::default(),
         score_bound: evomcts::games::carcassonne::evaluation::score_difference_bound(),
     };
-    let text = render_report(&input);
+    let text = render_markdown(&input);
     if let Some(dir) = args.report.parent() {
         evomcts::runfs::create_folder(dir)
             .with_context(|| format!("creating {}", dir.display()))?;

@@ -3,7 +3,7 @@
 //! and top-k work, and the written table and chart hold those numbers.
 
 use crate::analysis_common::{check_pair, temp_dir};
-use evomcts::analysis::formulas::{count_formulas, FormulaReport};
+use evomcts::analysis::plots::formulas::{count_formulas, FormulaReport};
 use evomcts::arena::PlayedGame;
 use evomcts::formula::Formula;
 use evomcts::games::carcassonne::{GameRecord, Rules};

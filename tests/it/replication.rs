@@ -1,7 +1,7 @@
 //! `runs/paper/published.ron` against the paper's own arithmetic, and the pieces of the
 //! replication report that compute rather than print.
 
-use evomcts::analysis::replication::{
+use evomcts::analysis::studies::replication::{
     holm, paired_margins, paired_move_agreement, paper_flags, recompute_standings,
     standings_discrepancies, verdict, Published, Verdict,
 };
@@ -160,7 +160,7 @@ fn identical_controllers_give_identical_paired_games() {
 
 #[test]
 fn an_ordering_survives_only_when_the_adjusted_test_agrees() {
-    use evomcts::analysis::replication::PairTest;
+    use evomcts::analysis::studies::replication::PairTest;
     let t = |a, b, margin: f64, p: f64| PairTest {
         a,
         b,
@@ -183,11 +183,13 @@ fn an_ordering_survives_only_when_the_adjusted_test_agrees() {
 }
 
 /// Seed folders of a small league (two random players named as Table IV's controllers) go
-/// through `load_preset_runs` and `render_report`: complete seeds are counted, an unfinished
+/// through `load_preset_runs` and `render_markdown`: complete seeds are counted, an unfinished
 /// one is named and left out, and the numbers in the report are the folders' numbers.
 #[test]
 fn the_report_is_written_from_the_seed_folders() {
-    use evomcts::analysis::replication::{load_preset_runs, render_report, ReportInput};
+    use evomcts::analysis::studies::replication::{
+        load_preset_runs, render_markdown, MarkdownInput,
+    };
     use evomcts::league::{run_league, RunOptions};
     let out = std::env::temp_dir().join(format!("evomcts-test-{}-replication", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
@@ -221,7 +223,7 @@ fn the_report_is_written_from_the_seed_folders() {
     let e = runs.names.iter().position(|n| n == "MCTS +1/0/-1").unwrap();
     let m = first.tables.matches.iter().find(|m| m.first == e).unwrap();
     let ours_as_first = format!("{}-{}-{}", m.first_wins, m.second_wins, m.draws);
-    let input = ReportInput {
+    let input = MarkdownInput {
         published: &p,
         published_path: "runs/paper/published.ron".into(),
         presets: vec![runs],
@@ -233,7 +235,7 @@ fn the_report_is_written_from_the_seed_folders() {
         bonus: BonusRules::default(),
         score_bound: score_difference_bound(),
     };
-    let text = render_report(&input);
+    let text = render_markdown(&input);
     assert!(text.contains("A test note."));
     assert!(
         text.contains("Seed 42 of `reward` is unfinished (2 of 6 games)"),

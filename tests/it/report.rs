@@ -4,7 +4,7 @@
 //! lineage. (tests/browser/run.sh opens the same pages in Chromium.)
 
 use crate::analysis_common::temp_dir;
-use evomcts::analysis::board::states_by_turn;
+use evomcts::analysis::plots::board::states_by_turn;
 use evomcts::league::{load_runs, LeagueGame};
 use evomcts::search::SearchSummary;
 use serde_json::Value;

@@ -199,7 +199,7 @@ fn a_comparison_pairs_champions_with_uct_tuned_on_other_positions() {
 /// `cargo test --test it search_exact -- --nocapture` prints the root at each budget.
 #[test]
 fn mcts_finds_the_slow_position_s_optimal_move_at_a_million_simulations() {
-    use evomcts::analysis::exact::{exact_mcts_settings, ExactOptions};
+    use evomcts::analysis::studies::exact::{exact_mcts_settings, ExactOptions};
     let options = ExactOptions::default();
     let solution = solve(options.rules).unwrap();
     let state = PigState::decision(options.rules, [68, 92], 6, 1).unwrap();

@@ -229,69 +229,11 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
             dir.display()
         )));
     };
-    let spec = match evomcts_runs::runfs::read_spec_text(&dir.join("spec.ron")) {
-        Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
-        Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
-    };
     let mut files = Vec::new();
     let figures = super::run_figures(&[dir.to_path_buf()], &out.join("figures"), &mut files)?;
-    let champion = &latest.champion;
-    let hall = hall_of_fame(&gens, HALL_SIZE);
-    let tree = lineage_svg(&lineage(&gens, &hall));
     let reestimate = reestimate_section(dir)?;
-    let mut sections = vec![(
-        "logbook",
-        "Logbook",
-        csv_table(dir, LOGBOOK, "One row per generation")?,
-    )];
-    if let Some((_, content)) = &reestimate {
-        sections.push(("reestimate", "Re-estimate of the best", content.clone()));
-    }
-    sections.extend([
-        ("figures", "Figures", super::figures_html(&figures)),
-        ("fitness", "Fitness per generation", table(&fitness_table(&gens))),
-        (
-            "hall-of-fame",
-            "Hall of fame",
-            csv_table(
-                dir,
-                HALL_OF_FAME,
-                "The best distinct formulas, ranked by the lower end of their 95% interval",
-            )?,
-        ),
-        (
-            "lineage",
-            "The champion's lineage",
-            format!(
-                "<p class=\"note\">Parent above child; the champion has a red frame, the hall of fame blue ones.</p>\n{}",
-                inline_svg(&tree)
-            ),
-        ),
-        ("spec", "Spec", spec),
-    ]);
-    let mut body = format!(
-        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n",
-        escape::html(&latest.run),
-        gens.len(),
-        latest.samples_spent,
-        latest.generation,
-        champion.id,
-        escape::html(&pretty(&champion.formula)),
-        champion.fitness.mean,
-        champion.fitness.low,
-        champion.fitness.high,
-        champion.fitness.samples,
-    );
-    if let Some((summary, _)) = &reestimate {
-        body.push_str(&format!(
-            "<p>Champion by the re-estimate (#{}): <code>{}</code> · fresh fitness {:.3} [{:.3}, {:.3}]</p>\n",
-            escape::html(&summary.crowned_id),
-            escape::html(&summary.crowned_formula),
-            summary.crowned_fresh.0,
-            summary.crowned_fresh.1,
-            summary.crowned_fresh.2,
-        ));
-    }
+    let sections = evolution_sections(dir, &gens, &figures, reestimate.as_ref())?;
+    let mut body = evolution_header(&gens, latest, reestimate.as_ref().map(|(s, _)| s));
     body.push_str("<nav><ul>\n");
     for (id, heading, _) in &sections {
         body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
@@ -319,6 +261,86 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         files,
         warnings: gap.into_iter().collect(),
     })
+}
+
+/// The page's sections in order, each as (anchor, heading, HTML).
+fn evolution_sections(
+    dir: &Path,
+    gens: &[Generation],
+    figures: &[super::InlineFigure],
+    reestimate: Option<&(ReestimateSummary, String)>,
+) -> Result<Vec<(&'static str, &'static str, String)>, ReportError> {
+    let spec = match evomcts_runs::runfs::read_spec_text(&dir.join("spec.ron")) {
+        Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
+        Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
+    };
+    let hall = hall_of_fame(gens, HALL_SIZE);
+    let tree = lineage_svg(&lineage(gens, &hall));
+    let mut sections = vec![(
+        "logbook",
+        "Logbook",
+        csv_table(dir, LOGBOOK, "One row per generation")?,
+    )];
+    if let Some((_, content)) = reestimate {
+        sections.push(("reestimate", "Re-estimate of the best", content.clone()));
+    }
+    sections.extend([
+        ("figures", "Figures", super::figures_html(figures)),
+        ("fitness", "Fitness per generation", table(&fitness_table(gens))),
+        (
+            "hall-of-fame",
+            "Hall of fame",
+            csv_table(
+                dir,
+                HALL_OF_FAME,
+                "The best distinct formulas, ranked by the lower end of their 95% interval",
+            )?,
+        ),
+        (
+            "lineage",
+            "The champion's lineage",
+            format!(
+                "<p class=\"note\">Parent above child; the champion has a red frame, the hall of fame blue ones.</p>\n{}",
+                inline_svg(&tree)
+            ),
+        ),
+        ("spec", "Spec", spec),
+    ]);
+    Ok(sections)
+}
+
+/// The page's header up to its navigation: the run, what it spent, and its champion, by the
+/// evolution and, if there is one, by the re-estimate.
+fn evolution_header(
+    gens: &[Generation],
+    latest: &Generation,
+    reestimate: Option<&ReestimateSummary>,
+) -> String {
+    let champion = &latest.champion;
+    let mut body = format!(
+        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n",
+        escape::html(&latest.run),
+        gens.len(),
+        latest.samples_spent,
+        latest.generation,
+        champion.id,
+        escape::html(&pretty(&champion.formula)),
+        champion.fitness.mean,
+        champion.fitness.low,
+        champion.fitness.high,
+        champion.fitness.samples,
+    );
+    if let Some(summary) = reestimate {
+        body.push_str(&format!(
+            "<p>Champion by the re-estimate (#{}): <code>{}</code> · fresh fitness {:.3} [{:.3}, {:.3}]</p>\n",
+            escape::html(&summary.crowned_id),
+            escape::html(&summary.crowned_formula),
+            summary.crowned_fresh.0,
+            summary.crowned_fresh.1,
+            summary.crowned_fresh.2,
+        ));
+    }
+    body
 }
 
 #[cfg(test)]

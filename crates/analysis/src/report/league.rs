@@ -5,7 +5,7 @@ use super::html::{self, link, section, table, table_of_cells, Cell};
 use super::pig::pig_game_page;
 use super::viewer::{game_view, script_json, TileDrawings};
 use super::{run_figures, write_file, ReportError, WrittenReport, STYLESHEET, VIEWER_SCRIPT};
-use crate::formulas::{summary_table, top_table, FormulaReport};
+use crate::plots::formulas::{summary_table, top_table, FormulaReport};
 use evomcts_runs::arena::PlayedGame;
 use evomcts_runs::escape;
 use evomcts_runs::league::report::all_tables;

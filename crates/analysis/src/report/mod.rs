@@ -11,6 +11,9 @@
 //! `<script src>`, which browsers allow from `file://` (reading data with `fetch` they do
 //! not). Every user string (controller names, formulas, specs) is escaped for HTML, or, in
 //! the viewer's data, written as JSON with `<` escaped and shown by the script as text.
+//!
+//! Imports: the layers below analysis and `plots` (the figures it inlines, the tile drawings
+//! of the viewer, the formula tables), never `studies`.
 
 mod evolution;
 pub mod history;
@@ -19,7 +22,8 @@ mod league;
 pub mod pig;
 pub mod viewer;
 
-use super::PlotError;
+use crate::plots::run_figures::write_figures;
+use crate::plots::{write_text, PlotError, RunFolder, DEFAULT_TOP};
 use evomcts_runs::evolve::population::{generations_on_disk, PopulationError};
 use evomcts_runs::league::LoadError;
 use std::path::{Path, PathBuf};
@@ -110,15 +114,15 @@ fn figures_html(figures: &[InlineFigure]) -> String {
     out
 }
 
-/// Draws every figure the run folders support (`analysis::write_figures`, as `plot all` does)
+/// Draws every figure the run folders support (`plots::run_figures::write_figures`, as `plot all` does)
 /// into `dir` and returns them for inlining, in the order they were drawn.
 fn run_figures(
     runs: &[PathBuf],
     dir: &Path,
     files: &mut Vec<PathBuf>,
 ) -> Result<Vec<InlineFigure>, ReportError> {
-    let folder = super::RunFolder::read(runs)?;
-    let written = super::run_figures::write_figures(&folder, dir, super::DEFAULT_TOP)?;
+    let folder = RunFolder::read(runs)?;
+    let written = write_figures(&folder, dir, DEFAULT_TOP)?;
     files.extend(written.tables.iter().cloned());
     let mut figures = Vec::new();
     for figure in written.figures {
@@ -147,7 +151,7 @@ fn write_file(
     text: &str,
     files: &mut Vec<PathBuf>,
 ) -> Result<u64, ReportError> {
-    let path = super::write_text(dir, name, text)?;
+    let path = write_text(dir, name, text)?;
     files.push(path);
     Ok(text.len() as u64)
 }

@@ -8,8 +8,8 @@
 //! its tiles and of the spans of turns in which each meeple stood, and every game of a report
 //! shares one file of fragments (`tiles.js`).
 
-use crate::board::{draw_tile, draw_tile_letter, draw_tile_meeple, states_by_turn, TILE};
-use crate::{font, PlotError};
+use crate::plots::board::{draw_tile, draw_tile_letter, draw_tile_meeple, states_by_turn, TILE};
+use crate::plots::{font, PlotError};
 use evomcts_formula::typeset::pretty;
 use evomcts_formula::Formula;
 use evomcts_games::carcassonne::{

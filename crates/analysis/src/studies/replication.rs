@@ -1,14 +1,18 @@
 //! The paper's tables beside ours: the published numbers of the main paper as data
 //! (`runs/paper/published.ron`), the checks of the paper's own arithmetic computed from them,
-//! and the report `evomcts replicate` writes from K seeds of every preset's run folders.
+//! and the Markdown `evomcts replicate` writes from K seeds of every preset's run folders
+//! (`markdown`).
 //!
 //! Every statistic comes from `league::stats` (Wilcoxon signed-rank, Wilson interval) and every
 //! table from `league::Tables`; this module only gathers, pairs and prints.
 
+use evomcts_games::carcassonne::{GameState, Move, Reveal};
+use evomcts_games::Game;
 use evomcts_runs::league::standings::match_records;
 use evomcts_runs::league::{BonusRules, LeagueGame, MatchResult, Tables};
 use evomcts_runs::runfs::{parse_spec, read_spec_text, SpecFileError};
 use evomcts_runs::stats::{wilcoxon_signed_rank, wilson_interval};
+use evomcts_search::star::{StarSearcher, StarSettings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -401,10 +405,68 @@ pub fn star_decisions(
     narrow: &[f64],
     source: &str,
 ) -> Result<StarDecisions, String> {
-    use evomcts_games::carcassonne::{GameState, Reveal};
-    use evomcts_games::Game;
-    use evomcts_search::star::{StarSearcher, StarSettings};
     let every = every.max(1);
+    let (positions, max_abs) = star_positions(games, every)?;
+    let variants = [
+        ("Star1", StarSettings::star1()),
+        ("Star2", StarSettings::star2()),
+        ("Star2.5", StarSettings::star25()),
+    ];
+    let bound = GameState::placeholder().evaluation_bound(StarSettings::star1().evaluation);
+    let mut bounds = vec![
+        ("true bounds".to_string(), bound),
+        ("paper".to_string(), 100.0),
+    ];
+    for &b in narrow {
+        bounds.push(("narrow".to_string(), b));
+    }
+    let mut exact_moves = Vec::new();
+    let mut settings = Vec::new();
+    for (label, b) in bounds {
+        let mut chosen = Vec::new();
+        let mut mean_nodes = Vec::new();
+        let mut mean_ms = Vec::new();
+        for (_, s) in &variants {
+            let (moves, nodes, ms) = star_moves(&positions, s, b)?;
+            mean_nodes.push(nodes);
+            mean_ms.push(ms);
+            chosen.push(moves);
+        }
+        if exact_moves.is_empty() {
+            exact_moves = chosen[0].clone();
+        }
+        settings.push(StarBoundsResult {
+            label,
+            lower: -b,
+            upper: b,
+            all_agree: (0..positions.len())
+                .filter(|&i| chosen.iter().all(|c| c[i] == chosen[0][i]))
+                .count(),
+            agree_with_exact: chosen
+                .iter()
+                .map(|c| {
+                    (0..positions.len())
+                        .filter(|&i| c[i] == exact_moves[i])
+                        .count()
+                })
+                .collect(),
+            mean_nodes,
+            mean_ms,
+        });
+    }
+    Ok(StarDecisions {
+        source: source.to_string(),
+        every,
+        positions: positions.len(),
+        variants: variants.iter().map(|(n, _)| n.to_string()).collect(),
+        settings,
+        max_abs_score_difference: max_abs,
+    })
+}
+
+/// Every `every`-th decision position of `games`, and the largest |virtual score difference|
+/// among them.
+fn star_positions(games: &[LeagueGame], every: usize) -> Result<(Vec<GameState>, i32), String> {
     let mut positions = Vec::new();
     let mut counter = 0usize;
     let mut max_abs = 0i32;
@@ -433,79 +495,34 @@ pub fn star_decisions(
             }
         }
     }
-    let variants = [
-        ("Star1", StarSettings::star1()),
-        ("Star2", StarSettings::star2()),
-        ("Star2.5", StarSettings::star25()),
-    ];
-    let bound = GameState::placeholder().evaluation_bound(StarSettings::star1().evaluation);
-    let mut bounds = vec![
-        ("true bounds".to_string(), bound),
-        ("paper".to_string(), 100.0),
-    ];
-    for &b in narrow {
-        bounds.push(("narrow".to_string(), b));
-    }
-    let mut exact_moves = Vec::new();
-    let mut settings = Vec::new();
-    for (label, b) in bounds {
-        let mut chosen: Vec<Vec<evomcts_games::carcassonne::Move>> = Vec::new();
-        let mut mean_nodes = Vec::new();
-        let mut mean_ms = Vec::new();
-        for (_, s) in &variants {
-            let s = StarSettings {
-                lower: -b,
-                upper: b,
-                ..s.clone()
-            };
-            let mut searcher = StarSearcher::new(&s).map_err(|e| e.to_string())?;
-            let (mut nodes, mut ms) = (0u64, 0.0);
-            let mut moves = Vec::with_capacity(positions.len());
-            for p in &positions {
-                let start = std::time::Instant::now();
-                let r = searcher.search(p).map_err(|e| e.to_string())?;
-                ms += start.elapsed().as_secs_f64() * 1000.0;
-                nodes += r.nodes;
-                moves.push(r.best);
-            }
-            let n = positions.len().max(1) as f64;
-            mean_nodes.push(nodes as f64 / n);
-            mean_ms.push(ms / n);
-            chosen.push(moves);
-        }
-        if exact_moves.is_empty() {
-            exact_moves = chosen[0].clone();
-        }
-        let all_agree = (0..positions.len())
-            .filter(|&i| chosen.iter().all(|c| c[i] == chosen[0][i]))
-            .count();
-        let agree_with_exact = chosen
-            .iter()
-            .map(|c| {
-                (0..positions.len())
-                    .filter(|&i| c[i] == exact_moves[i])
-                    .count()
-            })
-            .collect();
-        settings.push(StarBoundsResult {
-            label,
-            lower: -b,
-            upper: b,
-            all_agree,
-            agree_with_exact,
-            mean_nodes,
-            mean_ms,
-        });
-    }
-    Ok(StarDecisions {
-        source: source.to_string(),
-        every,
-        positions: positions.len(),
-        variants: variants.iter().map(|(n, _)| n.to_string()).collect(),
-        settings,
-        max_abs_score_difference: max_abs,
-    })
+    Ok((positions, max_abs))
 }
 
-mod report;
-pub use report::{render_report, ReportInput};
+/// The move `settings` chooses at each of `positions` under the bounds ±`b`, with its mean
+/// nodes and milliseconds per decision.
+fn star_moves(
+    positions: &[GameState],
+    settings: &StarSettings,
+    b: f64,
+) -> Result<(Vec<Move>, f64, f64), String> {
+    let s = StarSettings {
+        lower: -b,
+        upper: b,
+        ..settings.clone()
+    };
+    let mut searcher = StarSearcher::new(&s).map_err(|e| e.to_string())?;
+    let (mut nodes, mut ms) = (0u64, 0.0);
+    let mut moves = Vec::with_capacity(positions.len());
+    for p in positions {
+        let start = std::time::Instant::now();
+        let r = searcher.search(p).map_err(|e| e.to_string())?;
+        ms += start.elapsed().as_secs_f64() * 1000.0;
+        nodes += r.nodes;
+        moves.push(r.best);
+    }
+    let n = positions.len().max(1) as f64;
+    Ok((moves, nodes as f64 / n, ms / n))
+}
+
+mod markdown;
+pub use markdown::{render_markdown, MarkdownInput};

@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use rayon::prelude::*;
 
-use super::chart::{self, DrawResult, Figure};
+use crate::plots::chart::{self, DrawResult, Figure};
 use evomcts_games::pig::{self, PigMove, PigRules, PigSolution, PigState};
 use evomcts_games::Controller;
 use evomcts_runs::evolve::fitness::Estimate;

@@ -10,7 +10,7 @@ use super::PlotError;
 use plotters::style::{register_font, FontStyle};
 use std::sync::OnceLock;
 
-static DEJAVU_SANS: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+static DEJAVU_SANS: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
 
 /// The embedded font file, for the PNG text renderer (`chart`).
 pub(crate) fn bytes() -> &'static [u8] {

@@ -232,8 +232,21 @@ pub fn standings_discrepancies(lg: &PublishedLeague, rules: &BonusRules) -> Vec<
 
 /// Every flag the published numbers raise about themselves, as sentences.
 pub fn paper_flags(p: &Published, rules: &BonusRules, score_bound: f64) -> Vec<String> {
+    let mut flags = reward_flags(&p.reward);
+    for lg in &p.leagues {
+        cell_flags(&mut flags, lg);
+        let disc = standings_discrepancies(lg, rules);
+        counted_match_flags(&mut flags, lg, &disc);
+        bonus_rule_flags(&mut flags, lg, rules, &disc);
+        pd_flags(&mut flags, lg, rules, score_bound);
+    }
+    flags
+}
+
+/// Table IV's two rows describe the same games, so each one's record as Player 1 is the
+/// other's as Player 2 reversed.
+fn reward_flags(r: &PublishedReward) -> Vec<String> {
     let mut flags = Vec::new();
-    let r = &p.reward;
     if r.rows.len() == 2 {
         let (a, b) = (&r.rows[0], &r.rows[1]);
         for (x, y) in [(a, b), (b, a)] {
@@ -246,127 +259,148 @@ pub fn paper_flags(p: &Published, rules: &BonusRules, score_bound: f64) -> Vec<S
             }
         }
     }
-    let strict = rules.clone();
-    let public_code = BonusRules {
-        bonus_win_share: 0.70,
-        bonus_win_strict: false,
-        ..rules.clone()
-    };
-    for lg in &p.leagues {
-        let t = format!("Table {}", lg.matches_table);
-        let n = lg.names.len();
-        for i in 0..n {
-            for j in 0..n {
-                if i != j && lg.matrix[i][j].is_none() {
+    flags
+}
+
+/// A match table's cells that are missing, or that alone fall short of the games a match
+/// has, in the table's order.
+fn cell_flags(flags: &mut Vec<String>, lg: &PublishedLeague) {
+    let t = format!("Table {}", lg.matches_table);
+    let n = lg.names.len();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && lg.matrix[i][j].is_none() {
+                flags.push(format!(
+                    "{t}: the match {} (Player 1) against {} (Player 2) is missing (printed \"-\"), so {} and {} have {} matches each instead of {}.",
+                    lg.names[i], lg.names[j], lg.names[i], lg.names[j], 2 * (n - 1) - 1, 2 * (n - 1)
+                ));
+            }
+            if let Some((a, b)) = lg.matrix[i][j] {
+                let missing = lg.games_per_match - a - b;
+                // Table V/VII have draws in several cells; flag only where the table
+                // otherwise has none, since a draw is then the odd reading.
+                let others_short = lg
+                    .matrix
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|(x, y)| x + y < lg.games_per_match)
+                    .count();
+                if missing > 0 && others_short == 1 {
                     flags.push(format!(
-                        "{t}: the match {} (Player 1) against {} (Player 2) is missing (printed \"-\"), so {} and {} have {} matches each instead of {}.",
-                        lg.names[i], lg.names[j], lg.names[i], lg.names[j], 2 * (n - 1) - 1, 2 * (n - 1)
+                        "{t}: {} against {} is {a}-{b}, {} games of {}; every other cell of the table adds up to {}. Read as the paper's text says, {missing} games were drawn; otherwise the match had {} games.",
+                        lg.names[i], lg.names[j], a + b, lg.games_per_match, lg.games_per_match, a + b
                     ));
                 }
-                if let Some((a, b)) = lg.matrix[i][j] {
-                    let missing = lg.games_per_match - a - b;
-                    // Table V/VII have draws in several cells; flag only where the table
-                    // otherwise has none, since a draw is then the odd reading.
-                    let others_short = lg
-                        .matrix
-                        .iter()
-                        .flatten()
-                        .flatten()
-                        .filter(|(x, y)| x + y < lg.games_per_match)
-                        .count();
-                    if missing > 0 && others_short == 1 {
-                        flags.push(format!(
-                            "{t}: {} against {} is {a}-{b}, {} games of {}; every other cell of the table adds up to {}. Read as the paper's text says, {missing} games were drawn; otherwise the match had {} games.",
-                            lg.names[i], lg.names[j], a + b, lg.games_per_match, lg.games_per_match, a + b
-                        ));
-                    }
-                }
-            }
-        }
-        let disc = standings_discrepancies(lg, &strict);
-        // Does the ranking count a missing match as played? Then one side's printed W and
-        // the other's printed L each exceed the match table's by one.
-        let off_by_one = |name: &str, field: &str| {
-            disc.iter()
-                .any(|d| d.name == name && d.field == field && d.printed == d.computed + 1)
-        };
-        for i in 0..n {
-            for j in 0..n {
-                if i == j || lg.matrix[i][j].is_some() {
-                    continue;
-                }
-                for (winner, loser) in [(i, j), (j, i)] {
-                    if off_by_one(&lg.names[winner], "W") && off_by_one(&lg.names[loser], "L") {
-                        flags.push(format!(
-                            "Table {}: {}'s W and {}'s L are each one more than Table {} gives, as if the missing match had been played and won by {}.",
-                            lg.standings_table, lg.names[winner], lg.names[loser], lg.matches_table, lg.names[winner]
-                        ));
-                    }
-                }
-            }
-        }
-        if !disc.is_empty() {
-            let alt = standings_discrepancies(lg, &public_code);
-            let list: Vec<String> = disc
-                .iter()
-                .map(|d| {
-                    format!(
-                        "{} {} printed {}, computed {}",
-                        d.name, d.field, d.printed, d.computed
-                    )
-                })
-                .collect();
-            let bwp_alt: Vec<String> = recompute_standings(lg, &public_code)
-                .iter()
-                .zip(recompute_standings(lg, &strict))
-                .filter(|(a, b)| a.record.bonus_win != b.record.bonus_win)
-                .map(|(a, b)| {
-                    format!(
-                        "{} {} (strictly above 75%: {})",
-                        a.name, a.record.bonus_win, b.record.bonus_win
-                    )
-                })
-                .collect();
-            flags.push(format!(
-                "Table {} does not follow from {t} under Table III's rule (bonus win above 75%, bonus loss at a winner's share of at most 55%): {}.{}{}",
-                lg.standings_table,
-                list.join("; "),
-                if bwp_alt.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " With the public code's rule (bonus win at 70% or more) the bonus win points would be: {}.",
-                        bwp_alt.join("; ")
-                    )
-                },
-                if alt.len() < disc.len() {
-                    format!(" That rule leaves {} of the {} differences.", alt.len(), disc.len())
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        let pd_sum: f64 = lg.standings.iter().map(|s| s.pd).sum();
-        let tolerance = 0.005 * lg.standings.len() as f64 + 1e-9;
-        if pd_sum.abs() > tolerance {
-            flags.push(format!(
-                "Table {}: the PD column sums to {pd_sum:+.2}, not 0; with every game counted once for each side a point difference sums to zero (Tables with all matches complete do).",
-                lg.standings_table
-            ));
-        }
-        let rec = recompute_standings(lg, &strict);
-        for s in &lg.standings {
-            if s.pd.abs() > score_bound {
-                let matches = rec
-                    .iter()
-                    .find(|r| r.name == s.name)
-                    .map_or(0, |r| r.record.matches);
-                flags.push(format!(
-                    "Table {}: {}'s PD {:+.2} exceeds {score_bound:.0}, the most any player can score in one game, so it is not a mean per game; over its {matches} matches it is {:+.2} per match, which reads as a sum of per-match means (our PD is a mean per game; the report shows ours both ways).",
-                    lg.standings_table, s.name, s.pd, s.pd / matches.max(1) as f64
-                ));
             }
         }
     }
-    flags
+}
+
+/// Does the ranking count a missing match as played? Then one side's printed W and the
+/// other's printed L each exceed the match table's by one.
+fn counted_match_flags(flags: &mut Vec<String>, lg: &PublishedLeague, disc: &[Discrepancy]) {
+    let off_by_one = |name: &str, field: &str| {
+        disc.iter()
+            .any(|d| d.name == name && d.field == field && d.printed == d.computed + 1)
+    };
+    let n = lg.names.len();
+    for i in 0..n {
+        for j in 0..n {
+            if i == j || lg.matrix[i][j].is_some() {
+                continue;
+            }
+            for (winner, loser) in [(i, j), (j, i)] {
+                if off_by_one(&lg.names[winner], "W") && off_by_one(&lg.names[loser], "L") {
+                    flags.push(format!(
+                        "Table {}: {}'s W and {}'s L are each one more than Table {} gives, as if the missing match had been played and won by {}.",
+                        lg.standings_table, lg.names[winner], lg.names[loser], lg.matches_table, lg.names[winner]
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// The standings that do not follow from the match table under Table III's rule (`disc`),
+/// and how many of them the public code's bonus rule would explain.
+fn bonus_rule_flags(
+    flags: &mut Vec<String>,
+    lg: &PublishedLeague,
+    strict: &BonusRules,
+    disc: &[Discrepancy],
+) {
+    if disc.is_empty() {
+        return;
+    }
+    let public_code = BonusRules {
+        bonus_win_share: 0.70,
+        bonus_win_strict: false,
+        ..strict.clone()
+    };
+    let alt = standings_discrepancies(lg, &public_code);
+    let list: Vec<String> = disc
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} printed {}, computed {}",
+                d.name, d.field, d.printed, d.computed
+            )
+        })
+        .collect();
+    let bwp_alt: Vec<String> = recompute_standings(lg, &public_code)
+        .iter()
+        .zip(recompute_standings(lg, strict))
+        .filter(|(a, b)| a.record.bonus_win != b.record.bonus_win)
+        .map(|(a, b)| {
+            format!(
+                "{} {} (strictly above 75%: {})",
+                a.name, a.record.bonus_win, b.record.bonus_win
+            )
+        })
+        .collect();
+    flags.push(format!(
+        "Table {} does not follow from Table {} under Table III's rule (bonus win above 75%, bonus loss at a winner's share of at most 55%): {}.{}{}",
+        lg.standings_table,
+        lg.matches_table,
+        list.join("; "),
+        if bwp_alt.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " With the public code's rule (bonus win at 70% or more) the bonus win points would be: {}.",
+                bwp_alt.join("; ")
+            )
+        },
+        if alt.len() < disc.len() {
+            format!(" That rule leaves {} of the {} differences.", alt.len(), disc.len())
+        } else {
+            String::new()
+        }
+    ));
+}
+
+/// A PD column that does not sum to zero, and PDs too large to be means per game.
+fn pd_flags(flags: &mut Vec<String>, lg: &PublishedLeague, rules: &BonusRules, score_bound: f64) {
+    let pd_sum: f64 = lg.standings.iter().map(|s| s.pd).sum();
+    let tolerance = 0.005 * lg.standings.len() as f64 + 1e-9;
+    if pd_sum.abs() > tolerance {
+        flags.push(format!(
+            "Table {}: the PD column sums to {pd_sum:+.2}, not 0; with every game counted once for each side a point difference sums to zero (Tables with all matches complete do).",
+            lg.standings_table
+        ));
+    }
+    let rec = recompute_standings(lg, rules);
+    for s in &lg.standings {
+        if s.pd.abs() > score_bound {
+            let matches = rec
+                .iter()
+                .find(|r| r.name == s.name)
+                .map_or(0, |r| r.record.matches);
+            flags.push(format!(
+                "Table {}: {}'s PD {:+.2} exceeds {score_bound:.0}, the most any player can score in one game, so it is not a mean per game; over its {matches} matches it is {:+.2} per match, which reads as a sum of per-match means (our PD is a mean per game; the report shows ours both ways).",
+                lg.standings_table, s.name, s.pd, s.pd / matches.max(1) as f64
+            ));
+        }
+    }
 }

@@ -1,0 +1,63 @@
+//! Figures of runs, and the drawing every figure shares: which formulas the ES chose
+//! (`formulas`, Table XI's counts and the drift measure, as tables and bar charts), how a
+//! league went (`league_plots`), how games unfolded and how the ES behaved (`curves`),
+//! pictures of boards (`board`) and how an evolution run went (`evolution_plots`).
+//! `run_figures` draws every figure of a run folder of either kind (`write_run_figures`).
+//! Every figure is written as PNG and SVG with an embedded font (`font`, `chart`), so plots
+//! render on a machine with no system fonts or libraries.
+//!
+//! Imports: the layers below analysis and plotters, never `report` or `studies`: both draw
+//! through here, so a figure looks the same wherever it is shown.
+
+pub mod board;
+pub mod chart;
+pub mod curves;
+pub mod evolution_plots;
+pub mod font;
+pub mod formulas;
+pub mod league_plots;
+pub mod run_figures;
+
+pub use run_figures::{write_run_figures, RunFolder, Written, DEFAULT_TOP};
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot draw the figure: {message}")]
+    Draw { path: String, message: String },
+    #[error("the embedded font could not be loaded")]
+    Font,
+    #[error("{0}")]
+    Data(String),
+    #[error(transparent)]
+    League(#[from] evomcts_runs::league::LoadError),
+    #[error(transparent)]
+    Evolution(#[from] evomcts_runs::evolve::PopulationError),
+}
+
+/// One figure on disk: its title and its two files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrittenFigure {
+    pub title: String,
+    pub svg: PathBuf,
+    pub png: PathBuf,
+}
+
+/// Writes a text file into `dir` (created if needed) through a temporary name, so a reader
+/// never sees half a table.
+pub fn write_text(dir: &Path, name: &str, text: &str) -> Result<PathBuf, PlotError> {
+    let io = |path: &Path, source| PlotError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    evomcts_runs::runfs::create_folder(dir).map_err(|e| io(dir, e))?;
+    let path = dir.join(name);
+    evomcts_runs::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
+    Ok(path)
+}
