@@ -27,8 +27,8 @@ use super::search::{Core, Scoring};
 use super::selection::Policy;
 use super::settings::{EsFitness, EsResult, EsSettings, EsStrategy, FinalMove, SettingsError};
 use evomcts_formula::{
-    CompiledFormula, EvolutionStrategy, Formula, Grammar, InitialPopulation, Origin, Scored,
-    StrategyOptions,
+    CompiledFormula, EvolutionResult, EvolutionStrategy, Formula, Grammar, InitialPopulation,
+    Origin, Scored, StrategyOptions,
 };
 use evomcts_games::{Game, GameRng};
 
@@ -170,24 +170,7 @@ impl EsStep {
                 },
             },
         );
-        let history = result.history.as_ref().expect("history is recorded");
-        let generations = (1..=self.strategy.generations)
-            .map(|generation| EsGenerationRecord {
-                generation,
-                candidates: history
-                    .generation(generation)
-                    .filter(|r| r.origin == Origin::Offspring)
-                    .map(|r| {
-                        EsCandidateRecord::new(&r.formula, r.fitness.unwrap_or(f64::NEG_INFINITY))
-                    })
-                    .collect(),
-            })
-            .collect();
-        let initial = history
-            .generation(0)
-            .filter(|r| r.origin == Origin::Initial && r.fitness.is_some())
-            .map(|r| EsCandidateRecord::new(&r.formula, r.fitness.unwrap_or(f64::NEG_INFINITY)))
-            .collect();
+        let (generations, initial) = self.generation_records(&result);
         let evolved = match self.settings.result {
             EsResult::LastGeneration => result.best,
             EsResult::BestEver => result.best_ever.unwrap_or(result.best),
@@ -197,40 +180,19 @@ impl EsStep {
             evolved.fitness.unwrap_or(f64::NEG_INFINITY),
         );
 
-        let mut acceptance = None;
-        let mut seed_kept = false;
-        if self.settings.acceptance {
-            let stream = self.rng.gen::<u64>();
-            let mut seed_rewards = Vec::with_capacity(scoring.sims as usize);
-            let seed_policy = Policy::Formula(
-                CompiledFormula::new(&self.seed).expect("the seed compiled when it was set"),
-            );
-            let seed_fitness = score(core, &seed_policy, scoring, Some(stream), &mut seed_rewards);
-            let winner_fitness = match CompiledFormula::new(&evolved.formula) {
-                Ok(compiled) => score(
-                    core,
-                    &Policy::Formula(compiled),
-                    scoring,
-                    Some(stream),
-                    &mut rewards,
-                ),
-                Err(_) => f64::NEG_INFINITY,
-            };
+        let acceptance = self.settings.acceptance.then(|| {
+            self.acceptance_test(
+                core,
+                scoring,
+                &evolved.formula,
+                &evolved_record,
+                &mut rewards,
+            )
+        });
+        if acceptance.is_some() {
             es_simulations += 2 * scoring.sims as u64;
-            let margin = match self.settings.fitness {
-                EsFitness::MeanReward => paired_margin(&rewards, &seed_rewards),
-                EsFitness::Recommendation => 0.0,
-            };
-            let accepted = accepts(winner_fitness, seed_fitness, margin);
-            seed_kept = !accepted;
-            acceptance = Some(EsAcceptanceRecord {
-                evolved: evolved_record.clone(),
-                evolved_rescored: winner_fitness,
-                seed_rescored: seed_fitness,
-                margin,
-                accepted,
-            });
         }
+        let seed_kept = acceptance.as_ref().is_some_and(|a| !a.accepted);
         let (winner, chosen) = if seed_kept {
             let fitness = acceptance.as_ref().map_or(f64::NAN, |a| a.seed_rescored);
             (
@@ -256,6 +218,72 @@ impl EsStep {
             winner,
             seed_kept,
             record,
+        }
+    }
+
+    /// The ES's generations as records (each offspring with its fitness) and the scored
+    /// initial population.
+    fn generation_records(
+        &self,
+        result: &EvolutionResult,
+    ) -> (Vec<EsGenerationRecord>, Vec<EsCandidateRecord>) {
+        let history = result.history.as_ref().expect("history is recorded");
+        let generations = (1..=self.strategy.generations)
+            .map(|generation| EsGenerationRecord {
+                generation,
+                candidates: history
+                    .generation(generation)
+                    .filter(|r| r.origin == Origin::Offspring)
+                    .map(|r| {
+                        EsCandidateRecord::new(&r.formula, r.fitness.unwrap_or(f64::NEG_INFINITY))
+                    })
+                    .collect(),
+            })
+            .collect();
+        let initial = history
+            .generation(0)
+            .filter(|r| r.origin == Origin::Initial && r.fitness.is_some())
+            .map(|r| EsCandidateRecord::new(&r.formula, r.fitness.unwrap_or(f64::NEG_INFINITY)))
+            .collect();
+        (generations, initial)
+    }
+
+    /// The evolved formula and the seed scored again on one fresh common stream; the evolved
+    /// one is accepted only if it beats the seed by the margin.
+    fn acceptance_test<G: Game>(
+        &mut self,
+        core: &mut Core<G>,
+        scoring: Scoring,
+        evolved: &Formula,
+        evolved_record: &EsCandidateRecord,
+        rewards: &mut Vec<f64>,
+    ) -> EsAcceptanceRecord {
+        let stream = self.rng.gen::<u64>();
+        let mut seed_rewards = Vec::with_capacity(scoring.sims as usize);
+        let seed_policy = Policy::Formula(
+            CompiledFormula::new(&self.seed).expect("the seed compiled when it was set"),
+        );
+        let seed_fitness = score(core, &seed_policy, scoring, Some(stream), &mut seed_rewards);
+        let winner_fitness = match CompiledFormula::new(evolved) {
+            Ok(compiled) => score(
+                core,
+                &Policy::Formula(compiled),
+                scoring,
+                Some(stream),
+                rewards,
+            ),
+            Err(_) => f64::NEG_INFINITY,
+        };
+        let margin = match self.settings.fitness {
+            EsFitness::MeanReward => paired_margin(rewards, &seed_rewards),
+            EsFitness::Recommendation => 0.0,
+        };
+        EsAcceptanceRecord {
+            evolved: evolved_record.clone(),
+            evolved_rescored: winner_fitness,
+            seed_rescored: seed_fitness,
+            margin,
+            accepted: accepts(winner_fitness, seed_fitness, margin),
         }
     }
 }
