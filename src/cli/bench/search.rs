@@ -124,8 +124,42 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
     )?;
     let positions = sample_positions(args.positions, args.seed, 20..50);
 
-    // Raw rollouts from the same positions: the engine cost inside every simulation.
-    let mut rng = GameRng::seed_from_u64(args.seed);
+    let (playouts_per_sec, playouts_per_cpu_sec) = rollout_rate(&positions, args.seed);
+    let mut report = serde_json::json!({
+        "positions": args.positions,
+        "turns": "20..50",
+        "seed": args.seed,
+        "repeats": args.repeats,
+        "sims": args.sims,
+        "es_sims_per_decision": 800,
+        "threads": 1,
+        "playouts_per_sec": playouts_per_sec.round(),
+        "playouts_per_cpu_sec": playouts_per_cpu_sec,
+    });
+    let main = benchmarked_settings(args.sims);
+    if let Some(only) = &args.only {
+        if !main.iter().any(|(name, _, _)| name == only) {
+            bail!(
+                "--only takes mcts, es-mcts, es-p-mcts, mcts-knowledge or mcts-features, not {only}"
+            );
+        }
+    }
+    time_main(&args, main, &positions, &mut report)?;
+    if args.all_policies {
+        time_all_policies(&args, &positions, &mut report)?;
+    }
+    if args.json {
+        outln!("{report}")?;
+    } else {
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
+    }
+    Ok(())
+}
+
+/// Random playouts per second from the positions (wall and, where the platform tells, this
+/// thread's CPU): the engine cost inside every simulation.
+fn rollout_rate(positions: &[GameState], seed: u64) -> (f64, Option<f64>) {
+    let mut rng = GameRng::seed_from_u64(seed);
     let mut scratch = positions[0].clone();
     let rollouts = 2000 * positions.len().min(10);
     let cpu_start = thread_cpu_ns();
@@ -139,46 +173,39 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
     let playouts_per_cpu_sec = cpu_start
         .zip(thread_cpu_ns())
         .map(|(start, end)| (rollouts as f64 / (end.saturating_sub(start) as f64 / 1e9)).round());
+    (playouts_per_sec, playouts_per_cpu_sec)
+}
 
+/// The benchmark's main searches, each with its `--only` name and its report key.
+fn benchmarked_settings(sims: u32) -> [(&'static str, &'static str, MctsSettings); 5] {
     let mcts = MctsSettings {
-        sims: args.sims,
+        sims,
         ..MctsSettings::default()
     };
     let es_mcts = MctsSettings {
-        sims: args.sims,
+        sims,
         ..MctsSettings::es_paper(EsMode::Integrated)
     };
     let es_p_mcts = MctsSettings {
-        sims: args.sims,
+        sims,
         ..MctsSettings::es_paper(EsMode::Partial)
     };
     // UCT plus a zero-weight `H` term: the same tree as `mcts` (tested), so the difference
     // is the cost of computing the knowledge terminals.
     let mcts_knowledge = MctsSettings {
-        sims: args.sims,
+        sims,
         selection: Selection::Formula("Q + 2*C*sqrt(2*ln(N)/n) + 0*H".into()),
         ..MctsSettings::default()
     };
     // The same with every move feature read too: the cost of the features over `H` alone.
     let mcts_features = MctsSettings {
-        sims: args.sims,
+        sims,
         selection: Selection::Formula(
             "Q + 2*C*sqrt(2*ln(N)/n) + 0*(H + G + O + M + F + R + L + T)".into(),
         ),
         ..MctsSettings::default()
     };
-    let mut report = serde_json::json!({
-        "positions": args.positions,
-        "turns": "20..50",
-        "seed": args.seed,
-        "repeats": args.repeats,
-        "sims": args.sims,
-        "es_sims_per_decision": 800,
-        "threads": 1,
-        "playouts_per_sec": playouts_per_sec.round(),
-        "playouts_per_cpu_sec": playouts_per_cpu_sec,
-    });
-    let main = [
+    [
         ("mcts", "mcts400_decision_ms", mcts),
         ("es-mcts", "es_mcts_decision_ms", es_mcts),
         ("es-p-mcts", "es_p_mcts_decision_ms", es_p_mcts),
@@ -192,19 +219,21 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
             "mcts400_features_decision_ms",
             mcts_features,
         ),
-    ];
-    if let Some(only) = &args.only {
-        if !main.iter().any(|(name, _, _)| name == only) {
-            bail!(
-                "--only takes mcts, es-mcts, es-p-mcts, mcts-knowledge or mcts-features, not {only}"
-            );
-        }
-    }
+    ]
+}
+
+/// Times each main search (or the one `--only` names) into the report.
+fn time_main(
+    args: &SearchBenchArgs,
+    main: [(&str, &str, MctsSettings); 5],
+    positions: &[GameState],
+    report: &mut serde_json::Value,
+) -> Result<()> {
     for (name, key, settings) in main {
         if args.only.as_ref().is_some_and(|only| only != name) {
             continue;
         }
-        let timing = time_decisions(&settings, &positions, args.seed, args.repeats)?;
+        let timing = time_decisions(&settings, positions, args.seed, args.repeats)?;
         report[key] = timing.wall_ms.into();
         report[key.replace("_ms", "_cpu_ms")] = timing.cpu_ms.into();
         if name == "mcts" {
@@ -214,30 +243,32 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
             report["bytes_per_node"] = timing.bytes_per_node.into();
         }
     }
-    if args.all_policies {
-        for (name, selection) in [
-            ("rave_decision_ms", Selection::Rave { bias: 0.1 }),
-            ("thompson_decision_ms", Selection::Thompson),
-            ("thompson_reshaped_decision_ms", Selection::ThompsonReshaped),
-            ("hand_coded_uct_decision_ms", Selection::HandCodedUct),
-        ] {
-            let settings = MctsSettings {
-                sims: args.sims,
-                selection,
-                ..MctsSettings::default()
-            };
-            let timing = time_decisions(&settings, &positions, args.seed, args.repeats)?;
-            report[name] = timing.wall_ms.into();
-            report[name.replace("_ms", "_cpu_ms")] = timing.cpu_ms.into();
-            if name == "rave_decision_ms" {
-                report["rave_bytes_per_node"] = timing.bytes_per_node.into();
-            }
+    Ok(())
+}
+
+/// Times RAVE, Thompson sampling and the hand-coded UCT into the report.
+fn time_all_policies(
+    args: &SearchBenchArgs,
+    positions: &[GameState],
+    report: &mut serde_json::Value,
+) -> Result<()> {
+    for (name, selection) in [
+        ("rave_decision_ms", Selection::Rave { bias: 0.1 }),
+        ("thompson_decision_ms", Selection::Thompson),
+        ("thompson_reshaped_decision_ms", Selection::ThompsonReshaped),
+        ("hand_coded_uct_decision_ms", Selection::HandCodedUct),
+    ] {
+        let settings = MctsSettings {
+            sims: args.sims,
+            selection,
+            ..MctsSettings::default()
+        };
+        let timing = time_decisions(&settings, positions, args.seed, args.repeats)?;
+        report[name] = timing.wall_ms.into();
+        report[name.replace("_ms", "_cpu_ms")] = timing.cpu_ms.into();
+        if name == "rave_decision_ms" {
+            report["rave_bytes_per_node"] = timing.bytes_per_node.into();
         }
-    }
-    if args.json {
-        outln!("{report}")?;
-    } else {
-        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     }
     Ok(())
 }
