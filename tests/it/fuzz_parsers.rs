@@ -193,7 +193,7 @@ fn read_generation_as_commands_do(dir: &Path, text: &str) {
     let path = dir.join("gen-001.ron");
     std::fs::write(&path, text).unwrap();
     if Generation::read(&path, 1).is_ok() {
-        if let Ok(gens) = evomcts::evolve::report::read_generations(dir) {
+        if let Ok(gens) = evomcts::evolve::population::read_generations(dir) {
             evomcts::evolve::report::logbook_csv(&gens, 1);
             let hall = evomcts::evolve::report::hall_of_fame(&gens, 10);
             evomcts::evolve::report::hall_of_fame_csv(&hall);

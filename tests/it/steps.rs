@@ -377,7 +377,7 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
         let work = evomcts::evolve::steps::Work::Pairings {
             game: spec.game,
             rules: spec.rules,
-            pairings: vec![evomcts::evolve::validate::Pairing {
+            pairings: vec![evomcts::arena::Pairing {
                 label: spec.name.clone(),
                 candidate: spec.candidate.clone(),
                 other: spec.baseline.clone(),

@@ -16,15 +16,12 @@
 //! complete chunk and writes the same bytes as an uninterrupted one. Every game's seeds come
 //! from its tile seed and seat, so results do not depend on the thread count.
 
-use super::fitness::play_both_seatings;
 use super::namespace::validation_tile_seed;
-use super::population::write_atomically;
-use crate::arena::GameChoice;
+use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -129,14 +126,6 @@ impl ValidateSpec {
     }
 }
 
-/// One pairing of a set of games: a candidate against another controller.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Pairing {
-    pub label: String,
-    pub candidate: ControllerSpec,
-    pub other: ControllerSpec,
-}
-
 /// One played game as `games.csv` holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
@@ -195,6 +184,12 @@ pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError 
         file: file.display().to_string(),
         message: e.to_string(),
     }
+}
+
+/// Writes `text` to `path` whole or not at all (`runfs::write_atomically`).
+pub(super) fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
+    crate::runfs::write_atomically(path, text.as_bytes())
+        .map_err(|e| io_error(path, format_args!("{}: {e}", path.display())))
 }
 
 /// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
@@ -275,40 +270,6 @@ pub struct PlayOptions {
     pub srun: Option<super::steps::SrunOptions>,
 }
 
-/// The candidate's and the other's score in each seating of one tile sequence.
-pub type SeatingScores = [(f64, f64); 2];
-
-/// Both seatings of each `(pairing, tile seed)` game of `games` on the current rayon pool, in
-/// order, calling `on_start(k)` before and `on_done(k, scores)` after game k on the thread that
-/// plays it (neither can change a result).
-pub fn play_pairing_games(
-    pairings: &[Pairing],
-    game: GameChoice,
-    rules: Rules,
-    games: &[(usize, u64)],
-    on_start: &(dyn Fn(usize) + Sync),
-    on_done: &(dyn Fn(usize, &SeatingScores) + Sync),
-) -> Vec<Result<SeatingScores, String>> {
-    games
-        .par_iter()
-        .enumerate()
-        .map(|(k, &(p, tile_seed))| {
-            on_start(k);
-            let result = play_both_seatings(
-                game,
-                rules,
-                &pairings[p].candidate,
-                &pairings[p].other,
-                tile_seed,
-            );
-            if let Ok(scores) = &result {
-                on_done(k, scores);
-            }
-            result
-        })
-        .collect()
-}
-
 /// Tasks written per chunk.
 const CHUNK: usize = 16;
 
@@ -346,7 +307,7 @@ pub fn play_pairings(
             if games_file.exists() {
                 return Err(ValidateError::SpecMissing { dir: dir_name });
             }
-            write_atomically(&spec_file, spec_text).map_err(|e| io_error(&spec_file, e))?;
+            write_file(&spec_file, spec_text)?;
         }
     }
     let tasks: Vec<(usize, usize)> = (0..tile_seeds.len())
@@ -381,7 +342,7 @@ pub fn play_pairings(
         for r in &rows {
             text.push_str(&row_text(r));
         }
-        write_atomically(&games_file, &text).map_err(|e| io_error(&games_file, e))?;
+        write_file(&games_file, &text)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
@@ -675,7 +636,7 @@ pub(super) fn write_summary(
 ) -> Result<(), ValidateError> {
     let text = format!("# {title}\n\n{description}\n\n{body}\n\n{table}\n{tail}\n");
     let path = dir.join("summary.md");
-    write_atomically(&path, &text).map_err(|e| io_error(&path, e))
+    write_file(&path, &text)
 }
 
 mod bandit_baselines;
