@@ -371,7 +371,7 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
         if path.extension().is_none_or(|e| e != "ron") {
             continue;
         }
-        let Ok(spec) = evomcts::evolve::validate::ValidateSpec::from_file(&path) else {
+        let Ok(spec) = evomcts::validation::ValidateSpec::from_file(&path) else {
             continue; // a sweep
         };
         let work = evomcts::evolve::steps::Work::Pairings {

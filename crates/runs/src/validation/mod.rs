@@ -1,23 +1,26 @@
 //! Measuring an evolved formula where evolution's selection noise cannot help it.
 //!
 //! - `ValidateSpec`: the formula's MCTS against a baseline (MCTS-UCT at its best constant)
-//!   on tile sequences of the validation namespace (see `namespace`), which evolution never
-//!   plays, both seatings of every sequence. Reported: win rate with its Wilson 95% interval,
-//!   the mean score difference per sequence (the mean of its two seatings) with a 95%
+//!   on tile sequences of the validation namespace (see `evolve::namespace`), which evolution
+//!   never plays, both seatings of every sequence. Reported: win rate with its Wilson 95%
+//!   interval, the mean score difference per sequence (the mean of its two seatings) with a 95%
 //!   interval, and the Wilcoxon signed-rank p of those per-sequence differences (the pair of
 //!   seatings is the unit of independence).
-//! - the sweep (`super::sweep`) that tunes a baseline's constants on sweep sequences
-//!   (evolution's namespace, never validation's), so the validation baseline is chosen
-//!   without looking at validation games, plays through [`play_pairings`] too.
-//! - `bandit_baselines` (in `validate/bandit_baselines.rs`): UCB1 at its best c (chosen on sweep runs), UCB1-Tuned and Thompson
+//! - `sweep`: tunes a baseline's constants on sweep sequences (evolution's namespace, never
+//!   validation's), so the validation baseline is chosen without looking at validation games;
+//!   it plays through [`play_pairings`] too.
+//! - `bandit_baselines`: UCB1 at its best c (chosen on sweep runs), UCB1-Tuned and Thompson
 //!   sampling beside a bandit champion, all on the same fresh runs.
 //!
 //! Games are written to `games.csv` in chunks as they finish; a run resumes after the last
 //! complete chunk and writes the same bytes as an uninterrupted one. Every game's seeds come
 //! from its tile seed and seat, so results do not depend on the thread count.
+//!
+//! Layering: above `evolve` (its seed namespaces, the bandit domain, job steps), `arena`,
+//! `runfs` and `stats`; `evolve` never uses it.
 
-use super::namespace::validation_tile_seed;
 use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
+use crate::evolve::namespace::validation_tile_seed;
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{MctsSettings, Selection};
@@ -56,11 +59,11 @@ pub struct ValidateSpec {
 
 const MAX_SEQUENCES: usize = 1_000_000;
 
-pub(super) fn check_name(name: &str) -> Result<(), (String, String)> {
+fn check_name(name: &str) -> Result<(), (String, String)> {
     crate::runfs::check_plain_name("the name", name).map_err(|m| ("name".into(), m))
 }
 
-pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
+fn check_sequences(n: usize) -> Result<(), (String, String)> {
     if !(2..=MAX_SEQUENCES).contains(&n) {
         return Err((
             "sequences".into(),
@@ -72,7 +75,7 @@ pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
 
 /// Checks each controller a spec names for the game it plays, and the game's rules: an error
 /// naming the field.
-pub(super) fn check_controllers(
+fn check_controllers(
     game: GameChoice,
     rules: &Rules,
     controllers: &[(&str, &ControllerSpec)],
@@ -88,7 +91,7 @@ pub(super) fn check_controllers(
 }
 
 /// The tile seeds of `sequences` sequences, the `j`-th being `seed_of(j)`.
-pub(super) fn sequence_seeds(sequences: usize, seed_of: impl Fn(u64) -> u64) -> Vec<u64> {
+fn sequence_seeds(sequences: usize, seed_of: impl Fn(u64) -> u64) -> Vec<u64> {
     (0..sequences as u64).map(seed_of).collect()
 }
 
@@ -174,12 +177,12 @@ pub enum ValidateError {
     #[error("--threads must be at least 1")]
     NoThreads,
     #[error(transparent)]
-    Steps(#[from] super::steps::StepError),
+    Steps(#[from] crate::evolve::steps::StepError),
     #[error(transparent)]
     Lock(#[from] crate::runfs::LockError),
 }
 
-pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
+fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
     ValidateError::Io {
         file: file.display().to_string(),
         message: e.to_string(),
@@ -187,7 +190,7 @@ pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError 
 }
 
 /// Writes `text` to `path` whole or not at all (`runfs::write_atomically`).
-pub(super) fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
+fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
     crate::runfs::write_atomically(path, text.as_bytes())
         .map_err(|e| io_error(path, format_args!("{}: {e}", path.display())))
 }
@@ -267,7 +270,7 @@ pub struct PlayOptions {
     pub stop_after: Option<usize>,
     /// Where the games are played: `None` on this machine's threads, or as job steps across a
     /// Slurm allocation (see `steps`); the rows are the same.
-    pub srun: Option<super::steps::SrunOptions>,
+    pub srun: Option<crate::evolve::steps::SrunOptions>,
 }
 
 /// Tasks written per chunk.
@@ -366,19 +369,19 @@ pub fn play_pairings(
         let games: Vec<(usize, u64)> = chunk.iter().map(|&(p, j)| (p, tile_seeds[j])).collect();
         let played: Vec<Result<SeatingScores, String>> = match &opts.srun {
             Some(srun) => {
-                let work = super::steps::Work::Pairings {
+                let work = crate::evolve::steps::Work::Pairings {
                     game,
                     rules,
                     pairings: pairings.to_vec(),
                     tasks: games
                         .iter()
-                        .map(|&(pairing, tile_seed)| super::steps::PairingTask {
+                        .map(|&(pairing, tile_seed)| crate::evolve::steps::PairingTask {
                             pairing,
                             tile_seed,
                         })
                         .collect(),
                 };
-                let runner = super::steps::StepRunner::new(dir, srun.clone());
+                let runner = crate::evolve::steps::StepRunner::new(dir, srun.clone());
                 runner.set_context("validation");
                 let values = runner.play(&work, &|| {})?;
                 finished_steps = Some(runner);
@@ -605,7 +608,7 @@ pub fn run_validation(
 }
 
 /// What a game's sequences of chance events and their seeds are called in summaries.
-pub(super) fn sequence_words(game: GameChoice) -> (String, &'static str) {
+fn sequence_words(game: GameChoice) -> (String, &'static str) {
     match game {
         GameChoice::Carcassonne => ("tile sequences".into(), "tile seeds"),
         GameChoice::Pig(_) => (
@@ -626,7 +629,7 @@ fn capitalised(words: &str) -> String {
 
 /// A folder's `summary.md`: the title, the description, `body`, the table and `tail`, each
 /// its own paragraph.
-pub(super) fn write_summary(
+fn write_summary(
     dir: &Path,
     title: &str,
     description: &str,
@@ -640,4 +643,6 @@ pub(super) fn write_summary(
 }
 
 mod bandit_baselines;
+pub mod sweep;
+
 pub use bandit_baselines::*;

@@ -11,13 +11,13 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
-use super::namespace::sweep_tile_seed;
-use super::validate::{
+use super::{
     check_controllers, check_name, check_sequences, play_pairings, sequence_seeds, sequence_words,
     summarise, summary_table, write_file, write_summary, PairingSummary, PlayOptions,
     ValidateError,
 };
 use crate::arena::{GameChoice, Pairing};
+use crate::evolve::namespace::sweep_tile_seed;
 use crate::runfs::{resolve_controller, SpecFile};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{FinalMove, MctsSettings, Selection};
