@@ -5,14 +5,14 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::evolve::sweep::SweepSpec;
-use evomcts::evolve::validate::ValidateSpec;
 use evomcts::evolve::EvolveSpec;
 use evomcts::league::slurm::{
     submit_hint, write_allocation, write_league_set, write_slurm, FinalJob, SlurmOptions,
 };
 use evomcts::league::{schedule, LeagueSpec};
 use evomcts::runfs::SpecFile;
+use evomcts::validation::sweep::SweepSpec;
+use evomcts::validation::ValidateSpec;
 use evomcts::{escape, runfs};
 use std::path::{Path, PathBuf};
 

@@ -5,13 +5,13 @@
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use evomcts::escape;
-use evomcts::evolve::sweep::{run_sweep, SweepSpec};
-use evomcts::evolve::validate::{
-    bandit_baselines, bandit_table, run_validation, summary_table, PlayOptions, ValidateSpec,
-};
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::Formula;
 use evomcts::runfs::{self, SpecFile};
+use evomcts::validation::sweep::{run_sweep, SweepSpec};
+use evomcts::validation::{
+    bandit_baselines, bandit_table, run_validation, summary_table, PlayOptions, ValidateSpec,
+};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]

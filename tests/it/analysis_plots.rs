@@ -6,7 +6,7 @@ use crate::analysis_common::{check_pair, check_png_drawn, check_svg, temp_dir};
 use crate::support::evomcts_ok as evomcts;
 use evomcts::analysis::plots::board::{draw_board, states_by_turn};
 use evomcts::analysis::plots::write_run_figures;
-use evomcts::evolve::report::read_generations;
+use evomcts::evolve::population::read_generations;
 use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::league::{load_runs, run_league, LeagueSpec, LoadError, RunOptions, Tables};
 use evomcts::runfs::file_stem;

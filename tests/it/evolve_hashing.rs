@@ -5,10 +5,10 @@
 //! highest lower end of its interval.
 
 use crate::evolve_resume::files;
-use evomcts::evolve::champion::ChampionRule;
 use evomcts::evolve::hashing::{
     bank_csv, check_fingerprints, parse_bank, play_shared, record_bank, Hashing,
 };
+use evomcts::evolve::ChampionRule;
 use evomcts::evolve::{run_evolution, Estimate, EvolveError, EvolveSpec, Member, RunOptions};
 use evomcts::formula::{fingerprint, CompiledFormula};
 use std::path::Path;

@@ -1,6 +1,7 @@
 //! The logbook, hall of fame and lineage of a run match its generation files.
 
-use evomcts::evolve::report::{all_members, hall_of_fame, read_generations, HALL_SIZE};
+use evomcts::evolve::population::read_generations;
+use evomcts::evolve::report::{all_members, hall_of_fame, HALL_SIZE};
 use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions};
 use std::collections::{BTreeMap, BTreeSet};
 

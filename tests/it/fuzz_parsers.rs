@@ -193,7 +193,7 @@ fn read_generation_as_commands_do(dir: &Path, text: &str) {
     let path = dir.join("gen-001.ron");
     std::fs::write(&path, text).unwrap();
     if Generation::read(&path, 1).is_ok() {
-        if let Ok(gens) = evomcts::evolve::report::read_generations(dir) {
+        if let Ok(gens) = evomcts::evolve::population::read_generations(dir) {
             evomcts::evolve::report::logbook_csv(&gens, 1);
             let hall = evomcts::evolve::report::hall_of_fame(&gens, 10);
             evomcts::evolve::report::hall_of_fame_csv(&hall);
@@ -277,8 +277,8 @@ const TINY_VALIDATION: &str = "(name: \"fv\", seed: 3, sequences: 2, \
 
 /// Runs (or resumes) the tiny validation in `dir`; its rows as written, or the refusal.
 fn run_tiny_validation(dir: &Path) -> Result<String, String> {
-    use evomcts::evolve::validate::{run_validation, ValidateSpec};
     use evomcts::runfs::SpecFile;
+    use evomcts::validation::{run_validation, ValidateSpec};
     let spec = ValidateSpec::from_ron(TINY_VALIDATION, "fv.ron").unwrap();
     let resume = dir.join("games.csv").exists();
     let summary = run_validation(&spec, &crate::support::validate_opts(dir, resume, 1, None))
@@ -406,7 +406,7 @@ proptest! {
 
     #[test]
     fn sweep_placeholders_are_filled_in_as_the_tables_say(text in tokens(), w in 0.0f64..1e6) {
-        use evomcts::evolve::sweep::SweepSpec;
+        use evomcts::validation::sweep::SweepSpec;
         use evomcts::runfs::SpecFile;
         // The fuzzed text with `{W}` in places a person might put it.
         let template = text.replace("n", "{W}").replace('"', "");

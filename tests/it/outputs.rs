@@ -254,7 +254,8 @@ fn a_changed_header_fails_the_check() {
 
 #[test]
 fn committed_evolution_folders_load_and_their_csv_files_are_what_the_code_writes() {
-    use evomcts::evolve::report::{hall_of_fame, hall_of_fame_csv, logbook_csv, read_generations};
+    use evomcts::evolve::population::read_generations;
+    use evomcts::evolve::report::{hall_of_fame, hall_of_fame_csv, logbook_csv};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations");
     // Games per fitness sample: one bandit run, or both seatings of a tile sequence.
     for (run, games_per_sample) in [

@@ -4,11 +4,11 @@
 
 use crate::support::{opts, scratch};
 use evomcts::arena::{replay_pig, GameChoice, PlayedGame};
-use evomcts::evolve::validate::{run_validation, ValidateSpec};
 use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::games::pig::PigRules;
 use evomcts::league::{read_records, record_path, run_league, LeagueSpec};
 use evomcts::runfs::SpecFile;
+use evomcts::validation::{run_validation, ValidateSpec};
 use std::path::Path;
 
 const LEAGUE: &str = r#"(

@@ -231,8 +231,8 @@ fn sweep_spec(formula: &str, w_values: &str) -> String {
 // (`{W}{W}` at W = 1 plays 11): refused, naming the field; a grid too large names the long list.
 #[test]
 fn sweep_placeholders_are_whole_operands() {
-    use evomcts::evolve::sweep::SweepSpec;
     use evomcts::runfs::SpecFile;
+    use evomcts::validation::sweep::SweepSpec;
     let refused = |formula: &str, w_values: &str, field: &str, words: &str| {
         let err = SweepSpec::from_ron(&sweep_spec(formula, w_values), "sw.ron")
             .expect_err(formula)

@@ -3,7 +3,6 @@
 //! them pay for them, unvisited children are ranked as the settings say, and the hand-made
 //! baselines' formulas equal their written definitions.
 
-use evomcts::evolve::sweep::SweepSpec;
 use evomcts::formula::{Formula, SelectionInputs};
 use evomcts::games::carcassonne::evaluation::evaluate;
 use evomcts::games::carcassonne::{sample_positions, GameState};
@@ -13,6 +12,7 @@ use evomcts::search::mcts::{
     EsMode, FirstPlayUrgency, MctsController, MctsSettings, Reward, Selection, Unvisited,
     UnvisitedQ,
 };
+use evomcts::validation::sweep::SweepSpec;
 
 fn knowing(formula: &str, sims: u32, reward: Reward, unvisited: Unvisited) -> MctsSettings {
     MctsSettings {

@@ -371,13 +371,13 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
         if path.extension().is_none_or(|e| e != "ron") {
             continue;
         }
-        let Ok(spec) = evomcts::evolve::validate::ValidateSpec::from_file(&path) else {
+        let Ok(spec) = evomcts::validation::ValidateSpec::from_file(&path) else {
             continue; // a sweep
         };
         let work = evomcts::evolve::steps::Work::Pairings {
             game: spec.game,
             rules: spec.rules,
-            pairings: vec![evomcts::evolve::validate::Pairing {
+            pairings: vec![evomcts::arena::Pairing {
                 label: spec.name.clone(),
                 candidate: spec.candidate.clone(),
                 other: spec.baseline.clone(),

@@ -9,11 +9,11 @@ use evomcts::evolve::namespace::{
 };
 use evomcts::evolve::run::generation_seeds;
 use evomcts::evolve::spec::BanditSpec;
-use evomcts::evolve::sweep::{run_sweep, SweepSpec};
-use evomcts::evolve::validate::{bandit_baselines, run_validation, thompson_regret, ValidateSpec};
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::{CompiledFormula, Formula};
 use evomcts::runfs::SpecFile;
+use evomcts::validation::sweep::{run_sweep, SweepSpec};
+use evomcts::validation::{bandit_baselines, run_validation, thompson_regret, ValidateSpec};
 use std::collections::HashSet;
 use std::path::PathBuf;
 

@@ -1,11 +1,14 @@
 //! Runs of evomcts and what they leave on disk: one game between two controllers (`arena`),
-//! run folders and spec files (`runfs`), paired statistics (`stats`), tournaments (`league`)
-//! and offline evolution with its validation and sweeps (`evolve`), on one machine or as Slurm
-//! job steps; `escape` makes names safe for every output and `progress` reports live work.
+//! run folders and spec files (`runfs`), paired statistics (`stats`), tournaments (`league`),
+//! offline evolution (`evolve`) and the validation and sweeps that measure its formulas
+//! (`validation`), on one machine or as Slurm job steps; `escape` makes names safe for every
+//! output and `progress` reports live work.
 //!
 //! Layers, lowest first: `escape`, `progress` → `runfs`, `stats` → `arena` → `league`,
-//! `evolve`. Architecture invariant: this crate uses `evomcts-core` and never the analysis
-//! crate or the command line; the core crate never uses it.
+//! `evolve` → `validation`.
+//!
+//! Architecture invariant: this crate uses `evomcts-core` and never the analysis crate or the
+//! command line; the core crate never uses it.
 
 pub mod arena;
 pub mod escape;
@@ -14,3 +17,4 @@ pub mod league;
 pub mod progress;
 pub mod runfs;
 pub mod stats;
+pub mod validation;

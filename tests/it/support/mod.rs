@@ -62,8 +62,8 @@ pub fn validate_opts(
     resume: bool,
     threads: usize,
     stop: Option<usize>,
-) -> evomcts::evolve::validate::PlayOptions {
-    evomcts::evolve::validate::PlayOptions {
+) -> evomcts::validation::PlayOptions {
+    evomcts::validation::PlayOptions {
         out_dir: dir.to_path_buf(),
         resume,
         threads: Some(threads),

@@ -5,10 +5,12 @@ use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
 use evomcts_formula::typeset::pretty;
 use evomcts_runs::escape;
-use evomcts_runs::evolve::population::{gap_warning, generations_on_disk, Generation};
+use evomcts_runs::evolve::population::{
+    gap_warning, generations_on_disk, read_generations, Generation,
+};
 use evomcts_runs::evolve::reestimate::REESTIMATE_CSV;
 use evomcts_runs::evolve::report::{
-    hall_of_fame, lineage, lineage_svg, read_generations, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
+    hall_of_fame, lineage, lineage_svg, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
 };
 use evomcts_runs::league::report::TextTable;
 use std::path::Path;

@@ -1,21 +1,23 @@
 //! Where two controllers meet over a game: which game a league, an evolution run or a
-//! validation plays (`GameChoice`), what a finished game leaves (`PlayedGame`), and the play
-//! and replay loops that make and check those records (`play`).
+//! validation plays (`GameChoice`), what a finished game leaves (`PlayedGame`), the play
+//! and replay loops that make and check those records (`play`), and both seatings of a chance
+//! sequence between a candidate and another controller (`seatings`).
 //!
 //! Carcassonne is played by its own referee (`game::referee`: a shuffled tile stack, the
 //! official and bottom-of-stack rules); every other game by one loop over [`evomcts_games::Game`]
 //! whose chance outcomes come, in order, from one RNG seeded by the game's seed, so the two
 //! seatings of a seed meet the same stream of outcomes.
 //!
-//! Architecture invariant: above `game`, `games` and `search`, below `league` and `evolve`;
-//! no file I/O. A spec that names no game plays Carcassonne, and the choice is then left out
-//! of the stored spec, so specs, hashes and records made before games could be chosen are
-//! unchanged.
+//! Architecture invariant: above `game`, `games` and `search` (and `runfs`'s seed derivation),
+//! below `league` and `evolve`; no file I/O. A spec that names no game plays Carcassonne, and
+//! the choice is then left out of the stored spec, so specs, hashes and records made before
+//! games could be chosen are unchanged.
 
 pub mod choice;
 pub mod history;
 pub mod play;
 pub mod record;
+pub mod seatings;
 
 pub use choice::{GameChoice, GameTask};
 pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError};
@@ -24,3 +26,7 @@ pub use play::{
     PlayError, SeatedPlay, Step,
 };
 pub use record::{PigRecord, PlayedGame};
+pub use seatings::{
+    play_both_seatings, play_both_seatings_recorded, play_pairing_games, Pairing, SeatedGame,
+    SeatingScores,
+};

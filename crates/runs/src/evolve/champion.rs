@@ -1,4 +1,5 @@
-//! How a generation's champion is taken from its elites (`noise.champion` of a spec).
+//! How a generation's champion is taken from its elites (`noise.champion` of a spec, a
+//! [`ChampionRule`]).
 //!
 //! The elites are the best survivors by mean; they then play extra samples. Today's rule
 //! crowns the elite with the highest mean. With few samples a lucky estimate wins that way,
@@ -6,23 +7,9 @@
 //! rule the hall of fame ranks by.
 
 use super::population::Member;
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChampionRule {
-    /// The elite with the highest fitness mean.
-    #[default]
-    HighestMean,
-    /// The elite with the highest lower end of its 95% interval (mean − 1.96·se; fewer than
-    /// two samples rank last).
-    HighestLowerBound,
-}
+use super::spec::ChampionRule;
 
 impl ChampionRule {
-    pub fn is_default(&self) -> bool {
-        *self == ChampionRule::default()
-    }
-
     /// The index of the champion among `elites` (the earlier on ties), `None` when empty.
     pub fn pick(self, elites: &[Member]) -> Option<usize> {
         let key = |m: &Member| match self {

@@ -8,8 +8,7 @@
 use super::bandit::{self, BanditScratch};
 use super::namespace::evolution_tile_seed;
 use super::spec::{CarcassonneSpec, FitnessSpec, Score};
-use crate::arena::{play_seated, GameChoice, PlayError, PlayedGame};
-use crate::runfs::derive_seed;
+use crate::arena::play_both_seatings;
 use evomcts_formula::{CompiledFormula, Formula};
 use evomcts_search::mcts::Selection;
 use evomcts_search::ControllerSpec;
@@ -127,60 +126,6 @@ pub fn sample(
         FitnessSpec::Bandit(spec) => Ok(-bandit::regret(compiled, spec, seed, scratch)),
         FitnessSpec::Carcassonne(spec) => game_pair(spec, formula, seed),
     }
-}
-
-/// Final scores of both seatings of one chance sequence (a tile sequence, a stream of die
-/// rolls) of `game`: `[(candidate, other); 2]`, the candidate first in game 0 and second in
-/// game 1. Controller seeds follow the seat, not the controller: a candidate identical to the
-/// other player plays the same two games mirrored.
-pub fn play_both_seatings(
-    game: GameChoice,
-    rules: evomcts_games::carcassonne::Rules,
-    candidate: &ControllerSpec,
-    other: &ControllerSpec,
-    seed: u64,
-) -> Result<[(f64, f64); 2], String> {
-    let [(a, _), (b, _)] = play_both_seatings_recorded(game, rules, candidate, other, seed)?;
-    Ok([a, b])
-}
-
-/// One game of a seating: (candidate's score, other's score) and the game's record.
-pub type SeatedGame = ((f64, f64), PlayedGame);
-
-/// `play_both_seatings` with each game's record, for comparing two candidates' games move by
-/// move.
-pub fn play_both_seatings_recorded(
-    game: GameChoice,
-    rules: evomcts_games::carcassonne::Rules,
-    candidate: &ControllerSpec,
-    other: &ControllerSpec,
-    seed: u64,
-) -> Result<[SeatedGame; 2], String> {
-    let seat_seeds = [derive_seed(seed, &[0]), derive_seed(seed, &[1])];
-    let play = |candidate_seat: usize| {
-        let specs = if candidate_seat == 0 {
-            [candidate, other]
-        } else {
-            [other, candidate]
-        };
-        let played =
-            play_seated(game, rules, seed, specs, seat_seeds, None).map_err(|e| match e {
-                PlayError::Controller { seat, message } if seat == candidate_seat => {
-                    format!("candidate: {message}")
-                }
-                PlayError::Controller { message, .. } => format!("baseline: {message}"),
-                e => format!("game: {e}"),
-            })?;
-        let scores = played.game.final_scores();
-        Ok::<_, String>((
-            (
-                scores[candidate_seat] as f64,
-                scores[1 - candidate_seat] as f64,
-            ),
-            played.game,
-        ))
-    };
-    Ok([play(0)?, play(1)?])
 }
 
 /// Both seatings of the tile sequence of sample seed `seed` (in the evolution namespace,

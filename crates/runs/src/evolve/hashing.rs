@@ -19,18 +19,23 @@
 //! (`absorb`), so resume rebuilds it from the folder. The fingerprint can be wrong: two
 //! formulas can agree on the bank and differ in play. `check_fingerprints` measures how often.
 
-use super::fitness::{play_both_seatings_recorded, Estimate, EvalError};
+use super::error::EvolveError;
+use super::fitness::{Estimate, EvalError};
 use super::namespace::{evolution_tile_seed, VALIDATION_BIT};
-use super::population::{write_atomically, Generation, Member, PopulationError};
-use super::run::EvolveError;
-use super::spec::{EvolveSpec, FitnessSpec, SpecFileError};
+use super::population::{
+    check_evolution_folder, read_generations, write_atomically, Generation, HashingCounts, Member,
+    PopulationError,
+};
+use super::report::all_members;
+use super::spec::{EvolveSpec, FitnessSpec, HashingSpec, SpecFileError};
+use crate::arena::play_both_seatings_recorded;
 use crate::runfs::derive_seed;
 use evomcts_formula::{fingerprint, CompiledFormula, Formula, SiblingSets, Terminal};
 use evomcts_games::carcassonne::sample_positions_in;
 use evomcts_search::mcts::{MctsController, MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -46,55 +51,6 @@ const CHECK: u64 = 5;
 const BATCH: usize = 64;
 /// Positions stop at a turn drawn from this range (a game has 71 turns).
 const TURNS: std::ops::Range<usize> = 0..60;
-
-/// `noise.functional_hashing` of an evolution spec.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct HashingSpec {
-    /// Sibling sets in the bank. 2,000 or more for a real run: a smaller bank lumps together
-    /// formulas that differ where it did not look.
-    pub situations: usize,
-}
-
-impl Default for HashingSpec {
-    fn default() -> Self {
-        HashingSpec { situations: 2000 }
-    }
-}
-
-impl HashingSpec {
-    pub fn validate(&self, fitness: &FitnessSpec) -> Result<(), (String, String)> {
-        if !matches!(fitness, FitnessSpec::Carcassonne(c) if c.game.is_carcassonne()) {
-            return Err((
-                "noise.functional_hashing".into(),
-                "needs Carcassonne fitness: the bank holds sibling sets of MCTS searches".into(),
-            ));
-        }
-        if self.situations == 0 || self.situations > 100_000 {
-            return Err((
-                "noise.functional_hashing.situations".into(),
-                format!("must be between 1 and 100000, got {}", self.situations),
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// What hashing did in one generation (the logbook's columns).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HashingCounts {
-    /// Newborns whose canonical form equals one scored earlier in the run or this generation.
-    pub exact_duplicates: usize,
-    /// Newborns with a new canonical form but the fingerprint of one already scored.
-    pub fingerprint_duplicates: usize,
-    /// Newborns with a new fingerprint.
-    pub new_candidates: usize,
-    /// Samples not played this generation because a class-mate played them.
-    pub samples_saved: u64,
-    /// Samples of earlier generations whose estimate a duplicate inherited.
-    pub samples_inherited: u64,
-}
 
 /// The candidate settings with the seed formula; a formula that reads no knowledge gets a
 /// `0*H` term when the grammar offers `H` or `p`, so the tree computes the knowledge the
@@ -490,7 +446,7 @@ pub fn check_fingerprints(
     pairs: usize,
     sequences: usize,
 ) -> Result<FingerprintCheck, EvolveError> {
-    super::population::check_evolution_folder(dir)?;
+    check_evolution_folder(dir)?;
     let spec_path = dir.join("spec.ron");
     let text = crate::runfs::read_spec_text(&spec_path)?;
     let spec = EvolveSpec::from_ron(&text, &spec_path.display().to_string())?;
@@ -505,7 +461,7 @@ pub fn check_fingerprints(
     let FitnessSpec::Carcassonne(c) = &spec.fitness else {
         unreachable!("validated: hashing needs Carcassonne fitness");
     };
-    let generations = super::report::read_generations(dir)?;
+    let generations = read_generations(dir)?;
     if generations.is_empty() {
         return Err(PopulationError::Inconsistent {
             file: dir.display().to_string(),
@@ -515,7 +471,7 @@ pub fn check_fingerprints(
     }
     let mut state = Hashing::open(&spec, hashing, dir, &generations)?;
     // Each canonical form once, by its earliest id.
-    let members = super::report::all_members(&generations);
+    let members = all_members(&generations);
     let mut forms: BTreeMap<String, &Member> = BTreeMap::new();
     for m in members.values() {
         forms.entry(m.formula.canonical().to_string()).or_insert(m);

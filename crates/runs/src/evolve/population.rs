@@ -74,7 +74,7 @@ pub struct Generation {
     pub dropped: usize,
     /// What functional hashing did this generation (left out when it is off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hashing: Option<super::hashing::HashingCounts>,
+    pub hashing: Option<HashingCounts>,
     /// Best and mean fitness (means) of the individuals evaluated this generation.
     pub best: f64,
     pub mean: f64,
@@ -87,6 +87,22 @@ pub struct Generation {
     /// Everything born this generation, in birth order, with its fitness when selection
     /// happened (survivors' later samples show in `parents`).
     pub offspring: Vec<Member>,
+}
+
+/// What functional hashing (`hashing`) did in one generation (the logbook's columns).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HashingCounts {
+    /// Newborns whose canonical form equals one scored earlier in the run or this generation.
+    pub exact_duplicates: usize,
+    /// Newborns with a new canonical form but the fingerprint of one already scored.
+    pub fingerprint_duplicates: usize,
+    /// Newborns with a new fingerprint.
+    pub new_candidates: usize,
+    /// Samples not played this generation because a class-mate played them.
+    pub samples_saved: u64,
+    /// Samples of earlier generations whose estimate a duplicate inherited.
+    pub samples_inherited: u64,
 }
 
 /// The champion as `champion.ron` shows it.
@@ -158,6 +174,14 @@ pub fn generations_on_disk(dir: &Path) -> Result<Vec<usize>, PopulationError> {
     // `gen-1.ron` and `gen-001.ron` name one generation.
     found.dedup();
     Ok(found)
+}
+
+/// Every generation file of `dir`, in order.
+pub fn read_generations(dir: &Path) -> Result<Vec<Generation>, PopulationError> {
+    generations_on_disk(dir)?
+        .into_iter()
+        .map(|g| Generation::read(&generation_path(dir, g), g))
+        .collect()
 }
 
 /// Checks that `dir` is an evolution run's folder (it holds generation 0) before its

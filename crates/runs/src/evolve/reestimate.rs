@@ -13,23 +13,9 @@ use super::fitness::Estimate;
 use super::population::Member;
 use super::report::{csv_text, estimate_cells};
 use crate::runfs::derive_seed;
-use serde::{Deserialize, Serialize};
 
 /// The file that holds the re-estimate of a run.
 pub const REESTIMATE_CSV: &str = "reestimate.csv";
-
-/// The largest number of candidates re-estimated.
-pub const MAX_CANDIDATES: usize = 100;
-
-/// `noise.reestimate` of a spec: off when left out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReestimateSpec {
-    /// How many of the hall of fame's best are re-played.
-    pub candidates: usize,
-    /// Fresh samples for each (Carcassonne: tile sequences, both seatings).
-    pub samples: usize,
-}
 
 /// One re-estimated candidate: its evolution estimate and the fresh one.
 #[derive(Clone, Debug, PartialEq)]

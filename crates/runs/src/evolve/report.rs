@@ -13,8 +13,7 @@
 //!   is drawn here (a lineage is a small tree: one layer per generation of descent).
 
 use super::fitness::Estimate;
-use super::population::{generation_path, generations_on_disk, write_atomically};
-use super::population::{Generation, Member, PopulationError};
+use super::population::{read_generations, write_atomically, Generation, Member, PopulationError};
 // A fitness that is not finite (a generation with nothing ranked) is left empty rather than
 // written as `inf`, which CSV readers take for text.
 use crate::escape::csv_number as number;
@@ -29,14 +28,6 @@ pub const LINEAGE_DOT: &str = "lineage.dot";
 pub const LINEAGE_SVG: &str = "lineage.svg";
 /// Formulas kept in the hall of fame.
 pub const HALL_SIZE: usize = 10;
-
-/// Every generation file of `dir`, in order.
-pub fn read_generations(dir: &Path) -> Result<Vec<Generation>, PopulationError> {
-    generations_on_disk(dir)?
-        .into_iter()
-        .map(|g| Generation::read(&generation_path(dir, g), g))
-        .collect()
-}
 
 /// Samples spent in each generation: the differences of the running totals.
 fn spent_per_generation(gens: &[Generation]) -> Vec<u64> {

@@ -17,19 +17,21 @@
 //! written generation continues exactly as if never stopped, and sample seeds do not
 //! depend on the thread count.
 
-use super::fitness::{evaluate_all_observed, EvalError, Request};
-use super::hashing::{play_shared, Hashing, HashingCounts};
+use super::error::EvolveError;
+use super::fitness::{evaluate_all_observed, Request};
+use super::hashing::{play_shared, Hashing};
 use super::population::{
     champion_ron_path, champion_text_path, generation_gaps, generation_path, generations_on_disk,
-    write_atomically, Champion, Generation, Member, PopulationError,
+    read_generations, write_atomically, Champion, Generation, HashingCounts, Member,
+    PopulationError,
 };
 use super::progress::Tracker;
 use super::racing::race;
 use super::reestimate;
-use super::report::write_reports;
+use super::report::{hall_of_fame, write_reports};
 use super::spec::FitnessSpec;
-use super::spec::{EvolveSpec, SpecFileError};
-use super::steps::{FitnessTask, SrunOptions, StepError, StepRunner, Work};
+use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
+use super::steps::{FitnessTask, SrunOptions, StepRunner, Work};
 use crate::runfs::{derive_seed, RunLock};
 use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
 use evomcts_games::GameRng;
@@ -40,46 +42,6 @@ use std::path::PathBuf;
 const MUTATION: u64 = 1;
 const SAMPLES: u64 = 2;
 const ELITE: u64 = 3;
-
-#[derive(Debug, thiserror::Error)]
-pub enum EvolveError {
-    #[error(transparent)]
-    Spec(#[from] SpecFileError),
-    #[error(transparent)]
-    Population(#[from] PopulationError),
-    #[error(transparent)]
-    Eval(#[from] EvalError),
-    #[error("{dir} already holds generations up to gen-{last:03}.ron; pass --resume to continue it, or choose another --out")]
-    AlreadyStarted { dir: String, last: usize },
-    #[error("{dir} was started with a different spec (hash {old}, now {new}); resume it with its own spec ({dir}/spec.ron) or choose another --out")]
-    SpecChanged {
-        dir: String,
-        old: String,
-        new: String,
-    },
-    #[error(
-        "{file}: written by a different spec (hash {found}, expected {expected}) (left untouched)"
-    )]
-    ForeignGeneration {
-        file: String,
-        found: String,
-        expected: String,
-    },
-    #[error("{dir} holds generations up to gen-{last:03}.ron, more than the {asked} the spec asks for; resume it with at least {last} generations (nothing was changed)")]
-    FewerGenerations {
-        dir: String,
-        last: usize,
-        asked: usize,
-    },
-    #[error("--threads must be at least 1")]
-    NoThreads,
-    #[error("{0}")]
-    Threads(String),
-    #[error(transparent)]
-    Lock(#[from] crate::runfs::LockError),
-    #[error(transparent)]
-    Steps(#[from] StepError),
-}
 
 pub struct RunOptions {
     /// The run's folder, e.g. `populations/<name>`.
@@ -582,11 +544,11 @@ fn read_own_generation(
 fn play_reestimate(
     spec: &EvolveSpec,
     dir: &std::path::Path,
-    r: reestimate::ReestimateSpec,
+    r: ReestimateSpec,
     at: &Placement,
 ) -> Result<(Vec<reestimate::Reestimated>, usize), EvolveError> {
-    let gens = super::report::read_generations(dir)?;
-    let hall = super::report::hall_of_fame(&gens, r.candidates);
+    let gens = read_generations(dir)?;
+    let hall = hall_of_fame(&gens, r.candidates);
     let seeds = reestimate::reestimate_seeds(spec.seed, r.samples);
     let requests: Vec<Request<'_>> = hall
         .iter()
@@ -712,7 +674,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     let mut hashing = match &spec.noise.functional_hashing {
         Some(h) => {
             let written = if state.is_some() {
-                super::report::read_generations(dir)?
+                read_generations(dir)?
             } else {
                 Vec::new()
             };

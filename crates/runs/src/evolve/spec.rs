@@ -6,10 +6,7 @@
 //! `candidate: (sims: 50)` read naturally. Syntax errors name file:line:column; a value
 //! that parses but cannot run names the field.
 
-use super::champion::ChampionRule;
-use super::hashing::HashingSpec;
 use super::racing::RacingSpec;
-use super::reestimate::{ReestimateSpec, MAX_CANDIDATES};
 use crate::arena::GameChoice;
 use evomcts_formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
 use evomcts_games::carcassonne::Rules;
@@ -82,6 +79,70 @@ impl Default for NoiseSpec {
             reestimate: None,
         }
     }
+}
+
+/// How a generation's champion is taken from its elites (`noise.champion`); the rule itself is
+/// `champion`'s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChampionRule {
+    /// The elite with the highest fitness mean.
+    #[default]
+    HighestMean,
+    /// The elite with the highest lower end of its 95% interval (mean − 1.96·se; fewer than
+    /// two samples rank last).
+    HighestLowerBound,
+}
+
+impl ChampionRule {
+    pub fn is_default(&self) -> bool {
+        *self == ChampionRule::default()
+    }
+}
+
+/// `noise.functional_hashing` of an evolution spec (see `hashing`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HashingSpec {
+    /// Sibling sets in the bank. 2,000 or more for a real run: a smaller bank lumps together
+    /// formulas that differ where it did not look.
+    pub situations: usize,
+}
+
+impl Default for HashingSpec {
+    fn default() -> Self {
+        HashingSpec { situations: 2000 }
+    }
+}
+
+impl HashingSpec {
+    pub fn validate(&self, fitness: &FitnessSpec) -> Result<(), (String, String)> {
+        if !matches!(fitness, FitnessSpec::Carcassonne(c) if c.game.is_carcassonne()) {
+            return Err((
+                "noise.functional_hashing".into(),
+                "needs Carcassonne fitness: the bank holds sibling sets of MCTS searches".into(),
+            ));
+        }
+        if self.situations == 0 || self.situations > 100_000 {
+            return Err((
+                "noise.functional_hashing.situations".into(),
+                format!("must be between 1 and 100000, got {}", self.situations),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The largest number of candidates re-estimated.
+pub const MAX_CANDIDATES: usize = 100;
+
+/// `noise.reestimate` of a spec (see `reestimate`): off when left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReestimateSpec {
+    /// How many of the hall of fame's best are re-played.
+    pub candidates: usize,
+    /// Fresh samples for each (Carcassonne: tile sequences, both seatings).
+    pub samples: usize,
 }
 
 /// Bernoulli K-armed bandit (Tuma's thesis, Table 5.1): one arm pays with probability

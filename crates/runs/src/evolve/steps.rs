@@ -20,8 +20,7 @@
 
 use super::fitness::{evaluate_all_reported, Request};
 use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};
-use super::validate::{play_pairing_games, Pairing};
-use crate::arena::GameChoice;
+use crate::arena::{play_pairing_games, GameChoice, Pairing};
 use crate::runfs::{fnv1a_hex, open_own, read_capped, read_capped_text, write_atomically};
 use evomcts_formula::Formula;
 use evomcts_games::carcassonne::Rules;
@@ -50,7 +49,7 @@ pub enum Work {
         fitness: Box<FitnessSpec>,
         tasks: Vec<FitnessTask>,
     },
-    /// Both seatings of a tile sequence for a pairing, as `validate::play_pairing_games` plays
+    /// Both seatings of a tile sequence for a pairing, as `arena::play_pairing_games` plays
     /// them.
     Pairings {
         /// Carcassonne when left out.

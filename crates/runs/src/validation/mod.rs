@@ -1,30 +1,30 @@
 //! Measuring an evolved formula where evolution's selection noise cannot help it.
 //!
 //! - `ValidateSpec`: the formula's MCTS against a baseline (MCTS-UCT at its best constant)
-//!   on tile sequences of the validation namespace (see `namespace`), which evolution never
-//!   plays, both seatings of every sequence. Reported: win rate with its Wilson 95% interval,
-//!   the mean score difference per sequence (the mean of its two seatings) with a 95%
+//!   on tile sequences of the validation namespace (see `evolve::namespace`), which evolution
+//!   never plays, both seatings of every sequence. Reported: win rate with its Wilson 95%
+//!   interval, the mean score difference per sequence (the mean of its two seatings) with a 95%
 //!   interval, and the Wilcoxon signed-rank p of those per-sequence differences (the pair of
 //!   seatings is the unit of independence).
-//! - the sweep (`super::sweep`) that tunes a baseline's constants on sweep sequences
-//!   (evolution's namespace, never validation's), so the validation baseline is chosen
-//!   without looking at validation games, plays through [`play_pairings`] too.
-//! - `bandit_baselines` (in `validate/bandit_baselines.rs`): UCB1 at its best c (chosen on sweep runs), UCB1-Tuned and Thompson
+//! - `sweep`: tunes a baseline's constants on sweep sequences (evolution's namespace, never
+//!   validation's), so the validation baseline is chosen without looking at validation games;
+//!   it plays through [`play_pairings`] too.
+//! - `bandit_baselines`: UCB1 at its best c (chosen on sweep runs), UCB1-Tuned and Thompson
 //!   sampling beside a bandit champion, all on the same fresh runs.
 //!
 //! Games are written to `games.csv` in chunks as they finish; a run resumes after the last
 //! complete chunk and writes the same bytes as an uninterrupted one. Every game's seeds come
 //! from its tile seed and seat, so results do not depend on the thread count.
+//!
+//! Layering: above `evolve` (its seed namespaces, the bandit domain, job steps), `arena`,
+//! `runfs` and `stats`; `evolve` never uses it.
 
-use super::fitness::play_both_seatings;
-use super::namespace::validation_tile_seed;
-use super::population::write_atomically;
-use crate::arena::GameChoice;
+use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
+use crate::evolve::namespace::validation_tile_seed;
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -59,11 +59,11 @@ pub struct ValidateSpec {
 
 const MAX_SEQUENCES: usize = 1_000_000;
 
-pub(super) fn check_name(name: &str) -> Result<(), (String, String)> {
+fn check_name(name: &str) -> Result<(), (String, String)> {
     crate::runfs::check_plain_name("the name", name).map_err(|m| ("name".into(), m))
 }
 
-pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
+fn check_sequences(n: usize) -> Result<(), (String, String)> {
     if !(2..=MAX_SEQUENCES).contains(&n) {
         return Err((
             "sequences".into(),
@@ -75,7 +75,7 @@ pub(super) fn check_sequences(n: usize) -> Result<(), (String, String)> {
 
 /// Checks each controller a spec names for the game it plays, and the game's rules: an error
 /// naming the field.
-pub(super) fn check_controllers(
+fn check_controllers(
     game: GameChoice,
     rules: &Rules,
     controllers: &[(&str, &ControllerSpec)],
@@ -91,7 +91,7 @@ pub(super) fn check_controllers(
 }
 
 /// The tile seeds of `sequences` sequences, the `j`-th being `seed_of(j)`.
-pub(super) fn sequence_seeds(sequences: usize, seed_of: impl Fn(u64) -> u64) -> Vec<u64> {
+fn sequence_seeds(sequences: usize, seed_of: impl Fn(u64) -> u64) -> Vec<u64> {
     (0..sequences as u64).map(seed_of).collect()
 }
 
@@ -127,14 +127,6 @@ impl ValidateSpec {
     pub fn tile_seeds(&self) -> Vec<u64> {
         sequence_seeds(self.sequences, |j| validation_tile_seed(self.seed, j))
     }
-}
-
-/// One pairing of a set of games: a candidate against another controller.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Pairing {
-    pub label: String,
-    pub candidate: ControllerSpec,
-    pub other: ControllerSpec,
 }
 
 /// One played game as `games.csv` holds it.
@@ -185,16 +177,22 @@ pub enum ValidateError {
     #[error("--threads must be at least 1")]
     NoThreads,
     #[error(transparent)]
-    Steps(#[from] super::steps::StepError),
+    Steps(#[from] crate::evolve::steps::StepError),
     #[error(transparent)]
     Lock(#[from] crate::runfs::LockError),
 }
 
-pub(super) fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
+fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
     ValidateError::Io {
         file: file.display().to_string(),
         message: e.to_string(),
     }
+}
+
+/// Writes `text` to `path` whole or not at all (`runfs::write_atomically`).
+fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
+    crate::runfs::write_atomically(path, text.as_bytes())
+        .map_err(|e| io_error(path, format_args!("{}: {e}", path.display())))
 }
 
 /// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
@@ -272,41 +270,7 @@ pub struct PlayOptions {
     pub stop_after: Option<usize>,
     /// Where the games are played: `None` on this machine's threads, or as job steps across a
     /// Slurm allocation (see `steps`); the rows are the same.
-    pub srun: Option<super::steps::SrunOptions>,
-}
-
-/// The candidate's and the other's score in each seating of one tile sequence.
-pub type SeatingScores = [(f64, f64); 2];
-
-/// Both seatings of each `(pairing, tile seed)` game of `games` on the current rayon pool, in
-/// order, calling `on_start(k)` before and `on_done(k, scores)` after game k on the thread that
-/// plays it (neither can change a result).
-pub fn play_pairing_games(
-    pairings: &[Pairing],
-    game: GameChoice,
-    rules: Rules,
-    games: &[(usize, u64)],
-    on_start: &(dyn Fn(usize) + Sync),
-    on_done: &(dyn Fn(usize, &SeatingScores) + Sync),
-) -> Vec<Result<SeatingScores, String>> {
-    games
-        .par_iter()
-        .enumerate()
-        .map(|(k, &(p, tile_seed))| {
-            on_start(k);
-            let result = play_both_seatings(
-                game,
-                rules,
-                &pairings[p].candidate,
-                &pairings[p].other,
-                tile_seed,
-            );
-            if let Ok(scores) = &result {
-                on_done(k, scores);
-            }
-            result
-        })
-        .collect()
+    pub srun: Option<crate::evolve::steps::SrunOptions>,
 }
 
 /// Tasks written per chunk.
@@ -346,7 +310,7 @@ pub fn play_pairings(
             if games_file.exists() {
                 return Err(ValidateError::SpecMissing { dir: dir_name });
             }
-            write_atomically(&spec_file, spec_text).map_err(|e| io_error(&spec_file, e))?;
+            write_file(&spec_file, spec_text)?;
         }
     }
     let tasks: Vec<(usize, usize)> = (0..tile_seeds.len())
@@ -381,7 +345,7 @@ pub fn play_pairings(
         for r in &rows {
             text.push_str(&row_text(r));
         }
-        write_atomically(&games_file, &text).map_err(|e| io_error(&games_file, e))?;
+        write_file(&games_file, &text)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
@@ -405,19 +369,19 @@ pub fn play_pairings(
         let games: Vec<(usize, u64)> = chunk.iter().map(|&(p, j)| (p, tile_seeds[j])).collect();
         let played: Vec<Result<SeatingScores, String>> = match &opts.srun {
             Some(srun) => {
-                let work = super::steps::Work::Pairings {
+                let work = crate::evolve::steps::Work::Pairings {
                     game,
                     rules,
                     pairings: pairings.to_vec(),
                     tasks: games
                         .iter()
-                        .map(|&(pairing, tile_seed)| super::steps::PairingTask {
+                        .map(|&(pairing, tile_seed)| crate::evolve::steps::PairingTask {
                             pairing,
                             tile_seed,
                         })
                         .collect(),
                 };
-                let runner = super::steps::StepRunner::new(dir, srun.clone());
+                let runner = crate::evolve::steps::StepRunner::new(dir, srun.clone());
                 runner.set_context("validation");
                 let values = runner.play(&work, &|| {})?;
                 finished_steps = Some(runner);
@@ -644,7 +608,7 @@ pub fn run_validation(
 }
 
 /// What a game's sequences of chance events and their seeds are called in summaries.
-pub(super) fn sequence_words(game: GameChoice) -> (String, &'static str) {
+fn sequence_words(game: GameChoice) -> (String, &'static str) {
     match game {
         GameChoice::Carcassonne => ("tile sequences".into(), "tile seeds"),
         GameChoice::Pig(_) => (
@@ -665,7 +629,7 @@ fn capitalised(words: &str) -> String {
 
 /// A folder's `summary.md`: the title, the description, `body`, the table and `tail`, each
 /// its own paragraph.
-pub(super) fn write_summary(
+fn write_summary(
     dir: &Path,
     title: &str,
     description: &str,
@@ -675,8 +639,10 @@ pub(super) fn write_summary(
 ) -> Result<(), ValidateError> {
     let text = format!("# {title}\n\n{description}\n\n{body}\n\n{table}\n{tail}\n");
     let path = dir.join("summary.md");
-    write_atomically(&path, &text).map_err(|e| io_error(&path, e))
+    write_file(&path, &text)
 }
 
 mod bandit_baselines;
+pub mod sweep;
+
 pub use bandit_baselines::*;

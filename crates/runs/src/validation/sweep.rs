@@ -11,14 +11,13 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
-use super::namespace::sweep_tile_seed;
-use super::population::write_atomically;
-use super::validate::{
-    check_controllers, check_name, check_sequences, io_error, play_pairings, sequence_seeds,
-    sequence_words, summarise, summary_table, write_summary, Pairing, PairingSummary, PlayOptions,
+use super::{
+    check_controllers, check_name, check_sequences, play_pairings, sequence_seeds, sequence_words,
+    summarise, summary_table, write_file, write_summary, PairingSummary, PlayOptions,
     ValidateError,
 };
-use crate::arena::GameChoice;
+use crate::arena::{GameChoice, Pairing};
+use crate::evolve::namespace::sweep_tile_seed;
 use crate::runfs::{resolve_controller, SpecFile};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{FinalMove, MctsSettings, Selection};
@@ -324,7 +323,7 @@ pub fn run_sweep(spec: &SweepSpec, opts: &PlayOptions) -> Result<SweepOutcome, V
         &format!("Best point (highest mean score difference): **{best}**"),
     )?;
     let path = opts.out_dir.join("sweep.csv");
-    write_atomically(&path, &sweep_csv(spec, &summaries)).map_err(|e| io_error(&path, e))?;
+    write_file(&path, &sweep_csv(spec, &summaries))?;
     Ok(SweepOutcome { summaries, best })
 }
 
