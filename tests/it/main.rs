@@ -25,6 +25,7 @@ mod formula_text;
 mod fuzz_parsers;
 mod game_conformance;
 mod game_connect_four;
+mod game_external;
 mod game_interface;
 mod game_pig;
 mod game_properties;

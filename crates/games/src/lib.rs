@@ -14,6 +14,7 @@
 
 pub mod carcassonne;
 pub mod connect_four;
+pub mod external;
 pub mod pig;
 
 use std::fmt::Debug;
