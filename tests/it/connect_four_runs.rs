@@ -5,11 +5,11 @@
 
 use crate::support::{opts, scratch};
 use evomcts::arena::{history_moves, replay_history, GameChoice, PlayedGame, ReplayError};
-use evomcts::validation::{run_validation, ValidateSpec};
 use evomcts::evolve::{run_evolution, EvolveSpec};
 use evomcts::games::connect_four::ConnectFourState;
 use evomcts::league::{read_records, record_path, run_league, LeagueSpec};
 use evomcts::runfs::SpecFile;
+use evomcts::validation::{run_validation, ValidateSpec};
 use std::path::Path;
 
 const LEAGUE: &str = r#"(
