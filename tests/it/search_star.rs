@@ -547,4 +547,16 @@ fn evaluations_are_written_by_name_and_unoffered_ones_refused() {
     assert!(why.contains("Tempo") && why.contains("evaluation"), "{why}");
     assert!(heyden.validate_for::<GameState>().is_ok());
     assert!(serde_json::from_str::<Evaluation>("\"not a name\"").is_err());
+    // A spec's controller is checked for its game the same way: Carcassonne too.
+    let carcassonne = evomcts::arena::GameChoice::Carcassonne;
+    let why = carcassonne
+        .check_controller(&evomcts::search::ControllerSpec::Star(unknown))
+        .unwrap_err();
+    assert!(
+        why.contains("Tempo") && why.contains("Carcassonne"),
+        "{why}"
+    );
+    assert!(carcassonne
+        .check_controller(&evomcts::search::ControllerSpec::Star(heyden))
+        .is_ok());
 }
