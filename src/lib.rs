@@ -17,5 +17,7 @@
 pub use evomcts_analysis as analysis;
 pub use evomcts_formula as formula;
 pub use evomcts_games as games;
-pub use evomcts_runs::{arena, escape, evolve, league, note, progress, runfs, stats, validation};
+pub use evomcts_runs::{
+    arena, escape, evolve, league, note, progress, runfs, slurm, stats, validation,
+};
 pub use evomcts_search as search;

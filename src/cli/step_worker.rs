@@ -1,9 +1,11 @@
 //! `evomcts step-worker`: one task of a job step that a driver (`evolve --srun`, `validate …
-//! --srun`) started; plays its share of the step's games (see `evolve::steps`).
+//! --srun`) started; plays its share of the step's games (see `slurm::steps`).
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::evolve::steps::{run_worker, SrunOptions, WorkerSlot};
+use evomcts::evolve::work::run_worker;
+use evomcts::slurm::launch::SrunOptions;
+use evomcts::slurm::steps::WorkerSlot;
 use std::path::PathBuf;
 
 #[derive(Args)]
