@@ -40,7 +40,7 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
         None => std::env::var("SLURM_CPUS_PER_TASK")
             .ok()
             .and_then(|v| v.trim().parse().ok())
-            .filter(|&t| evomcts::runfs::check_threads(Some(t)).is_ok())
+            .filter(|&t| evomcts::bounds::check_threads(Some(t)).is_ok())
             .unwrap_or(0),
     };
     let pool = rayon::ThreadPoolBuilder::new()

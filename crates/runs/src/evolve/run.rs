@@ -567,7 +567,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     if opts.threads == Some(0) {
         return Err(EvolveError::NoThreads);
     }
-    crate::runfs::check_threads(opts.threads).map_err(EvolveError::Threads)?;
+    crate::bounds::check_threads(opts.threads).map_err(EvolveError::Threads)?;
     spec.validate()
         .map_err(|(field, message)| SpecFileError::Invalid {
             file: "<spec>".into(),

@@ -118,7 +118,7 @@ impl StepWork for Work {
                         .formula
                         .parse()
                         .map_err(|e| format!("task {k}: formula `{}`: {e}", task.formula))?;
-                    crate::runfs::check_c_e(&formula)
+                    crate::bounds::check_c_e(&formula)
                         .map_err(|m| format!("task {k}: formula `{}`: {m}", task.formula))?;
                 }
             }
@@ -134,7 +134,7 @@ impl StepWork for Work {
                         [("candidate", &pairing.candidate), ("other", &pairing.other)]
                     {
                         let named = |m: String| format!("pairing {p}, {role}: {m}");
-                        crate::runfs::check_controller(controller).map_err(|e| named(field(e)))?;
+                        crate::bounds::check_controller(controller).map_err(|e| named(field(e)))?;
                         game.check_controller(controller).map_err(named)?;
                     }
                 }
