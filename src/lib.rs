@@ -6,8 +6,9 @@
 //!   `evomcts-formula` (`crates/formula`): expression trees, grammars, mutation, the ES;
 //!   neither knows the other, and neither does I/O;
 //! - `evomcts-search` (`crates/search`): the searches, over any game; no I/O;
-//! - `evomcts-runs` (`crates/runs`): `arena`, `runfs`, `stats`, `league`, `evolve`, and
-//!   `escape` and `progress`, which everything above the searches uses;
+//! - `evomcts-runs` (`crates/runs`): `arena`, `runfs`, `bounds`, `stats`, `league`, `slurm`,
+//!   `evolve`, `validation`, and `escape` and `progress`, which everything above the searches
+//!   uses;
 //! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
 //!
 //! This crate is the command line (`src/cli`) and re-exports the layers under one name, so
@@ -17,5 +18,7 @@
 pub use evomcts_analysis as analysis;
 pub use evomcts_formula as formula;
 pub use evomcts_games as games;
-pub use evomcts_runs::{arena, escape, evolve, league, note, progress, runfs, stats, validation};
+pub use evomcts_runs::{
+    arena, bounds, escape, evolve, league, note, progress, runfs, slurm, stats, validation,
+};
 pub use evomcts_search as search;

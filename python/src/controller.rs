@@ -36,7 +36,7 @@ impl PyController {
     #[new]
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let spec = evomcts_runs::runfs::parse_controller(spec, "<controller>", Path::new(""))
+        let spec = evomcts_runs::bounds::parse_controller(spec, "<controller>", Path::new(""))
             .map_err(raise)?;
         let agent = build(&spec, seed)?;
         Ok(PyController {

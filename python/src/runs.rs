@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 use crate::{interruptible, raise};
 
 fn threads_option(threads: Option<usize>) -> PyResult<Option<usize>> {
-    evomcts_runs::runfs::check_threads(threads)
+    evomcts_runs::bounds::check_threads(threads)
         .map_err(|m| raise(anyhow::anyhow!("invalid value for threads: {m}")))?;
     Ok(threads)
 }

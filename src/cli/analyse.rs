@@ -77,7 +77,7 @@ fn analyst(args: &AnalyseArgs, spec: &LeagueSpec) -> Result<Analyst> {
     controller
         .validate()
         .map_err(|e| anyhow::anyhow!("--controller: {e}"))?;
-    evomcts::runfs::check_decision_work(&controller)
+    evomcts::bounds::check_decision_work(&controller)
         .map_err(|(field, message)| anyhow::anyhow!("--controller: {field}: {message}"))?;
     Ok(
         if entrant.is_some() && args.sims.is_none() && args.seed.is_none() {

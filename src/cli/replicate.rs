@@ -8,9 +8,9 @@ use evomcts::analysis::studies::replication::{
     WallLine,
 };
 use evomcts::escape;
-use evomcts::league::gather::gather_slices;
-use evomcts::league::slurm::MAX_ALLOCATION_TASKS;
 use evomcts::league::{run_league, BonusRules, LeagueSpec, RunOptions};
+use evomcts::slurm::gather::gather_slices;
+use evomcts::slurm::scripts::MAX_ALLOCATION_TASKS;
 use std::path::{Path, PathBuf};
 
 /// The presets of Tables IV–VIII and the extra table, cheapest first.

@@ -17,12 +17,12 @@ pub struct RunFolderArgs {
     pub threads: Option<usize>,
 }
 
-/// A `--threads` value: a whole number from 1 to `runfs::MAX_THREADS`.
+/// A `--threads` value: a whole number from 1 to `bounds::MAX_THREADS`.
 pub fn parse_threads(text: &str) -> Result<usize, String> {
     let n: usize = text
         .trim()
         .parse()
         .map_err(|_| format!("expected a whole number, got {text:?}"))?;
-    evomcts::runfs::check_threads(Some(n))?;
+    evomcts::bounds::check_threads(Some(n))?;
     Ok(n)
 }

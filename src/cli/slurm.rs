@@ -1,16 +1,16 @@
 //! `evomcts slurm`: writes a ready Slurm job array for a league, the driver job of an
 //! evolution or validation whose games are job steps over one allocation, or, for `replicate`,
-//! a job array per league and the report's job after all of them (see `league::slurm`, which
+//! a job array per league and the report's job after all of them (see `slurm::scripts`, which
 //! writes and checks the scripts); this file only reads the arguments.
 
 use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::evolve::EvolveSpec;
-use evomcts::league::slurm::{
-    submit_hint, write_allocation, write_league_set, write_slurm, FinalJob, SlurmOptions,
-};
 use evomcts::league::{schedule, LeagueSpec};
 use evomcts::runfs::SpecFile;
+use evomcts::slurm::scripts::{
+    submit_hint, write_allocation, write_league_set, write_slurm, FinalJob, SlurmOptions,
+};
 use evomcts::validation::sweep::SweepSpec;
 use evomcts::validation::ValidateSpec;
 use evomcts::{escape, runfs};

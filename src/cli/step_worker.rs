@@ -1,9 +1,11 @@
 //! `evomcts step-worker`: one task of a job step that a driver (`evolve --srun`, `validate …
-//! --srun`) started; plays its share of the step's games (see `evolve::steps`).
+//! --srun`) started; plays its share of the step's games (see `slurm::steps`).
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::evolve::steps::{run_worker, SrunOptions, WorkerSlot};
+use evomcts::evolve::work::run_worker;
+use evomcts::slurm::launch::SrunOptions;
+use evomcts::slurm::steps::WorkerSlot;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -38,7 +40,7 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
         None => std::env::var("SLURM_CPUS_PER_TASK")
             .ok()
             .and_then(|v| v.trim().parse().ok())
-            .filter(|&t| evomcts::runfs::check_threads(Some(t)).is_ok())
+            .filter(|&t| evomcts::bounds::check_threads(Some(t)).is_ok())
             .unwrap_or(0),
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -298,7 +298,7 @@ fn run_tiny_validation(dir: &Path) -> Result<String, String> {
 /// The work of a bandit step of three tasks, as a driver writes it.
 fn bandit_work_json() -> String {
     use evomcts::evolve::spec::{BanditSpec, FitnessSpec};
-    use evomcts::evolve::steps::{FitnessTask, Work};
+    use evomcts::evolve::work::{FitnessTask, Work};
     let work = Work::Fitness {
         fitness: Box::new(FitnessSpec::Bandit(BanditSpec {
             arms: 3,
@@ -320,7 +320,8 @@ fn bandit_work_json() -> String {
 /// A step folder of its own holding `work` and `todo`, played by one worker; whatever the
 /// worker accepts it plays, and whatever it records the driver's reader accepts or refuses.
 fn run_step_files(test: &str, work: &str, todo: &str) {
-    use evomcts::evolve::steps::{read_results, run_worker, Work, WorkerSlot};
+    use evomcts::evolve::work::{run_worker, Work};
+    use evomcts::slurm::steps::{read_results, WorkerSlot};
     let dir = std::env::temp_dir().join(format!("evomcts-fuzz-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -392,7 +393,8 @@ proptest! {
         ]),
         task in 0usize..3,
     ) {
-        use evomcts::evolve::steps::{read_results, Work};
+        use evomcts::evolve::work::Work;
+        use evomcts::slurm::steps::read_results;
         let dir = std::env::temp_dir()
             .join(format!("evomcts-fuzz-{}-step-results", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -120,7 +120,7 @@ fn worker_refuses(dir: &Path, work: &str, todo: &str, expected: &str) {
 /// A work file of pairings, both controllers `controller` (RON), as the library writes it.
 fn pairings_work(controller: &str) -> String {
     use evomcts::arena::Pairing;
-    use evomcts::evolve::steps::{PairingTask, Work};
+    use evomcts::evolve::work::{PairingTask, Work};
     // Parsed without the checks a spec passes: the work file is what is checked.
     let controller: evomcts::search::ControllerSpec =
         evomcts::runfs::parse_spec(controller, "test", |_| Ok(())).unwrap();

@@ -355,15 +355,15 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
             continue; // a study's folder
         }
         let spec = evomcts::evolve::EvolveSpec::from_file(&path).unwrap();
-        let work = evomcts::evolve::steps::Work::Fitness {
+        let work = evomcts::evolve::work::Work::Fitness {
             fitness: Box::new(spec.fitness.clone()),
-            tasks: vec![evomcts::evolve::steps::FitnessTask {
+            tasks: vec![evomcts::evolve::work::FitnessTask {
                 formula: spec.seed_formula.to_string(),
                 seed: u64::MAX,
             }],
         };
         let text = serde_json::to_string(&work).unwrap();
-        let back: evomcts::evolve::steps::Work = serde_json::from_str(&text).unwrap();
+        let back: evomcts::evolve::work::Work = serde_json::from_str(&text).unwrap();
         assert_eq!(back, work, "{}", path.display());
     }
     for entry in std::fs::read_dir("runs/validate").unwrap() {
@@ -374,7 +374,7 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
         let Ok(spec) = evomcts::validation::ValidateSpec::from_file(&path) else {
             continue; // a sweep
         };
-        let work = evomcts::evolve::steps::Work::Pairings {
+        let work = evomcts::evolve::work::Work::Pairings {
             game: spec.game,
             rules: spec.rules,
             pairings: vec![evomcts::arena::Pairing {
@@ -385,7 +385,7 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
             tasks: Vec::new(),
         };
         let text = serde_json::to_string(&work).unwrap();
-        let back: evomcts::evolve::steps::Work = serde_json::from_str(&text).unwrap();
+        let back: evomcts::evolve::work::Work = serde_json::from_str(&text).unwrap();
         assert_eq!(back, work, "{}", path.display());
     }
 }

@@ -4,8 +4,8 @@
 
 use super::fitness::EvalError;
 use super::population::PopulationError;
-use super::steps::StepError;
 use crate::runfs::{LockError, SpecFileError};
+use crate::slurm::steps::StepError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvolveError {

@@ -10,16 +10,17 @@
 //! something; `hashing` lets candidates that behave alike on a bank of selection situations
 //! share their samples; `champion` is the rule that crowns a generation's champion; `report`
 //! writes the logbook, hall of fame and lineage; `namespace` keeps the tile sequences of
-//! evolution, of the UCT sweep and of validation apart; `error` is what stops a run; `steps`
-//! plays the games of an evolution or of a validation as Slurm job steps across an
-//! allocation, through the run folder, with the same bytes as one machine.
+//! evolution, of the UCT sweep and of validation apart; `error` is what stops a run; `work` is
+//! what a Slurm job step of an evolution or a validation plays (`slurm::steps` carries it),
+//! with the same bytes as one machine.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
 //! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `population` →
-//! `champion`, `report` → `reestimate`, `progress`, `steps` → `error` → `hashing` → `run`.
+//! `champion`, `report` → `reestimate`, `progress`, `work` → `error` → `hashing` → `run`.
 //!
-//! Layering: uses `formula`, `game`, `search`, `arena` and `runfs` (seeds, spec files, atomic
-//! writes, the run-folder lock); never `league` or `validation`, and nothing below uses it.
+//! Layering: uses `formula`, `game`, `search`, `arena`, `runfs` (seeds, spec files, atomic
+//! writes, the run-folder lock) and `slurm`'s job steps; never `league` or `validation`, and
+//! nothing below uses it.
 
 pub mod bandit;
 pub mod champion;
@@ -34,7 +35,7 @@ pub mod reestimate;
 pub mod report;
 pub mod run;
 pub mod spec;
-pub mod steps;
+pub mod work;
 
 pub use error::EvolveError;
 pub use fitness::{Estimate, EvalError};

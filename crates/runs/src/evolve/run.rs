@@ -31,8 +31,9 @@ use super::reestimate;
 use super::report::{hall_of_fame, write_reports};
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
-use super::steps::{FitnessTask, SrunOptions, StepRunner, Work};
+use super::work::{FitnessTask, Work};
 use crate::runfs::{derive_seed, RunLock};
+use crate::slurm::launch::{SrunOptions, StepRunner};
 use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
 use evomcts_games::GameRng;
 use rand::SeedableRng;
@@ -56,7 +57,7 @@ pub struct RunOptions {
     /// Stop once this generation is written (to test interrupted runs).
     pub stop_after: Option<usize>,
     /// Where fitness samples are played: `None` on this machine's threads, or as job steps
-    /// across a Slurm allocation (see `steps`); the run's files are the same bytes.
+    /// across a Slurm allocation (see `slurm::steps`); the run's files are the same bytes.
     pub srun: Option<SrunOptions>,
 }
 
@@ -566,7 +567,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     if opts.threads == Some(0) {
         return Err(EvolveError::NoThreads);
     }
-    crate::runfs::check_threads(opts.threads).map_err(EvolveError::Threads)?;
+    crate::bounds::check_threads(opts.threads).map_err(EvolveError::Threads)?;
     spec.validate()
         .map_err(|(field, message)| SpecFileError::Invalid {
             file: "<spec>".into(),

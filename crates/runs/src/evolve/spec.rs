@@ -307,7 +307,7 @@ impl FitnessSpec {
                     ),
                     ("fitness.baseline", &c.baseline),
                 ] {
-                    if let Err((f, m)) = crate::runfs::check_decision_work(controller) {
+                    if let Err((f, m)) = crate::bounds::check_decision_work(controller) {
                         return err(&format!("{field}.{f}"), m);
                     }
                 }
@@ -498,7 +498,7 @@ impl EvolveSpec {
             Ok(g) => g,
             Err(e) => return err("grammar", e),
         };
-        if let Err(m) = crate::runfs::check_c_e(&self.seed_formula) {
+        if let Err(m) = crate::bounds::check_c_e(&self.seed_formula) {
             return err("seed_formula", m);
         }
         if let Err(e) = evomcts_formula::CompiledFormula::new(&self.seed_formula) {

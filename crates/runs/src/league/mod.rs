@@ -7,13 +7,11 @@
 //! the tables (docs/outputs.md describes every file).
 
 pub mod analyse;
-pub mod gather;
 pub mod load;
 pub mod records;
 pub mod report;
 pub mod run;
 pub mod schedule;
-pub mod slurm;
 pub mod spec;
 pub mod standings;
 /// The statistics live below `league` and `evolve`, which both use them.

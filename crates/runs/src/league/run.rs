@@ -524,7 +524,7 @@ pub fn run_league_until(
     observer: &mut dyn FnMut(&LiveUpdate<'_>),
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, LeagueError> {
-    crate::runfs::check_threads(opts.threads).map_err(LeagueError::Threads)?;
+    crate::bounds::check_threads(opts.threads).map_err(LeagueError::Threads)?;
     // Every controller is built once before the disk is touched, so a spec that cannot be
     // played leaves no run folder behind.
     for e in &spec.controllers {

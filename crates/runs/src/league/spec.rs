@@ -132,11 +132,6 @@ pub const MAX_LEAGUE_GAMES: u64 = 10_000_000;
 pub const MAX_MATCH_POINTS: u32 = 1000;
 /// The longest entrant or league name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
-/// Bounds on a per-decision ES and on the work of one decision are shared with evolution runs.
-pub use crate::runfs::{
-    MAX_DECISION_PLAYOUTS, MAX_ES_GENERATIONS, MAX_ES_LAMBDA, MAX_ES_SIMS_PER_FITNESS,
-    MAX_STAR_DEPTH,
-};
 
 /// A name from a spec: not blank, no control characters, at most [`MAX_NAME_CHARS`].
 pub fn check_name(name: &str) -> Result<(), String> {
@@ -234,7 +229,7 @@ impl LeagueSpec {
                     format!("`{}` is used twice", c.name),
                 );
             }
-            if let Err((f, m)) = crate::runfs::check_controller(&c.spec) {
+            if let Err((f, m)) = crate::bounds::check_controller(&c.spec) {
                 let field = format!("controllers[{i}].spec ({})", c.name);
                 return match f.as_str() {
                     "" => err(&field, m),

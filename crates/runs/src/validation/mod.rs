@@ -16,11 +16,12 @@
 //! complete chunk and writes the same bytes as an uninterrupted one. Every game's seeds come
 //! from its tile seed and seat, so results do not depend on the thread count.
 //!
-//! Layering: above `evolve` (its seed namespaces, the bandit domain, job steps), `arena`,
-//! `runfs` and `stats`; `evolve` never uses it.
+//! Layering: above `evolve` (its seed namespaces, the bandit domain, the work of a job step),
+//! `arena`, `slurm`'s job steps, `runfs` and `stats`; `evolve` never uses it.
 
 use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use crate::evolve::namespace::validation_tile_seed;
+use crate::evolve::work::{PairingTask, Work};
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{MctsSettings, Selection};
@@ -32,6 +33,8 @@ use std::time::Instant;
 
 use crate::runfs::SpecFileError;
 use crate::runfs::{resolve_controller, SpecFile};
+use crate::slurm::launch::{SrunOptions, StepRunner};
+use crate::slurm::steps::StepError;
 
 /// A formula against tuned UCT on unseen tile sequences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -177,7 +180,7 @@ pub enum ValidateError {
     #[error("--threads must be at least 1")]
     NoThreads,
     #[error(transparent)]
-    Steps(#[from] crate::evolve::steps::StepError),
+    Steps(#[from] StepError),
     #[error(transparent)]
     Lock(#[from] crate::runfs::LockError),
 }
@@ -269,8 +272,8 @@ pub struct PlayOptions {
     /// Stop after this many tasks (pairing × sequence) are written (to test resume).
     pub stop_after: Option<usize>,
     /// Where the games are played: `None` on this machine's threads, or as job steps across a
-    /// Slurm allocation (see `steps`); the rows are the same.
-    pub srun: Option<crate::evolve::steps::SrunOptions>,
+    /// Slurm allocation (see `slurm::steps`); the rows are the same.
+    pub srun: Option<SrunOptions>,
 }
 
 /// Tasks written per chunk.
@@ -369,19 +372,16 @@ pub fn play_pairings(
         let games: Vec<(usize, u64)> = chunk.iter().map(|&(p, j)| (p, tile_seeds[j])).collect();
         let played: Vec<Result<SeatingScores, String>> = match &opts.srun {
             Some(srun) => {
-                let work = crate::evolve::steps::Work::Pairings {
+                let work = Work::Pairings {
                     game,
                     rules,
                     pairings: pairings.to_vec(),
                     tasks: games
                         .iter()
-                        .map(|&(pairing, tile_seed)| crate::evolve::steps::PairingTask {
-                            pairing,
-                            tile_seed,
-                        })
+                        .map(|&(pairing, tile_seed)| PairingTask { pairing, tile_seed })
                         .collect(),
                 };
-                let runner = crate::evolve::steps::StepRunner::new(dir, srun.clone());
+                let runner = StepRunner::new(dir, srun.clone());
                 runner.set_context("validation");
                 let values = runner.play(&work, &|| {})?;
                 finished_steps = Some(runner);

@@ -1,15 +1,17 @@
-//! A league as a Slurm job array: K tasks, each playing one slice of the games (`league --shard
-//! I/K --resume`), a merge job that runs after all of them succeeded (`table` over the slices'
-//! folders), and a script that submits both.
+//! Slurm batch scripts. A league as a job array: K tasks, each playing one slice of the games
+//! (`league --shard I/K --resume`), a merge job that runs after all of them succeeded (`table`
+//! over the slices' folders), and a script that submits both (`write_slurm`); the job arrays of
+//! a set of leagues and one job after all of them (`write_league_set`); one driver job over an
+//! allocation for a run whose games are job steps (`write_allocation`).
 //!
 //! Every value that reaches a script is either checked against what Slurm accepts (time, memory,
 //! partition: a few safe characters) or quoted for the shell; control characters are refused
 //! everywhere, and text that only informs (the league's name) is escaped into a comment. So no
 //! spec name, file name or flag can add a command to a script.
 
-use super::schedule::schedule;
-use super::spec::LeagueSpec;
 use crate::escape;
+use crate::league::schedule::schedule;
+use crate::league::spec::LeagueSpec;
 use std::path::{Path, PathBuf};
 
 /// What the scripts are written for.

@@ -1,7 +1,7 @@
 //! The driver's side of a step: write the work, start `srun`, wait, read the records back.
 
-use super::{
-    missing, read_results, recorded_seconds, write_todo, write_work, StepError, Work, STEPS_DIR,
+use super::steps::{
+    missing, read_results, recorded_seconds, write_todo, write_work, StepError, StepWork, STEPS_DIR,
 };
 use crate::runfs::write_atomically;
 use std::path::{Path, PathBuf};
@@ -51,7 +51,11 @@ impl StepRunner {
     /// Every task's values, in task order: the ones already recorded in the work's folder
     /// (a rerun after a failed step), the others played by one `srun` step. `on_value` is
     /// called once per task, after the step (for progress).
-    pub fn play(&self, work: &Work, on_value: &dyn Fn()) -> Result<Vec<Vec<f64>>, StepError> {
+    pub fn play(
+        &self,
+        work: &impl StepWork,
+        on_value: &dyn Fn(),
+    ) -> Result<Vec<Vec<f64>>, StepError> {
         if work.is_empty() {
             return Ok(Vec::new());
         }

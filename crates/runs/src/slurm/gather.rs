@@ -8,10 +8,10 @@
 //! records are merged too, so gathering again (a rerun of the job that gathers) changes nothing.
 //! The merged records are written in schedule order, at once (`runfs::write_atomically`).
 
-use super::load::{load_runs, LoadError};
-use super::records::{record_line, record_path};
-use super::schedule::schedule;
-use super::spec::LeagueSpec;
+use crate::league::load::{load_runs, LoadError};
+use crate::league::records::{record_line, record_path};
+use crate::league::schedule::schedule;
+use crate::league::spec::LeagueSpec;
 use crate::runfs::{LockError, RunLock};
 use std::path::{Path, PathBuf};
 

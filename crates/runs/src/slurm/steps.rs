@@ -2,37 +2,34 @@
 //!
 //! A driver (the `evolve`, `validate carcassonne` or `validate sweep` process, given `--srun`)
 //! decides what to play exactly as on one machine; only the "play these games" step differs.
-//! It writes the work of one step, a [`Work`] (the fitness spec or the pairings, and the
-//! tasks: a formula and a sample seed, or a pairing and a tile seed), to
-//! `RUN/steps/<hash of the work>/work.json`, the list of tasks still without a record to
-//! `todo.json`, and starts `srun evomcts step-worker THAT_FOLDER`. Task P of the step's K
-//! (`SLURM_PROCID`, `SLURM_NTASKS`) plays every todo entry whose position is P mod K and appends
-//! one JSON line per finished task to a file of its own, `results-<job>.<step>-<P>-<pid>.jsonl`,
-//! synced before the next counts as done. When the step ends the driver reads every results
-//! file of the folder and checks each line against the work (the task's number and what it
-//! plays), so values reach the run in task order whatever the placement.
+//! It writes the work of one step (a [`StepWork`]: for evolution and validation
+//! `evolve::work::Work`, the fitness spec or the pairings, and the tasks: a formula and a
+//! sample seed, or a pairing and a tile seed), to `RUN/steps/<hash of the work>/work.json`, the
+//! list of tasks still without a record to `todo.json`, and starts `srun evomcts step-worker
+//! THAT_FOLDER`. Task P of the step's K (`SLURM_PROCID`, `SLURM_NTASKS`) plays every todo entry
+//! whose position is P mod K and appends one JSON line per finished task to a file of its own,
+//! `results-<job>.<step>-<P>-<pid>.jsonl`, synced before the next counts as done. When the step
+//! ends the driver reads every results file of the folder and checks each line against the work
+//! (the task's number and what it plays), so values reach the run in task order whatever the
+//! placement.
 //!
 //! Every value a task computes is a function of the task alone (its seeds come from the spec,
 //! never from the placement) and travels as its IEEE bits, so the run's files are the bytes a
 //! one-machine run writes. A task killed mid-step loses only its unfinished tasks: a torn last
 //! line is ignored, the records kept, and the driver run again (`--resume`) finds the same
 //! folder (its name is the work's hash) and plays only what is missing.
+//!
+//! This module knows tasks and values, not games: what a task plays is the work's, so the runs
+//! whose games are steps (`evolve`, `validation`) use it and it uses none of them.
 
-use super::fitness::{evaluate_all_reported, Request};
-use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};
-use crate::arena::{play_pairing_games, GameChoice, Pairing};
 use crate::runfs::{fnv1a_hex, open_own, read_capped, read_capped_text, write_atomically};
-use evomcts_formula::Formula;
-use evomcts_games::carcassonne::Rules;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
-
-mod launch;
-pub use launch::{SrunOptions, StepRunner};
 
 /// The folder of a run that holds its steps.
 pub const STEPS_DIR: &str = "steps";
@@ -41,36 +38,39 @@ const TODO_FILE: &str = "todo.json";
 const RESULTS_PREFIX: &str = "results-";
 const RESULTS_SUFFIX: &str = ".jsonl";
 
-/// What one step plays.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Work {
-    /// Fitness samples: `formula` on sample seed `seed`, as `fitness::sample` computes them.
-    Fitness {
-        fitness: Box<FitnessSpec>,
-        tasks: Vec<FitnessTask>,
-    },
-    /// Both seatings of a tile sequence for a pairing, as `arena::play_pairing_games` plays
-    /// them.
-    Pairings {
-        /// Carcassonne when left out.
-        #[serde(default, skip_serializing_if = "GameChoice::is_carcassonne")]
-        game: GameChoice,
-        rules: Rules,
-        pairings: Vec<Pairing>,
-        tasks: Vec<PairingTask>,
-    },
-}
+/// What one step plays: numbered tasks, each yielding [`StepWork::width`] values that are a
+/// function of the task alone. It travels as JSON in the step's folder, which is named by that
+/// JSON's hash.
+pub trait StepWork: Serialize + DeserializeOwned + PartialEq + Sync {
+    /// The number of tasks.
+    fn len(&self) -> usize;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FitnessTask {
-    pub formula: String,
-    pub seed: u64,
-}
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PairingTask {
-    pub pairing: usize,
-    pub tile_seed: u64,
+    /// Values one task yields.
+    fn width(&self) -> usize;
+
+    /// What task `k` plays, in words: the key its record is checked by.
+    fn label(&self, k: usize) -> String;
+
+    /// Checks what a work file says before any task is played from it: it was written by a
+    /// driver from a checked spec, but it is a file another process reads.
+    fn check(&self) -> Result<(), String>;
+
+    /// That one task's values are what its task can produce.
+    fn check_values(&self, values: &[f64]) -> Result<(), String>;
+
+    /// Plays `tasks` (task numbers) on the current rayon pool, calling `on_start(i)` before and
+    /// `on_done(i, values)` after the `i`-th of them on the thread that plays it; the error
+    /// names the task that failed.
+    fn play(
+        &self,
+        tasks: &[usize],
+        on_start: &(dyn Fn(usize) + Sync),
+        on_done: &(dyn Fn(usize, Vec<f64>) + Sync),
+    ) -> Result<(), String>;
 }
 
 /// One finished task as a results file holds it.
@@ -79,7 +79,7 @@ pub struct PairingTask {
 struct TaskRecord {
     /// The task's number in the work.
     task: usize,
-    /// What the task played ([`Work::label`]), checked against the work.
+    /// What the task played ([`StepWork::label`]), checked against the work.
     label: String,
     /// The values, as IEEE bits: a fitness sample, or the candidate's and the other's score
     /// in each seating.
@@ -119,134 +119,20 @@ fn io(path: &Path, e: impl std::fmt::Display) -> StepError {
     }
 }
 
-impl Work {
-    pub fn len(&self) -> usize {
-        match self {
-            Work::Fitness { tasks, .. } => tasks.len(),
-            Work::Pairings { tasks, .. } => tasks.len(),
-        }
-    }
+fn work_json(work: &impl StepWork) -> String {
+    serde_json::to_string(work).expect("work serialises")
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Values one task yields.
-    fn width(&self) -> usize {
-        match self {
-            Work::Fitness { .. } => 1,
-            Work::Pairings { .. } => 4,
-        }
-    }
-
-    /// What task `k` plays, in words: the key its record is checked by.
-    fn label(&self, k: usize) -> String {
-        match self {
-            Work::Fitness { tasks, .. } => {
-                format!("{} on sample seed {}", tasks[k].formula, tasks[k].seed)
-            }
-            Work::Pairings {
-                pairings, tasks, ..
-            } => format!(
-                "{} on tile seed {}",
-                pairings[tasks[k].pairing].label, tasks[k].tile_seed
-            ),
-        }
-    }
-
-    fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("work serialises")
-    }
-
-    /// The step folder of this work under `steps`: named by its content, so the same work
-    /// (a rerun of an interrupted step) finds its records again.
-    pub fn folder(&self, steps: &Path) -> PathBuf {
-        steps.join(fnv1a_hex(&self.to_json()))
-    }
-
-    /// That one task's values are what its task can produce: a fitness sample, or four final
-    /// scores of the game played.
-    fn check_values(&self, values: &[f64]) -> Result<(), String> {
-        values.iter().try_for_each(|&value| match self {
-            Work::Fitness { fitness, .. } => fitness.check_sample(value),
-            Work::Pairings { game, .. } => game.check_final_score(value),
-        })
-    }
-
-    /// Checks what a work file says before any task is played from it: it was written by a
-    /// driver from a checked spec, but it is a file another process reads, so it passes the
-    /// same checks and bounds as the spec did (the fitness or each pairing's controllers, the
-    /// work of one decision, the work of the whole step) before anything is played.
-    fn check(&self) -> Result<(), String> {
-        let field = |(f, m): (String, String)| {
-            if f.is_empty() {
-                m
-            } else {
-                format!("{f}: {m}")
-            }
-        };
-        if self.len() as u64 > MAX_RUN_SAMPLES {
-            return Err(format!(
-                "{} tasks, more than the {MAX_RUN_SAMPLES} one run may play",
-                self.len()
-            ));
-        }
-        match self {
-            Work::Fitness { fitness, tasks } => {
-                fitness.validate().map_err(field)?;
-                if let FitnessSpec::Bandit(b) = &**fitness {
-                    let pulls = tasks.len() as u128 * u128::from(b.horizon);
-                    if pulls > u128::from(MAX_RUN_PULLS) {
-                        return Err(format!(
-                            "{} tasks × horizon {} = {pulls} arm pulls, more than the \
-                             {MAX_RUN_PULLS} one run may make",
-                            tasks.len(),
-                            b.horizon
-                        ));
-                    }
-                }
-                for (k, task) in tasks.iter().enumerate() {
-                    let formula: Formula = task
-                        .formula
-                        .parse()
-                        .map_err(|e| format!("task {k}: formula `{}`: {e}", task.formula))?;
-                    crate::runfs::check_c_e(&formula)
-                        .map_err(|m| format!("task {k}: formula `{}`: {m}", task.formula))?;
-                }
-            }
-            Work::Pairings {
-                game,
-                rules,
-                pairings,
-                tasks,
-            } => {
-                game.check_rules(rules).map_err(field)?;
-                for (p, pairing) in pairings.iter().enumerate() {
-                    for (role, controller) in
-                        [("candidate", &pairing.candidate), ("other", &pairing.other)]
-                    {
-                        let named = |m: String| format!("pairing {p}, {role}: {m}");
-                        crate::runfs::check_controller(controller).map_err(|e| named(field(e)))?;
-                        game.check_controller(controller).map_err(named)?;
-                    }
-                }
-                if let Some(t) = tasks.iter().find(|t| t.pairing >= pairings.len()) {
-                    return Err(format!(
-                        "a task names pairing {}, of {}",
-                        t.pairing,
-                        pairings.len()
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
+/// The step folder of `work` under `steps`: named by its content, so the same work (a rerun of
+/// an interrupted step) finds its records again.
+pub fn work_folder(steps: &Path, work: &impl StepWork) -> PathBuf {
+    steps.join(fnv1a_hex(&work_json(work)))
 }
 
 /// Every task's values read back from the results files of `dir`: `None` where no record is.
 /// A last line without its newline (a task killed while writing) is ignored; any other line
 /// must be a record of this work, and a task recorded twice must be recorded identically.
-pub fn read_results(dir: &Path, work: &Work) -> Result<Vec<Option<Vec<f64>>>, StepError> {
+pub fn read_results(dir: &Path, work: &impl StepWork) -> Result<Vec<Option<Vec<f64>>>, StepError> {
     let mut out: Vec<Option<Vec<u64>>> = vec![None; work.len()];
     let files = results_files(dir).map_err(|e| io(dir, e))?;
     for path in &files {
@@ -330,11 +216,11 @@ fn results_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Reads (and checks) the work file of a step folder.
-fn read_work(dir: &Path) -> Result<Work, StepError> {
+fn read_work<W: StepWork>(dir: &Path) -> Result<W, StepError> {
     let path = dir.join(WORK_FILE);
     let text = read_capped_text(&path, crate::runfs::MAX_DATA_FILE_BYTES, "a step's work")
         .map_err(|e| io(&path, e))?;
-    let work: Work = serde_json::from_str(&text).map_err(|e| StepError::Corrupt {
+    let work: W = serde_json::from_str(&text).map_err(|e| StepError::Corrupt {
         file: path.display().to_string(),
         line: e.line(),
         message: format!("not a step's work ({e})"),
@@ -349,13 +235,13 @@ fn read_work(dir: &Path) -> Result<Work, StepError> {
 
 /// Writes `work` into its folder under `steps` (or checks the one there holds the same work)
 /// and returns the folder.
-pub fn write_work(steps: &Path, work: &Work) -> Result<PathBuf, StepError> {
-    let dir = work.folder(steps);
+pub fn write_work<W: StepWork>(steps: &Path, work: &W) -> Result<PathBuf, StepError> {
+    let dir = work_folder(steps, work);
     crate::runfs::create_folder(&dir).map_err(|e| io(&dir, e))?;
     let path = dir.join(WORK_FILE);
-    let text = work.to_json();
+    let text = work_json(work);
     if path.exists() {
-        if read_work(&dir)? != *work {
+        if read_work::<W>(&dir)? != *work {
             return Err(StepError::Corrupt {
                 file: path.display().to_string(),
                 line: 1,
@@ -442,11 +328,11 @@ pub struct WorkerOutcome {
 /// Plays this worker's share of the step in `dir` (the todo entries at positions
 /// `slot.index` mod `slot.count`) on the current rayon pool, appending each task's record as
 /// it finishes.
-pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepError> {
+pub fn run_worker<W: StepWork>(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepError> {
     slot.check()
         .map_err(|message| StepError::Worker { message })?;
     let started = Instant::now();
-    let work = read_work(dir)?;
+    let work: W = read_work(dir)?;
     let todo_path = dir.join(TODO_FILE);
     let todo: Vec<usize> = serde_json::from_str(
         &read_capped_text(
@@ -516,51 +402,8 @@ pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepErr
         }
     };
     let begin = |i: usize| *task_started[i].lock().expect("a timer") = Some(Instant::now());
-    match &work {
-        Work::Fitness { fitness, tasks } => {
-            let formulas: Vec<Formula> = mine
-                .iter()
-                .map(|&k| {
-                    tasks[k].formula.parse().map_err(|e| StepError::Worker {
-                        message: format!("task {k}: formula `{}`: {e}", tasks[k].formula),
-                    })
-                })
-                .collect::<Result<_, _>>()?;
-            let seeds: Vec<[u64; 1]> = mine.iter().map(|&k| [tasks[k].seed]).collect();
-            let requests: Vec<Request<'_>> = formulas
-                .iter()
-                .zip(&seeds)
-                .map(|(formula, seeds)| Request { formula, seeds })
-                .collect();
-            evaluate_all_reported(fitness, &requests, &|i, _| begin(i), &|i, _, value| {
-                record(i, vec![value])
-            })
-            .map_err(|e| StepError::Worker {
-                message: e.to_string(),
-            })?;
-        }
-        Work::Pairings {
-            game,
-            rules,
-            pairings,
-            tasks,
-        } => {
-            let games: Vec<(usize, u64)> = mine
-                .iter()
-                .map(|&k| (tasks[k].pairing, tasks[k].tile_seed))
-                .collect();
-            let results =
-                play_pairing_games(pairings, *game, *rules, &games, &begin, &|i, scores| {
-                    let [(a, b), (c, d)] = *scores;
-                    record(i, vec![a, b, c, d])
-                });
-            if let Some((i, Err(message))) = results.iter().enumerate().find(|(_, r)| r.is_err()) {
-                return Err(StepError::Worker {
-                    message: format!("task {}: {}: {message}", mine[i], work.label(mine[i])),
-                });
-            }
-        }
-    }
+    work.play(&mine, &begin, &record)
+        .map_err(|message| StepError::Worker { message })?;
     let (file, status) = writer.into_inner().expect("the results file");
     status
         .and_then(|()| crate::runfs::check_still_in_place(&file, &path))
@@ -600,61 +443,4 @@ pub fn recorded_seconds(dir: &Path) -> f64 {
         }
     }
     by_task.values().sum()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn work() -> Work {
-        Work::Fitness {
-            fitness: Box::new(FitnessSpec::Bandit(Default::default())),
-            tasks: (0..5)
-                .map(|s| FitnessTask {
-                    formula: "Q + 2/n".into(),
-                    seed: s,
-                })
-                .collect(),
-        }
-    }
-
-    #[test]
-    fn work_round_trips_through_json() {
-        let w = work();
-        let back: Work = serde_json::from_str(&w.to_json()).unwrap();
-        assert_eq!(back, w);
-    }
-
-    #[test]
-    fn workers_split_the_todo_list_and_every_value_comes_back_exactly() {
-        let dir = std::env::temp_dir().join(format!("evomcts-steps-unit-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let w = work();
-        let folder = write_work(&dir, &w).unwrap();
-        write_todo(&folder, &[0, 1, 2, 3, 4]).unwrap();
-        for index in 0..2 {
-            let done = run_worker(&folder, WorkerSlot { index, count: 2 }).unwrap();
-            assert_eq!(done.tasks, [3, 2][index]);
-        }
-        let values = read_results(&folder, &w).unwrap();
-        let Work::Fitness { fitness, .. } = &w else {
-            unreachable!()
-        };
-        let formula: Formula = "Q + 2/n".parse().unwrap();
-        let seeds: Vec<u64> = (0..5).collect();
-        let local = super::super::fitness::evaluate_all(
-            fitness,
-            &[Request {
-                formula: &formula,
-                seeds: &seeds,
-            }],
-        )
-        .unwrap();
-        let got: Vec<f64> = values.into_iter().map(|v| v.unwrap()[0]).collect();
-        assert_eq!(
-            got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-            local[0].iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }
