@@ -40,6 +40,7 @@ mod reliability;
 mod reliability_bounds;
 mod reliability_concurrency;
 mod reliability_exit;
+mod reliability_generations;
 mod reliability_hangs;
 mod reliability_lost;
 mod reliability_messages;
