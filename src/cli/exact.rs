@@ -234,7 +234,7 @@ fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2
     // built); files the run named, such as its grammar, are not needed here.
     let spec: EvolveSpec =
         runfs::parse_spec(&spec_text, &spec_path.display().to_string(), |_| Ok(()))?;
-    let FitnessSpec::Carcassonne(fitness) = &spec.fitness else {
+    let FitnessSpec::Games(fitness) = &spec.fitness else {
         anyhow::bail!(
             "{}: a bandit run; only Carcassonne runs have MCTS settings to play Pig with",
             dir.display()

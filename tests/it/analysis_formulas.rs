@@ -38,7 +38,7 @@ fn game(
                 second,
                 index: 0,
             },
-            tile_seed: 1,
+            seed: 1,
             controller_seeds: [2, 3],
         },
         names: names.map(String::from),

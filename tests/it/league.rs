@@ -381,7 +381,7 @@ fn seeds_are_written_as_strings_and_records_with_numeric_seeds_still_read_and_re
         .iter()
         .find(|g| g.game.carcassonne().unwrap().tile_seed == numeric_seed)
         .expect("the first record's game, its seed read exactly");
-    assert_eq!(game.job.tile_seed, numeric_seed);
+    assert_eq!(game.job.seed, numeric_seed);
     // The seed deals exactly the tiles the record holds, and the moves replay to its scores.
     let mut stack = evomcts::games::carcassonne::TileStack::shuffled(
         game.game.carcassonne().unwrap().tile_seed,
@@ -470,7 +470,7 @@ fn games_csv_lists_every_game_in_schedule_order_with_its_seeds() {
             None => "draw".into(),
         };
         assert_eq!(row["winner"], winner);
-        assert_eq!(row["tile_seed"], job.tile_seed.to_string());
+        assert_eq!(row["tile_seed"], job.seed.to_string());
         assert_eq!(
             row["first_controller_seed"],
             job.controller_seeds[0].to_string()
@@ -486,7 +486,7 @@ fn games_csv_lists_every_game_in_schedule_order_with_its_seeds() {
     assert_eq!(json["games"].as_array().unwrap().len(), jobs.len());
     assert_eq!(
         json["games"][3]["tile_seed"].as_str(),
-        Some(jobs[3].tile_seed.to_string().as_str())
+        Some(jobs[3].seed.to_string().as_str())
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -48,7 +48,7 @@ fn a_pig_league_plays_replays_and_resumes_byte_identically() {
         let PlayedGame::Pig(record) = &g.game else {
             panic!("a Carcassonne record in a Pig league");
         };
-        assert_eq!(record.dice_seed, g.job.tile_seed);
+        assert_eq!(record.dice_seed, g.job.seed);
         let end = replay_pig(record).unwrap();
         assert_eq!(end.winner(), g.game.winner());
         assert_eq!(

@@ -106,7 +106,7 @@ fn records_not_as_scheduled_are_refused_not_counted() {
     for (field, edit) in [
         (
             "job",
-            (|g: &mut LeagueGame| g.job.tile_seed ^= 1) as fn(&mut LeagueGame),
+            (|g: &mut LeagueGame| g.job.seed ^= 1) as fn(&mut LeagueGame),
         ),
         ("game.tile_seed", |g: &mut LeagueGame| {
             g.game.carcassonne_mut().unwrap().tile_seed ^= 1

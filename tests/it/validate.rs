@@ -68,7 +68,7 @@ fn validation_sequences_are_disjoint_from_evolution_and_sweep_sequences() {
     }
     for path in committed("runs/evolve", "ron") {
         let spec = EvolveSpec::from_file(&path).unwrap();
-        if matches!(spec.fitness, FitnessSpec::Carcassonne(_)) {
+        if matches!(spec.fitness, FitnessSpec::Games(_)) {
             seen.extend(evolution_sequences(&spec));
         }
     }

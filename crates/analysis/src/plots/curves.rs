@@ -706,7 +706,7 @@ mod tests {
                     second,
                     index: 0,
                 },
-                tile_seed: 1,
+                seed: 1,
                 controller_seeds: [2, 3],
             },
             names: ["A".to_string(), "B".to_string()],

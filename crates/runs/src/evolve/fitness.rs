@@ -7,7 +7,7 @@
 
 use super::bandit::{self, BanditScratch};
 use super::namespace::evolution_tile_seed;
-use super::spec::{CarcassonneSpec, FitnessSpec, Score};
+use super::spec::{FitnessSpec, GamesSpec, Score};
 use crate::arena::play_both_seatings;
 use evomcts_formula::{CompiledFormula, Formula};
 use evomcts_search::mcts::Selection;
@@ -124,13 +124,13 @@ pub fn sample(
 ) -> Result<f64, EvalError> {
     match fitness {
         FitnessSpec::Bandit(spec) => Ok(-bandit::regret(compiled, spec, seed, scratch)),
-        FitnessSpec::Carcassonne(spec) => game_pair(spec, formula, seed),
+        FitnessSpec::Games(spec) => game_pair(spec, formula, seed),
     }
 }
 
 /// Both seatings of the tile sequence of sample seed `seed` (in the evolution namespace,
 /// see `namespace`): the candidate first, then the baseline first.
-fn game_pair(spec: &CarcassonneSpec, formula: &Formula, seed: u64) -> Result<f64, EvalError> {
+fn game_pair(spec: &GamesSpec, formula: &Formula, seed: u64) -> Result<f64, EvalError> {
     let fail = |message: String| EvalError {
         formula: formula.to_string(),
         seed,

@@ -56,7 +56,7 @@ const TURNS: std::ops::Range<usize> = 0..60;
 /// `0*H` term when the grammar offers `H` or `p`, so the tree computes the knowledge the
 /// candidates will read (the term changes no value, hence no choice).
 fn bank_settings(spec: &EvolveSpec) -> Result<MctsSettings, String> {
-    let FitnessSpec::Carcassonne(c) = &spec.fitness else {
+    let FitnessSpec::Games(c) = &spec.fitness else {
         return Err("functional hashing needs Carcassonne fitness".into());
     };
     let grammar = spec.grammar()?;
@@ -89,7 +89,7 @@ fn bank_settings(spec: &EvolveSpec) -> Result<MctsSettings, String> {
 /// evolution namespace, from the master seed), each searched once with the bank settings;
 /// every ranked sibling set of each tree, in order, until `situations` sets are found.
 pub fn record_bank(spec: &EvolveSpec, situations: usize) -> Result<SiblingSets, String> {
-    let FitnessSpec::Carcassonne(c) = &spec.fitness else {
+    let FitnessSpec::Games(c) = &spec.fitness else {
         return Err("functional hashing needs Carcassonne fitness".into());
     };
     let settings = bank_settings(spec)?;
@@ -458,7 +458,7 @@ pub fn check_fingerprints(
         }
         .into());
     };
-    let FitnessSpec::Carcassonne(c) = &spec.fitness else {
+    let FitnessSpec::Games(c) = &spec.fitness else {
         unreachable!("validated: hashing needs Carcassonne fitness");
     };
     let generations = read_generations(dir)?;

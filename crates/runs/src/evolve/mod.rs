@@ -43,6 +43,6 @@ pub use population::{Champion, Generation, HashingCounts, Member, PopulationErro
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};
 pub use spec::{
-    BanditSpec, CarcassonneSpec, ChampionRule, EvolveSpec, FitnessSpec, HashingSpec, NoiseSpec,
-    Score, StrategySpec,
+    BanditSpec, ChampionRule, EvolveSpec, FitnessSpec, GamesSpec, HashingSpec, NoiseSpec, Score,
+    StrategySpec,
 };

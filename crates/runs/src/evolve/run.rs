@@ -221,7 +221,7 @@ fn race_hashed(
 /// Games in one fitness sample: both seatings of a tile sequence, or one bandit run.
 fn games_per_sample(spec: &EvolveSpec) -> u64 {
     match spec.fitness {
-        super::spec::FitnessSpec::Carcassonne(_) => 2,
+        super::spec::FitnessSpec::Games(_) => 2,
         super::spec::FitnessSpec::Bandit(_) => 1,
     }
 }

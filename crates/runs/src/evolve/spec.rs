@@ -116,7 +116,7 @@ impl Default for HashingSpec {
 
 impl HashingSpec {
     pub fn validate(&self, fitness: &FitnessSpec) -> Result<(), (String, String)> {
-        if !matches!(fitness, FitnessSpec::Carcassonne(c) if c.game.is_carcassonne()) {
+        if !matches!(fitness, FitnessSpec::Games(c) if c.game.is_carcassonne()) {
             return Err((
                 "noise.functional_hashing".into(),
                 "needs Carcassonne fitness: the bank holds sibling sets of MCTS searches".into(),
@@ -181,10 +181,16 @@ pub enum Score {
 }
 
 /// Games of MCTS using the formula against a baseline controller: Carcassonne unless `game`
-/// names another game.
+/// names another game. Serde knows it as `CarcassonneSpec`: the name a spec file may write
+/// before its fields and the one serde's messages give, which spec and work files are read with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CarcassonneSpec {
+#[serde(
+    default,
+    deny_unknown_fields,
+    rename = "CarcassonneSpec",
+    expecting = "struct CarcassonneSpec"
+)]
+pub struct GamesSpec {
     /// The game played (`Pig(target: 100)`); Carcassonne when left out, and then left out of
     /// the stored spec, so the hashes of runs that do not name a game are unchanged.
     #[serde(skip_serializing_if = "GameChoice::is_carcassonne")]
@@ -197,10 +203,10 @@ pub struct CarcassonneSpec {
     pub rules: Rules,
 }
 
-impl Default for CarcassonneSpec {
+impl Default for GamesSpec {
     /// The paper's MCTS (400 simulations, UCT) as both candidate and baseline.
     fn default() -> Self {
-        CarcassonneSpec {
+        GamesSpec {
             game: GameChoice::Carcassonne,
             candidate: MctsSettings::default(),
             baseline: ControllerSpec::Mcts(MctsSettings::default()),
@@ -217,9 +223,10 @@ pub enum FitnessSpec {
     /// Fitness = minus the cumulative (pseudo-)regret of the formula as a bandit policy.
     Bandit(BanditSpec),
     /// Fitness = score difference or win rate against the baseline, in games of Carcassonne
-    /// or of the game `game` names; written `Games(..)` when it names one (either name reads).
-    #[serde(alias = "Games")]
-    Carcassonne(CarcassonneSpec),
+    /// or of the game `game` names; written `Carcassonne(..)` for Carcassonne and `Games(..)`
+    /// for another game (either name reads).
+    #[serde(rename = "Carcassonne", alias = "Games")]
+    Games(GamesSpec),
 }
 
 impl FitnessSpec {
@@ -267,7 +274,7 @@ impl FitnessSpec {
                     );
                 }
             }
-            FitnessSpec::Carcassonne(c) => {
+            FitnessSpec::Games(c) => {
                 if let Err((f, m)) = c.game.check_rules(&c.rules) {
                     return err(&format!("fitness.{f}"), m);
                 }
@@ -329,7 +336,7 @@ impl FitnessSpec {
                 None,
                 "minus a bandit run's regret",
             ),
-            FitnessSpec::Carcassonne(c) => match c.score {
+            FitnessSpec::Games(c) => match c.score {
                 Score::ScoreDiff => (
                     -c.game.max_score(),
                     c.game.max_score(),
@@ -361,7 +368,7 @@ impl Serialize for FitnessSpec {
             FitnessSpec::Bandit(b) => {
                 serializer.serialize_newtype_variant("FitnessSpec", 0, "Bandit", b)
             }
-            FitnessSpec::Carcassonne(c) => {
+            FitnessSpec::Games(c) => {
                 let name = if c.game.is_carcassonne() {
                     "Carcassonne"
                 } else {
@@ -422,7 +429,7 @@ impl SpecFile for EvolveSpec {
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         self.grammar = crate::runfs::resolve_grammar(&self.grammar, base)
             .map_err(|e| ("grammar".into(), e))?;
-        if let FitnessSpec::Carcassonne(c) = &mut self.fitness {
+        if let FitnessSpec::Games(c) = &mut self.fitness {
             crate::runfs::resolve_controller(&mut c.baseline, base)
                 .map_err(|(f, m)| (format!("fitness.baseline.{f}"), m))?;
         }
@@ -559,7 +566,7 @@ impl EvolveSpec {
             );
         }
         self.fitness.validate()?;
-        if let FitnessSpec::Carcassonne(c) = &self.fitness {
+        if let FitnessSpec::Games(c) = &self.fitness {
             if !c.game.offers_move_features() {
                 let reads_feature = |t: &evomcts_formula::Terminal| {
                     grammar.terminals().contains(t) || self.seed_formula.uses(*t)

@@ -184,10 +184,10 @@ impl Expected {
                 ),
             ));
         }
-        if g.game.seed() != job.tile_seed {
+        if g.game.seed() != job.seed {
             return Err(differs(
                 g.game.seed_field(),
-                format!("{} instead of {}", g.game.seed(), job.tile_seed),
+                format!("{} instead of {}", g.game.seed(), job.seed),
             ));
         }
         let names = [&self.names[g.id().first], &self.names[g.id().second]];

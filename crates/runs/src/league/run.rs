@@ -412,7 +412,7 @@ pub fn play_league_game(
     let played = play_seated(
         spec.game,
         spec.rules,
-        job.tile_seed,
+        job.seed,
         entrants.map(|e| &e.spec),
         job.controller_seeds,
         spec.search_detail.root_children(),

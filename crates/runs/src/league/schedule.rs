@@ -39,8 +39,10 @@ impl std::fmt::Display for GameId {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameJob {
     pub id: GameId,
-    #[serde(with = "evomcts_games::carcassonne::seed_string")]
-    pub tile_seed: u64,
+    /// The seed of the game's chance events (Carcassonne's tile sequence, Pig's die rolls);
+    /// records call it `tile_seed`.
+    #[serde(rename = "tile_seed", with = "evomcts_games::carcassonne::seed_string")]
+    pub seed: u64,
     /// Seeds of the controllers in seat order.
     #[serde(with = "evomcts_games::carcassonne::seed_string::pair")]
     pub controller_seeds: [u64; 2],
@@ -58,7 +60,7 @@ impl GameJob {
             id.first.min(id.second) as u64,
             id.first.max(id.second) as u64,
         );
-        let tile_seed = derive_seed(master_seed, &[TILES, lo, hi, id.index as u64]);
+        let seed = derive_seed(master_seed, &[TILES, lo, hi, id.index as u64]);
         let seat_seed = |seat: u64, who: usize| {
             derive_seed(
                 master_seed,
@@ -74,7 +76,7 @@ impl GameJob {
         };
         GameJob {
             id,
-            tile_seed,
+            seed,
             controller_seeds: [seat_seed(0, id.first), seat_seed(1, id.second)],
         }
     }
@@ -123,9 +125,9 @@ mod tests {
                     }
                 })
                 .unwrap();
-            assert_eq!(j.tile_seed, mirror.tile_seed);
+            assert_eq!(j.seed, mirror.seed);
             assert_ne!(j.controller_seeds, mirror.controller_seeds);
-            let same_tiles = jobs.iter().filter(|k| k.tile_seed == j.tile_seed).count();
+            let same_tiles = jobs.iter().filter(|k| k.seed == j.seed).count();
             assert_eq!(same_tiles, 2, "only the two seatings share a tile sequence");
         }
     }
@@ -147,10 +149,7 @@ mod tests {
 
     #[test]
     fn seeds_depend_on_the_master_seed() {
-        assert_ne!(
-            schedule(1, 2, 1)[0].tile_seed,
-            schedule(2, 2, 1)[0].tile_seed
-        );
+        assert_ne!(schedule(1, 2, 1)[0].seed, schedule(2, 2, 1)[0].seed);
         assert_eq!(schedule(1, 2, 3), schedule(1, 2, 3));
     }
 }

@@ -226,7 +226,7 @@ impl GameRow {
                 Some(seat) => g.names[seat].clone(),
                 None => "draw".into(),
             },
-            tile_seed: g.job.tile_seed,
+            tile_seed: g.job.seed,
             first_controller_seed: g.job.controller_seeds[0],
             second_controller_seed: g.job.controller_seeds[1],
         }
