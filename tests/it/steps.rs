@@ -1,4 +1,4 @@
-//! Runs whose games are job steps (`evolve --srun`, `validate … --srun`, `evolve::steps`),
+//! Runs whose games are job steps (`evolve --srun`, `validate … --srun`, `slurm::steps`),
 //! with a stand-in for Slurm's `srun` on the PATH that starts the step's K workers as local
 //! processes: the run folder's files equal a one-machine run's byte for byte for any K, a failed
 //! worker loses only its unfinished games, a rerun finishes with the same bytes, a foreign

@@ -6,17 +6,20 @@
 //! cheap Bernoulli-bandit fitness domain; `fitness` turns samples (bandit runs, or pairs of
 //! games against a baseline on one seed) into estimates with intervals, in parallel;
 //! `population` is the run's folder (a file per generation, the champion); `run` is the
-//! generational loop with resume; `racing` spends a generation's games where they decide
-//! something; `hashing` lets candidates that behave alike on a bank of selection situations
-//! share their samples; `champion` is the rule that crowns a generation's champion; `report`
-//! writes the logbook, hall of fame and lineage; `namespace` keeps the tile sequences of
-//! evolution, of the UCT sweep and of validation apart; `error` is what stops a run; `work` is
-//! what a Slurm job step of an evolution or a validation plays (`slurm::steps` carries it),
-//! with the same bytes as one machine.
+//! generational loop; `resume` checks what a run finds in its folder (its stored spec, the
+//! generations written) before it continues; `racing` spends a generation's games where they
+//! decide something; `hashing` lets candidates that behave alike on a bank of selection
+//! situations share their samples; `champion` is the rule that crowns a generation's champion;
+//! `reestimate` crowns the run's champion on fresh samples; `report` writes the logbook, hall
+//! of fame and lineage; `progress` reports a generation's work as it goes; `namespace` keeps
+//! the tile sequences of evolution, of the UCT sweep and of validation apart; `error` is what
+//! stops a run; `work` is what a Slurm job step of an evolution or a validation plays
+//! (`slurm::steps` carries it), with the same bytes as one machine.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
 //! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `population` →
-//! `champion`, `report` → `reestimate`, `progress`, `work` → `error` → `hashing` → `run`.
+//! `champion`, `report` → `reestimate`, `progress`, `work` → `error` → `hashing`, `resume` →
+//! `run`.
 //!
 //! Layering: uses `formula`, `game`, `search`, `arena`, `runfs` (seeds, spec files, atomic
 //! writes, the run-folder lock) and `slurm`'s job steps; never `league` or `validation`, and
@@ -33,6 +36,7 @@ mod progress;
 pub mod racing;
 pub mod reestimate;
 pub mod report;
+mod resume;
 pub mod run;
 pub mod spec;
 pub mod work;

@@ -21,14 +21,14 @@ use super::error::EvolveError;
 use super::fitness::{evaluate_all_observed, Request};
 use super::hashing::{play_shared, Hashing};
 use super::population::{
-    champion_ron_path, champion_text_path, generation_gaps, generation_path, generations_on_disk,
-    read_generations, write_atomically, Champion, Generation, HashingCounts, Member,
-    PopulationError,
+    champion_ron_path, champion_text_path, generation_path, read_generations, write_atomically,
+    Champion, Generation, HashingCounts, Member, PopulationError,
 };
 use super::progress::Tracker;
 use super::racing::race;
 use super::reestimate;
 use super::report::{hall_of_fame, write_reports};
+use super::resume::open_history;
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
 use super::work::{FitnessTask, Work};
@@ -489,57 +489,6 @@ fn write_champion(
     write_atomically(&champion_ron_path(&opts.out_dir), &champion.to_ron())
 }
 
-/// Reads generation `g` of the run in `dir` and checks it belongs to `spec` (hash `hash`): its
-/// spec hash, its number of parents and the id counter, which a run of this spec holds at
-/// exactly μ + 1 + λ·g after generation g (ids are births), so an edited counter cannot make
-/// the next generation wrap around or reuse ids.
-fn read_own_generation(
-    dir: &std::path::Path,
-    g: usize,
-    spec: &EvolveSpec,
-    hash: &str,
-) -> Result<Generation, EvolveError> {
-    let path = generation_path(dir, g);
-    let generation = Generation::read(&path, g)?;
-    let file = path.display().to_string();
-    if generation.spec_hash != hash {
-        return Err(EvolveError::ForeignGeneration {
-            file,
-            found: generation.spec_hash,
-            expected: hash.to_string(),
-        });
-    }
-    let inconsistent = |message: String| -> EvolveError {
-        PopulationError::Inconsistent {
-            file: file.clone(),
-            message,
-        }
-        .into()
-    };
-    let s = &spec.strategy;
-    if generation.parents.len() != s.mu {
-        return Err(inconsistent(format!(
-            "holds {} parents, the spec's mu is {}",
-            generation.parents.len(),
-            s.mu
-        )));
-    }
-    let expected = s
-        .lambda
-        .checked_mul(g)
-        .and_then(|born| born.checked_add(s.mu + 1));
-    if expected != Some(generation.next_id) {
-        return Err(inconsistent(format!(
-            "next_id is {}, but a run of this spec (mu {}, lambda {}) holds {} after generation {g}",
-            generation.next_id,
-            s.mu,
-            s.lambda,
-            expected.map_or_else(|| "more ids than fit".into(), |e| e.to_string()),
-        )));
-    }
-    Ok(generation)
-}
-
 /// The hall of fame's best `r.candidates` of the run in `dir`, each played on the
 /// re-estimate's fresh seeds, and the index of the one crowned.
 fn play_reestimate(
@@ -562,90 +511,166 @@ fn play_reestimate(
     Ok(reestimate::crown(hall, fresh))
 }
 
-/// Runs (or resumes) an evolution into `opts.out_dir`.
-pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
+/// The checks of the options and of the spec, before the folder is touched; the spec's grammar.
+fn check_run(spec: &EvolveSpec, opts: &RunOptions) -> Result<Grammar, EvolveError> {
     if opts.threads == Some(0) {
         return Err(EvolveError::NoThreads);
     }
     crate::bounds::check_threads(opts.threads).map_err(EvolveError::Threads)?;
-    spec.validate()
-        .map_err(|(field, message)| SpecFileError::Invalid {
-            file: "<spec>".into(),
-            field,
-            message,
-        })?;
-    let grammar = spec.grammar().map_err(|message| SpecFileError::Invalid {
+    let invalid = |field: String, message: String| SpecFileError::Invalid {
         file: "<spec>".into(),
-        field: "grammar".into(),
+        field,
         message,
-    })?;
+    };
+    spec.validate()
+        .map_err(|(field, message)| invalid(field, message))?;
+    Ok(spec
+        .grammar()
+        .map_err(|message| invalid("grammar".into(), message))?)
+}
+
+/// A run whose folder is open and checked: what each of its generations is made with.
+struct OpenRun<'a> {
+    opts: &'a RunOptions,
+    pool: &'a rayon::ThreadPool,
+    /// The spec's hash, which every generation file carries.
+    hash: &'a str,
+    breeding: Breeding<'a>,
+}
+
+impl OpenRun<'_> {
+    /// Generations from the last one written (from nothing on a new run) up to generation
+    /// `stop_at`: the last of them and how many this call made.
+    fn evolve(
+        &self,
+        written: Option<Generation>,
+        stop_at: usize,
+    ) -> Result<(Generation, usize), EvolveError> {
+        let mut hashing = self.open_hashing(written.is_some())?;
+        let mut made = 0;
+        let mut current = match written {
+            Some(generation) => generation,
+            None => {
+                made += 1;
+                self.next_generation(None, hashing.as_mut())?
+            }
+        };
+        while current.generation < stop_at {
+            current = self.next_generation(Some(&current), hashing.as_mut())?;
+            made += 1;
+        }
+        Ok((current, made))
+    }
+
+    /// Functional hashing's state when the spec asks for it: the bank is recorded before
+    /// generation 0 and read back on resume, with the classes rebuilt from the generations
+    /// written.
+    fn open_hashing(&self, resuming: bool) -> Result<Option<Hashing>, EvolveError> {
+        let spec = self.breeding.spec;
+        let Some(settings) = &spec.noise.functional_hashing else {
+            return Ok(None);
+        };
+        let dir = &self.opts.out_dir;
+        let written = if resuming {
+            read_generations(dir)?
+        } else {
+            Vec::new()
+        };
+        let hashing = self
+            .pool
+            .install(|| Hashing::open(spec, settings, dir, &written))?;
+        Ok(Some(hashing))
+    }
+
+    /// Generation 0 from nothing, every later one from the one before: made, taught to the
+    /// hashing classes, written with its champion and reports, then reported.
+    fn next_generation(
+        &self,
+        previous: Option<&Generation>,
+        mut hashing: Option<&mut Hashing>,
+    ) -> Result<Generation, EvolveError> {
+        let Breeding { spec, at, .. } = self.breeding;
+        let number = previous.map_or(0, |p| p.generation + 1);
+        at.tracker.begin(number);
+        if let Some(runner) = at.steps {
+            runner.set_context(&format!("generation {number}"));
+        }
+        let next = self.pool.install(|| match previous {
+            None => initial(self.breeding, self.hash, hashing.as_deref_mut()),
+            Some(p) => step(self.breeding, p, hashing.as_deref_mut()),
+        })?;
+        if let Some(h) = hashing {
+            h.absorb(&next);
+        }
+        write_generation(self.opts, &next)?;
+        // The steps of a generation are kept until it is written: a rerun after a failed step
+        // finds their records and plays only what is missing.
+        if let Some(runner) = at.steps {
+            runner.clear()?;
+        }
+        write_champion(self.opts, &next, &next.champion)?;
+        write_reports(&self.opts.out_dir, games_per_sample(spec))?;
+        at.tracker.report(spec, &next);
+        Ok(next)
+    }
+
+    /// When the spec asks for it and `last` is the spec's last generation, the hall of fame's
+    /// best re-played on fresh samples, `reestimate.csv` and the crowned one written as the
+    /// run's champion. A function of the generation files and the spec alone, so a run stopped
+    /// during it plays it again from the start and writes the same bytes.
+    fn reestimate(
+        &self,
+        last: &Generation,
+    ) -> Result<Option<(Vec<reestimate::Reestimated>, usize)>, EvolveError> {
+        let Breeding { spec, at, .. } = self.breeding;
+        let Some(r) = spec
+            .noise
+            .reestimate
+            .filter(|_| last.generation == spec.strategy.generations)
+        else {
+            return Ok(None);
+        };
+        if let Some(runner) = at.steps {
+            runner.set_context("the re-estimate");
+        }
+        if self.opts.progress {
+            crate::note!(
+                "re-estimating the hall of fame's best {} on {} fresh samples each",
+                r.candidates,
+                r.samples
+            );
+        }
+        at.tracker.begin_reestimate(r.candidates);
+        let dir = &self.opts.out_dir;
+        let (rows, crowned) = self.pool.install(|| play_reestimate(spec, dir, r, at))?;
+        write_atomically(
+            &dir.join(reestimate::REESTIMATE_CSV),
+            &reestimate::reestimate_csv(&rows, crowned),
+        )?;
+        write_champion(self.opts, last, &rows[crowned].member)?;
+        if let Some(runner) = at.steps {
+            runner.clear()?;
+        }
+        Ok(Some((rows, crowned)))
+    }
+}
+
+/// Runs (or resumes) an evolution into `opts.out_dir`.
+pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
+    let grammar = check_run(spec, opts)?;
     let dir = &opts.out_dir;
-    let dir_name = dir.display().to_string();
     crate::runfs::create_folder(dir).map_err(|source| PopulationError::Io {
-        file: dir_name.clone(),
+        file: dir.display().to_string(),
         source,
     })?;
     let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
     let hash = spec.hash();
-    let spec_file = dir.join("spec.ron");
-    // The stored spec is read as written: it already holds what the files it named held.
-    let stored = if spec_file.exists() {
-        let text = crate::runfs::read_spec_text(&spec_file)?;
-        let old = EvolveSpec::from_ron(&text, &spec_file.display().to_string())?.hash();
-        if old != hash {
-            return Err(EvolveError::SpecChanged {
-                dir: dir_name,
-                old,
-                new: hash,
-            });
-        }
-        Some(text)
-    } else {
-        None
-    };
-    let on_disk = generations_on_disk(dir)?;
-    if let (Some(&last), false) = (on_disk.last(), opts.resume) {
-        return Err(EvolveError::AlreadyStarted {
-            dir: dir_name,
-            last,
-        });
-    }
-    if let Some(&last) = on_disk.last().filter(|&&l| l > spec.strategy.generations) {
-        return Err(EvolveError::FewerGenerations {
-            dir: dir_name,
-            last,
-            asked: spec.strategy.generations,
-        });
-    }
-    // Every generation up to the last must be there, readable and of this spec: a gap, a
-    // damaged file or a file of another run means the folder is not one run's history.
-    if let Some(g) = generation_gaps(&on_disk).next() {
-        return Err(PopulationError::Inconsistent {
-            file: generation_path(dir, g).display().to_string(),
-            message: format!(
-                "is missing, although generations up to {} are in the folder",
-                on_disk.last().copied().unwrap_or(0)
-            ),
-        }
-        .into());
-    }
-    let mut state = None;
-    for &g in &on_disk {
-        state = Some(read_own_generation(dir, g, spec, &hash)?);
-    }
-    // Written when new, and rewritten when only the unhashed fields changed (more
-    // generations, a new description), so the folder's spec says what the run is doing.
-    let text = spec.to_ron();
-    if stored.as_deref() != Some(text.as_str()) {
-        write_atomically(&spec_file, &text)?;
-    }
-    let resumed_from = state.as_ref().map(|g| g.generation);
-
+    let written = open_history(spec, dir, opts.resume, &hash)?;
+    let resumed_from = written.as_ref().map(|g| g.generation);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
         .expect("a thread pool");
-    let mut generations_run = 0;
     let stop_at = opts
         .stop_after
         .unwrap_or(usize::MAX)
@@ -656,96 +681,24 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         tracker: &tracker,
         steps: runner.as_ref(),
     };
-    let breeding = Breeding {
-        spec,
-        grammar: &grammar,
-        at: &at,
+    let run = OpenRun {
+        opts,
+        pool: &pool,
+        hash: &hash,
+        breeding: Breeding {
+            spec,
+            grammar: &grammar,
+            at: &at,
+        },
     };
-    // The steps of a generation are kept until it is written: a rerun after a failed step
-    // finds their records and plays only what is missing.
-    let written = |generation: &Generation| -> Result<(), EvolveError> {
-        write_generation(opts, generation)?;
-        if let Some(r) = &runner {
-            r.clear()?;
-        }
-        Ok(())
-    };
-    // The bank is recorded before generation 0 and read back on resume, with the classes
-    // rebuilt from the generations written.
-    let mut hashing = match &spec.noise.functional_hashing {
-        Some(h) => {
-            let written = if state.is_some() {
-                read_generations(dir)?
-            } else {
-                Vec::new()
-            };
-            Some(pool.install(|| Hashing::open(spec, h, dir, &written))?)
-        }
-        None => None,
-    };
-    // Generation 0 from nothing, every later one from the one before: each is made, taught to
-    // the hashing classes, written with its champion and reports, then reported.
-    let mut next_generation = |previous: Option<&Generation>| -> Result<Generation, EvolveError> {
-        let number = previous.map_or(0, |p| p.generation + 1);
-        tracker.begin(number);
-        if let Some(r) = &runner {
-            r.set_context(&format!("generation {number}"));
-        }
-        let next = pool.install(|| match previous {
-            None => initial(breeding, &hash, hashing.as_mut()),
-            Some(p) => step(breeding, p, hashing.as_mut()),
-        })?;
-        if let Some(h) = &mut hashing {
-            h.absorb(&next);
-        }
-        written(&next)?;
-        write_champion(opts, &next, &next.champion)?;
-        write_reports(dir, games_per_sample(spec))?;
-        generations_run += 1;
-        tracker.report(spec, &next);
-        Ok(next)
-    };
-    let mut current = match state.take() {
-        Some(generation) => generation,
-        None => next_generation(None)?,
-    };
-    while current.generation < stop_at {
-        current = next_generation(Some(&current))?;
-    }
+    let (last, generations_run) = run.evolve(written, stop_at)?;
     // A crash between a generation and its champion files leaves them stale: rewrite
     // them (the same bytes when they were current).
-    write_champion(opts, &current, &current.champion)?;
-    // The re-estimate is a function of the generation files and the spec alone, so a run
-    // stopped during it plays it again from the start and writes the same bytes.
-    let reestimated = match spec.noise.reestimate {
-        Some(r) if current.generation == spec.strategy.generations => {
-            if let Some(runner) = &runner {
-                runner.set_context("the re-estimate");
-            }
-            if opts.progress {
-                crate::note!(
-                    "re-estimating the hall of fame's best {} on {} fresh samples each",
-                    r.candidates,
-                    r.samples
-                );
-            }
-            tracker.begin_reestimate(r.candidates);
-            let (rows, crowned) = pool.install(|| play_reestimate(spec, dir, r, &at))?;
-            write_atomically(
-                &dir.join(reestimate::REESTIMATE_CSV),
-                &reestimate::reestimate_csv(&rows, crowned),
-            )?;
-            write_champion(opts, &current, &rows[crowned].member)?;
-            if let Some(runner) = &runner {
-                runner.clear()?;
-            }
-            Some((rows, crowned))
-        }
-        _ => None,
-    };
+    write_champion(opts, &last, &last.champion)?;
+    let reestimated = run.reestimate(&last)?;
     write_reports(dir, games_per_sample(spec))?;
     Ok(RunOutcome {
-        last: current,
+        last,
         resumed_from,
         generations_run,
         reestimated,

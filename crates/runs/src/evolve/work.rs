@@ -1,9 +1,7 @@
-//! What a job step of an evolution or a validation plays (see `slurm::steps`, which carries
-//! it to the workers and its values back): fitness samples, a formula on a sample seed as
-//! `fitness::sample` computes them, or pairing games, both seatings of a tile sequence as
-//! `arena::play_pairing_games` plays them. A worker reads it from a file another process
-//! wrote, so it passes the checks and bounds of the spec it came from before anything is
-//! played.
+//! What a job step of an evolution or a validation plays (`slurm::steps` carries it to the
+//! workers and their values back): fitness samples or pairing games. A worker reads it from a
+//! file another process wrote, so it passes the checks and bounds of the spec it came from
+//! before anything is played.
 
 use super::fitness::{evaluate_all_reported, Request};
 use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};

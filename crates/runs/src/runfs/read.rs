@@ -1,4 +1,4 @@
-//! Reading a file the tool did not just make: only a regular file, and never more than a bound
+//! Reading files, every one the tool reads: only a regular file, and never more than a bound
 //! that depends on what the file should be, so a wrong path, a FIFO or a device cannot block a
 //! run or fill its memory.
 

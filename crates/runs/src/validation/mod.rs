@@ -22,6 +22,9 @@
 use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use crate::evolve::namespace::validation_tile_seed;
 use crate::evolve::work::{PairingTask, Work};
+use crate::runfs::{resolve_controller, SpecFile, SpecFileError};
+use crate::slurm::launch::{SrunOptions, StepRunner};
+use crate::slurm::steps::StepError;
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{MctsSettings, Selection};
@@ -30,11 +33,6 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-use crate::runfs::SpecFileError;
-use crate::runfs::{resolve_controller, SpecFile};
-use crate::slurm::launch::{SrunOptions, StepRunner};
-use crate::slurm::steps::StepError;
 
 /// A formula against tuned UCT on unseen tile sequences.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
