@@ -6,7 +6,6 @@
 //! [`replay_history`], also replays Pig's own records.
 
 use super::choice::GameChoice;
-use super::play::{PlayError, Step};
 use evomcts_games::carcassonne::seed_string;
 use evomcts_games::{ChanceOutcome, Controller, Game, GameRng};
 use rand::{Rng, SeedableRng};
@@ -29,6 +28,20 @@ pub struct HistoryRecord {
     pub final_scores: [i32; 2],
     /// Decisions each seat took.
     pub turns: [u16; 2],
+}
+
+/// What the play and replay loops report after each step (`play_sampled`, [`replay_history`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<M> {
+    Moved {
+        player: usize,
+        mv: M,
+    },
+    /// A chance event resolved with `outcome` (its label, as [`Game::apply_outcome`] takes
+    /// it).
+    Chance {
+        outcome: u8,
+    },
 }
 
 /// Why a recorded history does not replay.
@@ -56,13 +69,13 @@ pub enum ReplayError {
 /// One game from `start` between `controllers`, its chance outcomes drawn one at a time from
 /// the exact weights of [`Game::chance_outcomes`] with one RNG seeded by `seed`, so both
 /// seatings of a seed meet the same outcomes as long as the games do not diverge, and every
-/// outcome is in the history.
+/// outcome is in the history. An error says what the game refused.
 pub fn play_history<G: Game>(
     choice: GameChoice,
     start: G,
     seed: u64,
     controllers: [&mut dyn Controller<G>; 2],
-) -> Result<HistoryRecord, PlayError> {
+) -> Result<HistoryRecord, String> {
     let mut state = start;
     let mut chance = GameRng::seed_from_u64(seed);
     let mut weighted: Vec<ChanceOutcome> = Vec::new();
@@ -74,21 +87,20 @@ pub fn play_history<G: Game>(
         final_scores: [0; 2],
         turns: [0; 2],
     };
-    let failed = |e: G::Error| PlayError::Game(e.to_string());
+    let failed = |e: G::Error| e.to_string();
     while !state.is_over() {
         if state.at_decision() {
             let player = state.to_move();
             let mv = controllers[player].choose_move(&state);
             state.apply_move(mv).map_err(failed)?;
-            record.moves.push(
-                serde_json::to_value(mv)
-                    .map_err(|e| PlayError::Game(format!("the move {mv:?}: {e}")))?,
-            );
+            record
+                .moves
+                .push(serde_json::to_value(mv).map_err(|e| format!("the move {mv:?}: {e}"))?);
             record.turns[player] = record.turns[player].saturating_add(1);
         } else {
             state.chance_outcomes(&mut weighted);
             let outcome = draw_weighted(&weighted, &mut chance)
-                .ok_or_else(|| PlayError::Game("a chance event with no outcome".into()))?;
+                .ok_or_else(|| "a chance event with no outcome".to_string())?;
             state.apply_outcome(outcome).map_err(failed)?;
             record.outcomes.push(outcome);
         }

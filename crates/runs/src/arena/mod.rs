@@ -20,10 +20,10 @@ pub mod record;
 pub mod seatings;
 
 pub use choice::{GameChoice, GameTask};
-pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError};
+pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError, Step};
 pub use play::{
     play_pig, play_sampled, play_seated, replay_pig, replay_pig_observed, PigReplayError,
-    PlayError, SeatedPlay, Step,
+    PlayError, SeatedPlay,
 };
 pub use record::{PigRecord, PlayedGame};
 pub use seatings::{

@@ -1,7 +1,7 @@
 //! Playing one game between two controller specs, whichever game, and replaying a Pig record.
 
 use super::choice::{GameChoice, GameTask};
-use super::history::{play_history, replay_history, ReplayError};
+use super::history::{play_history, replay_history, ReplayError, Step};
 use super::record::{PigRecord, PlayedGame};
 use evomcts_games::carcassonne::{play_game, GameError, GameState, Move, Rules};
 use evomcts_games::pig::{PigError, PigMove, PigRules, PigState};
@@ -140,7 +140,8 @@ impl GameTask for PlayHistory<'_> {
     fn run<G: Game>(self, start: G) -> Self::Output {
         let mut first = Seat::<G>::build(self.specs[0], self.seat_seeds[0], 0, None)?;
         let mut second = Seat::<G>::build(self.specs[1], self.seat_seeds[1], 1, None)?;
-        let record = play_history(self.choice, start, self.seed, [&mut first, &mut second])?;
+        let record = play_history(self.choice, start, self.seed, [&mut first, &mut second])
+            .map_err(PlayError::Game)?;
         Ok(SeatedPlay {
             game: PlayedGame::History(record),
             es: [
@@ -150,20 +151,6 @@ impl GameTask for PlayHistory<'_> {
             searches: [Vec::new(), Vec::new()],
         })
     }
-}
-
-/// What [`play_sampled`] reports after each step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<M> {
-    Moved {
-        player: usize,
-        mv: M,
-    },
-    /// A chance event resolved with `outcome` (its label, as [`Game::apply_outcome`] takes
-    /// it).
-    Chance {
-        outcome: u8,
-    },
 }
 
 /// The play loop of a game whose chance events are sampled: decisions go to the controller of

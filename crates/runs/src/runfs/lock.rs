@@ -90,9 +90,13 @@ impl RunLock {
 
 impl Drop for RunLock {
     /// Leaves the lock file empty, so a finished run's folder holds the same bytes whoever ran
-    /// it (the lock itself ends with the file handle).
+    /// it, and releases the lock now rather than when the handle closes: a process another
+    /// thread is starting holds a copy of the handle from its fork until it runs its program,
+    /// and a lock left to the close would stay held that long, refusing this process's next
+    /// run in the folder.
     fn drop(&mut self) {
         let _ = self._file.set_len(0);
+        let _ = self._file.unlock();
     }
 }
 
