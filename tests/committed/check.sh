@@ -13,12 +13,12 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 failed=0
 
-same_after_resume() { # what, folder, command...
-    local what=$1 folder=$2
-    shift 2
+same_after_resume() { # what, folder, spec (empty: the folder's own), command...
+    local what=$1 folder=$2 spec=$3
+    shift 3
     local copy="$scratch/$(echo "$folder" | tr / _)"
     cp -r "$folder" "$copy"
-    if ! "$@" "$copy/spec.ron" --out "$copy" --resume --quiet >"$scratch/out" 2>&1; then
+    if ! "$@" "${spec:-$copy/spec.ron}" --out "$copy" --resume --quiet >"$scratch/out" 2>&1; then
         echo "$what $folder: resume FAILED: $(tail -3 "$scratch/out")"
         failed=1
     elif ! diff -r -x .evomcts.lock "$folder" "$copy" >"$scratch/diff"; then
@@ -31,15 +31,20 @@ same_after_resume() { # what, folder, command...
     rm -rf "$copy"
 }
 
-for spec in $(git ls-files 'populations/*/spec.ron' 'populations/*/*/spec.ron'); do
-    same_after_resume evolve "$(dirname "$spec")" "$evomcts" evolve
+# An evolution resumes from the spec file it was started with where that is committed
+# (runs/evolve/NAME.ron): a run begun before specs carried their files stores file paths.
+for stored in $(git ls-files 'populations/*/spec.ron' 'populations/*/*/spec.ron'); do
+    folder=$(dirname "$stored")
+    original="runs/evolve/$(basename "$folder").ron"
+    [ -e "$original" ] || original=
+    same_after_resume evolve "$folder" "$original" "$evomcts" evolve
 done
 for spec in $(git ls-files 'runs/validate/*spec.ron' | grep '/spec.ron$'); do
     folder=$(dirname "$spec")
     if [ -e "$folder/sweep.csv" ]; then kind=sweep
     elif grep -q "^ *bandit\|Bandit" "$spec" && [ ! -e "$folder/games.csv" ]; then kind=bandit
     else kind=game; fi
-    same_after_resume "validate $kind" "$folder" "$evomcts" validate "$kind"
+    same_after_resume "validate $kind" "$folder" "" "$evomcts" validate "$kind"
 done
 if [ "$skip_replay" != --skip-replay ]; then
     for folder in $(git ls-files '*games.jsonl' | xargs -n1 dirname | sort -u); do

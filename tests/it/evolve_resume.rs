@@ -274,3 +274,47 @@ fn comma_selection_keeps_the_best_offspring_and_plus_lets_parents_compete() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// A committed run begun before specs carried the files they name: its `spec.ron` names its
+/// grammar by a path relative to the working directory, and its generation files carry that
+/// spec's hash. Resumed from its spec file it keeps its own hash and writes the same bytes; a
+/// stored spec whose named file now holds another grammar is refused.
+#[test]
+fn a_run_stored_with_a_grammar_path_resumes_with_its_own_hash() {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("populations/carcassonne-uct100");
+    let stored = std::fs::read_to_string(committed.join("spec.ron")).unwrap();
+    assert!(
+        stored.contains("grammar: \"grammars/carcassonne_scaled.ron\""),
+        "{stored}"
+    );
+    let copy = crate::support::scratch("evolve-resume", "legacy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for (name, bytes) in files(&committed) {
+        std::fs::write(copy.join(name), bytes).unwrap();
+    }
+    let spec = EvolveSpec::from_file("runs/evolve/carcassonne-uct100.ron").unwrap();
+    let outcome = run_evolution(&spec, &options(&copy, 2, true, None)).unwrap();
+    assert_eq!(outcome.last.generation, 12);
+    let run_files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        files(dir)
+            .into_iter()
+            .filter(|(name, _)| name != ".evomcts.lock")
+            .collect()
+    };
+    let (before, after) = (run_files(&committed), run_files(&copy));
+    assert_eq!(before.len(), after.len());
+    for ((name, a), (_, b)) in before.iter().zip(&after) {
+        assert!(a == b, "{name} differs after the resume");
+    }
+
+    let other = stored.replace(
+        "grammars/carcassonne_scaled.ron",
+        "grammars/carcassonne_scaled_tuned.ron",
+    );
+    std::fs::write(copy.join("spec.ron"), other).unwrap();
+    let refused = run_evolution(&spec, &options(&copy, 2, true, None))
+        .err()
+        .expect("refused");
+    assert!(refused.to_string().contains("spec.ron"), "{refused}");
+    std::fs::remove_dir_all(&copy).unwrap();
+}

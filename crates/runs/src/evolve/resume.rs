@@ -13,42 +13,83 @@ use std::path::Path;
 /// Checks that `dir` holds this run of `spec` (whose hash is `hash`) and nothing else: its
 /// stored spec and every generation up to the last; then writes the spec. Returns the last
 /// generation written, which the run continues from (with `resume`; without it, a folder
-/// holding generations is refused).
+/// holding generations is refused), and the hash the run's files carry: `hash`, or, for a run
+/// begun before specs carried the files they name, the hash its files were written with.
 pub(super) fn open_history(
     spec: &EvolveSpec,
     dir: &Path,
     resume: bool,
     hash: &str,
-) -> Result<Option<Generation>, EvolveError> {
+) -> Result<(Option<Generation>, String), EvolveError> {
     let spec_file = dir.join("spec.ron");
-    let stored = stored_spec(&spec_file, dir, hash)?;
-    let last = read_history(spec, dir, resume, hash)?;
+    let stored = stored_spec(&spec_file, dir, spec, hash)?;
+    let run_hash = stored.as_ref().map_or(hash.to_string(), |s| s.hash.clone());
+    let last = read_history(spec, dir, resume, &run_hash)?;
     // Written when new, and rewritten when only the unhashed fields changed (more
-    // generations, a new description), so the folder's spec says what the run is doing.
+    // generations, a new description), so the folder's spec says what the run is doing. A
+    // spec stored before specs carried their files keeps its text: its hash is the run's.
     let text = spec.to_ron();
-    if stored.as_deref() != Some(text.as_str()) {
+    let keep = stored
+        .as_ref()
+        .is_some_and(|s| s.text == text || s.names_files);
+    if !keep {
         write_atomically(&spec_file, &text)?;
     }
-    Ok(last)
+    Ok((last, run_hash))
 }
 
-/// The text of the spec the run in `dir` was started with, when there is one, refused when
-/// its hash is not `hash`. It is read as written: it already holds what the files it named
-/// held.
-fn stored_spec(spec_file: &Path, dir: &Path, hash: &str) -> Result<Option<String>, EvolveError> {
+/// A run's stored spec: its text, the hash its files carry, and whether it names files by
+/// path (a run begun before specs carried the content of the files they name).
+struct StoredSpec {
+    text: String,
+    hash: String,
+    names_files: bool,
+}
+
+/// The spec the run in `dir` was started with, when there is one, refused when its hash is
+/// not `hash`. It is read as written: it already holds what the files it named held, unless
+/// it was stored before specs carried their files; such a spec is the same run when the files
+/// it names (paths then were relative to the working directory) hold what `spec` holds.
+fn stored_spec(
+    spec_file: &Path,
+    dir: &Path,
+    spec: &EvolveSpec,
+    hash: &str,
+) -> Result<Option<StoredSpec>, EvolveError> {
     if !spec_file.exists() {
         return Ok(None);
     }
     let text = crate::runfs::read_spec_text(spec_file)?;
-    let old = EvolveSpec::from_ron(&text, &spec_file.display().to_string())?.hash();
-    if old != hash {
+    let file = spec_file.display().to_string();
+    let (old, names_files) = match EvolveSpec::from_ron(&text, &file) {
+        Ok(stored) => (stored.hash(), false),
+        Err(refused) => match names_the_same_files(&text, spec) {
+            Some(old) => (old, true),
+            None => return Err(refused.into()),
+        },
+    };
+    if old != hash && !names_files {
         return Err(EvolveError::SpecChanged {
             dir: dir.display().to_string(),
             old,
             new: hash.to_string(),
         });
     }
-    Ok(Some(text))
+    Ok(Some(StoredSpec {
+        text,
+        hash: old,
+        names_files,
+    }))
+}
+
+/// The hash of `text`, a stored spec that names files by path, when those files, read
+/// relative to the working directory, make it `spec`.
+fn names_the_same_files(text: &str, spec: &EvolveSpec) -> Option<String> {
+    use crate::runfs::SpecFile;
+    let stored: EvolveSpec = crate::runfs::ron_options().from_str(text).ok()?;
+    let mut resolved = stored.clone();
+    resolved.resolve_files(Path::new("")).ok()?;
+    (resolved != stored && resolved.hash() == spec.hash()).then(|| stored.hash())
 }
 
 /// The last generation in `dir`, once every one up to it is read and checked: refused when the

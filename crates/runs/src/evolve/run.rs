@@ -664,8 +664,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         source,
     })?;
     let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
-    let hash = spec.hash();
-    let written = open_history(spec, dir, opts.resume, &hash)?;
+    let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
