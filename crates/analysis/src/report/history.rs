@@ -104,10 +104,44 @@ pub fn history_game_page(
             ]
         })
         .collect();
+    let table = table_of_cells(
+        "Every step of the game: each move and chance outcome, and the position after it",
+        &headers,
+        &cells,
+    );
+    let facts = GameFacts {
+        label: &record.game.label(),
+        seed_name: "seed",
+        seed: record.seed,
+        final_scores: record.final_scores,
+    };
+    Ok(one_table_game_page(spec, game, number, nav, facts, table))
+}
+
+/// What a page of one game shows beside its table: the game's name and seed words, e.g.
+/// `Pig to 100 · dice seed`.
+pub(super) struct GameFacts<'a> {
+    pub label: &'a str,
+    pub seed_name: &'a str,
+    pub seed: u64,
+    pub final_scores: [i32; 2],
+}
+
+/// A page of one game made of one table: the players, the game's facts, the links to the
+/// report and the neighbouring games, and the table.
+pub(super) fn one_table_game_page(
+    spec: &LeagueSpec,
+    game: &LeagueGame,
+    number: usize,
+    nav: &str,
+    facts: GameFacts,
+    table: String,
+) -> String {
+    let names = [escape::html(&game.names[0]), escape::html(&game.names[1])];
     let body = format!(
         r#"<header>
 <h1>Game {number}: <span class="p0">{n0}</span> vs <span class="p1">{n1}</span></h1>
-<p>League {league} · game {id} · {label} · seed <span class="seed">{seed}</span> · final score {s0} – {s1}</p>
+<p>League {league} · game {id} · {label} · {seed_name} <span class="seed">{seed}</span> · final score {s0} – {s1}</p>
 <nav class="games">{nav}</nav>
 </header>
 <main>
@@ -117,20 +151,16 @@ pub fn history_game_page(
         n1 = names[1],
         league = escape::html(&spec.name),
         id = escape::html(&game.id().to_string()),
-        label = escape::html(&record.game.label()),
-        seed = record.seed,
-        s0 = record.final_scores[0],
-        s1 = record.final_scores[1],
-        table = table_of_cells(
-            "Every step of the game: each move and chance outcome, and the position after it",
-            &headers,
-            &cells
-        ),
+        label = escape::html(facts.label),
+        seed_name = facts.seed_name,
+        seed = facts.seed,
+        s0 = facts.final_scores[0],
+        s1 = facts.final_scores[1],
     );
-    Ok(html::page(
+    html::page(
         &format!("Game {number}: {} vs {}", game.names[0], game.names[1]),
         "../report.css",
         &body,
         &[],
-    ))
+    )
 }

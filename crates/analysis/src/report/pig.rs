@@ -1,7 +1,8 @@
 //! The page of one game of Pig in a league report: the game as a table, one row per decision,
 //! replayed from its record (so a record that does not replay makes no page).
 
-use super::html::{self, table_of_cells, Cell};
+use super::history::{one_table_game_page, GameFacts};
+use super::html::{table_of_cells, Cell};
 use super::ReportError;
 use evomcts_games::pig::{PigMove, PigState};
 use evomcts_games::Game;
@@ -102,33 +103,16 @@ pub fn pig_game_page(
             ]
         })
         .collect();
-    let body = format!(
-        r#"<header>
-<h1>Game {number}: <span class="p0">{n0}</span> vs <span class="p1">{n1}</span></h1>
-<p>League {league} · game {id} · Pig to {target} · dice seed <span class="seed">{seed}</span> · final score {s0} – {s1}</p>
-<nav class="games">{nav}</nav>
-</header>
-<main>
-{table}</main>
-"#,
-        n0 = names[0],
-        n1 = names[1],
-        league = escape::html(&spec.name),
-        id = escape::html(&game.id().to_string()),
-        target = record.pig.target,
-        seed = record.dice_seed,
-        s0 = record.final_scores[0],
-        s1 = record.final_scores[1],
-        table = table_of_cells(
-            "Every decision: the scores before it, the move, and the roll or bank that followed",
-            &headers,
-            &cells
-        ),
+    let table = table_of_cells(
+        "Every decision: the scores before it, the move, and the roll or bank that followed",
+        &headers,
+        &cells,
     );
-    Ok(html::page(
-        &format!("Game {number}: {} vs {}", game.names[0], game.names[1]),
-        "../report.css",
-        &body,
-        &[],
-    ))
+    let facts = GameFacts {
+        label: &format!("Pig to {}", record.pig.target),
+        seed_name: "dice seed",
+        seed: record.dice_seed,
+        final_scores: record.final_scores,
+    };
+    Ok(one_table_game_page(spec, game, number, nav, facts, table))
 }
