@@ -340,14 +340,7 @@ fn show_pig(spec: &LeagueSpec, game: &LeagueGame, record: &PigRecord) -> Result<
             row.outcome
         )?;
     }
-    outln!(
-        "\nfinal scores: {} {} – {} {}",
-        escape::terminal(&game.names[0]),
-        record.final_scores[0],
-        record.final_scores[1],
-        escape::terminal(&game.names[1])
-    )?;
-    Ok(())
+    print_final_scores(game)
 }
 
 fn show_history(spec: &LeagueSpec, game: &LeagueGame, record: &HistoryRecord) -> Result<()> {
@@ -376,11 +369,17 @@ fn show_history(spec: &LeagueSpec, game: &LeagueGame, record: &HistoryRecord) ->
             outln!("    {}", escape::terminal(line))?;
         }
     }
+    print_final_scores(game)
+}
+
+/// The last line of a game shown step by step: each player's final score.
+fn print_final_scores(game: &LeagueGame) -> Result<()> {
+    let scores = game.game.final_scores();
     outln!(
         "\nfinal scores: {} {} – {} {}",
         escape::terminal(&game.names[0]),
-        record.final_scores[0],
-        record.final_scores[1],
+        scores[0],
+        scores[1],
         escape::terminal(&game.names[1])
     )?;
     Ok(())
