@@ -15,6 +15,12 @@
 //! `evomcts::search::…` reads the same from the binary, the tests and the Python package.
 //! See ARCHITECTURE.md for the map.
 
+// The command line's modules name the library `evomcts::…`, as the binary and tests do.
+extern crate self as evomcts;
+
+#[macro_use]
+pub mod cli;
+
 pub use evomcts_analysis as analysis;
 pub use evomcts_formula as formula;
 pub use evomcts_games as games;

@@ -23,6 +23,7 @@ from ._evomcts import (
     Game,
     Grammar,
     Move,
+    OpenSpielController,
     __version__,
     random_game,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "Game",
     "Grammar",
     "Move",
+    "OpenSpielController",
     "Run",
     "evolve",
     "load_run",

@@ -1,6 +1,6 @@
 """Type stubs of the compiled module ``evomcts._evomcts`` (import ``evomcts`` instead)."""
 
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 __version__: str
 
@@ -198,3 +198,18 @@ def evolve(
 
 def run_tables(path: str) -> List[Tuple[str, str]]:
     """A run folder's tables as CSV text by name, with ``kind`` first."""
+
+
+class OpenSpielController:
+    """A controller for OpenSpiel states, from the spec syntax of league files, e.g.
+    ``OpenSpielController("Mcts(sims: 1000, c_e: 0.35, reward: WinLoss)", seed=1)``."""
+
+    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def step(self, state: Any) -> int:
+        """The action for ``state`` (a ``pyspiel.State`` at a decision of player 0 or 1)."""
+        ...
+
+def main(argv: List[str]) -> int:
+    """Runs the ``evomcts`` command line on ``argv`` (program name first) in this process,
+    with OpenSpiel's games playable; returns the exit status."""
+    ...

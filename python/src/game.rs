@@ -1,8 +1,11 @@
 //! `Game` and `Move`: a Carcassonne game as an environment, the state a controller sees plus
 //! the referee's stack, and random games in one call for speed.
 
-use evomcts_games::carcassonne::{draw_next, play_random_game, GameError, GameState, Move, Rules, TileKind, TileStack, Unplaceable};
-use evomcts_games::{GameRng};
+use evomcts_games::carcassonne::{
+    draw_next, play_random_game, GameError, GameState, Move, Rules, TileKind, TileStack,
+    Unplaceable,
+};
+use evomcts_games::GameRng;
 use pyo3::prelude::*;
 use rand::SeedableRng;
 

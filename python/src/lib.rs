@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 mod controller;
 mod formula;
 mod game;
+mod open_spiel;
 mod runs;
 
 create_exception!(
@@ -78,5 +79,6 @@ fn _evomcts(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     controller::register(m)?;
     runs::register(m)?;
+    open_spiel::register(m)?;
     Ok(())
 }

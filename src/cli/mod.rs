@@ -23,6 +23,7 @@ macro_rules! outln {
 pub mod analyse;
 pub mod bench;
 pub mod check_fingerprints;
+pub mod command;
 pub mod evolve;
 pub mod exact;
 pub mod formula;

@@ -64,6 +64,13 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     for warning in merge.warnings() {
         evomcts::note!("{warning}");
     }
+    let recorded_open_spiel = games.iter().find_map(|g| match &g.game {
+        PlayedGame::History(r) => r.open_spiel.as_deref(),
+        _ => None,
+    });
+    if let Some(warning) = evomcts::arena::open_spiel::version_warning(recorded_open_spiel) {
+        evomcts::note!("warning: {warning}");
+    }
     if args.list {
         out!("{}", games_list(&spec, &games).to_text())?;
         let scheduled = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
@@ -180,7 +187,12 @@ fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
             a[0], a[1], b[0], b[1]
         ));
     }
-    (recorded != again).then(|| "records differ outside the moves (ES formulas or metrics)".into())
+    // The OpenSpiel version a game was replayed with is warned about once, not per game.
+    let mut again = again.clone();
+    if let (PlayedGame::History(a), PlayedGame::History(b)) = (&recorded.game, &mut again.game) {
+        b.open_spiel.clone_from(&a.open_spiel);
+    }
+    (*recorded != again).then(|| "records differ outside the moves (ES formulas or metrics)".into())
 }
 
 /// The recorded games, one row each in schedule order: the rows of `games.csv`.

@@ -511,6 +511,11 @@ impl Game for ExternalGame {
         self.returns_bound.round()
     }
 
+    /// Minus [`Game::max_score`]: returns are signed.
+    fn min_score(&self) -> f64 {
+        -self.max_score()
+    }
+
     fn text(&self) -> Option<String> {
         self.state.as_ref().map(|s| s.text())
     }

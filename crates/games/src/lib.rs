@@ -286,6 +286,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         f64::from(i32::MAX)
     }
 
+    /// The lowest final score a player can end with: 0 by default (points won); a game whose
+    /// scores are signed returns (OpenSpiel's −1/0/+1) says so.
+    fn min_score(&self) -> f64 {
+        0.0
+    }
+
     /// The state as text for people (a report page shows it after each step of a game), where
     /// the game offers one.
     fn text(&self) -> Option<String> {

@@ -7,7 +7,9 @@ use super::html::{self, table_of_cells, Cell};
 use super::ReportError;
 use evomcts_games::carcassonne::Rules;
 use evomcts_games::Game;
-use evomcts_runs::arena::{history_moves, replay_history, GameTask, HistoryRecord, Step};
+use evomcts_runs::arena::{
+    history_moves, open_spiel, replay_history, GameChoice, GameTask, HistoryRecord, Step,
+};
 use evomcts_runs::escape;
 use evomcts_runs::league::{LeagueGame, LeagueSpec};
 
@@ -67,6 +69,9 @@ pub fn history_game_page(
     nav: &str,
     number: usize,
 ) -> Result<String, ReportError> {
+    if matches!(record.game, GameChoice::OpenSpiel(_)) && !open_spiel::provider_installed() {
+        return Ok(unreplayed_page(spec, game, record, nav, number));
+    }
     let rows = history_rows(record).map_err(|e| {
         ReportError::Input(format!(
             "game {number} ({}) does not replay: {e}",
@@ -116,6 +121,40 @@ pub fn history_game_page(
         final_scores: record.final_scores,
     };
     Ok(one_table_game_page(spec, game, number, nav, facts, table))
+}
+
+/// The page of an OpenSpiel game in a process without OpenSpiel (the binary): its moves and
+/// chance outcomes as recorded, without positions, and how to get them.
+fn unreplayed_page(
+    spec: &LeagueSpec,
+    game: &LeagueGame,
+    record: &HistoryRecord,
+    nav: &str,
+    number: usize,
+) -> String {
+    let list = |items: Vec<String>| -> String {
+        if items.is_empty() {
+            "none".into()
+        } else {
+            escape::html(&items.join(" "))
+        }
+    };
+    let moves = list(record.moves.iter().map(|m| m.to_string()).collect());
+    let outcomes = list(record.outcomes.iter().map(|o| o.to_string()).collect());
+    let table = format!(
+        "<p>The positions of OpenSpiel's games are shown by the report of the Python package, \
+         which loads OpenSpiel: <code>python -m evomcts report RUN --out OUT</code>.</p>\n\
+         <p>Moves (OpenSpiel's actions, in order): <code>{moves}</code></p>\n\
+         <p>Chance outcomes (indices into each event's outcome list, in order): \
+         <code>{outcomes}</code></p>\n"
+    );
+    let facts = GameFacts {
+        label: &record.game.label(),
+        seed_name: "seed",
+        seed: record.seed,
+        final_scores: record.final_scores,
+    };
+    one_table_game_page(spec, game, number, nav, facts, table)
 }
 
 /// What a page of one game shows beside its table: the game's name and seed words, e.g.

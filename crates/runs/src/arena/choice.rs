@@ -11,14 +11,19 @@ use evomcts_games::Game;
 use evomcts_search::ControllerSpec;
 use serde::{Deserialize, Serialize};
 
+use super::open_spiel::OpenSpielGame;
+
 /// The game of a league, an evolution run or a validation: `Carcassonne` (the default, whose
-/// rules are the spec's `rules` field), `Pig(target: 100)` or `ConnectFour`.
+/// rules are the spec's `rules` field), `Pig(target: 100)`, `ConnectFour`, or an OpenSpiel
+/// game, `OpenSpiel(name: "connect_four", params: {"rows": 6})`, played where a provider of
+/// OpenSpiel's games is installed (`super::open_spiel`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameChoice {
     #[default]
     Carcassonne,
     Pig(PigRules),
     ConnectFour,
+    OpenSpiel(OpenSpielGame),
 }
 
 /// Work on one game whatever the game: [`GameChoice::dispatch`] calls `run` with the game's
@@ -41,6 +46,7 @@ impl GameChoice {
             GameChoice::Carcassonne => task.run(GameState::new(rules)),
             GameChoice::Pig(pig) => task.run(PigState::new(pig).map_err(|e| e.to_string())?),
             GameChoice::ConnectFour => task.run(ConnectFourState::new()),
+            GameChoice::OpenSpiel(game) => task.run(game.start()?),
         })
     }
 
@@ -50,6 +56,7 @@ impl GameChoice {
             GameChoice::Carcassonne => "Carcassonne".into(),
             GameChoice::Pig(rules) => format!("Pig to {}", rules.target),
             GameChoice::ConnectFour => "Connect Four".into(),
+            GameChoice::OpenSpiel(game) => format!("OpenSpiel's {game}"),
         }
     }
 
@@ -92,6 +99,11 @@ impl GameChoice {
     /// That the game offers what a controller asks of it (a Star evaluation), the message
     /// naming the setting.
     pub fn check_controller(&self, spec: &ControllerSpec) -> Result<(), String> {
+        // Without OpenSpiel in this process its games' specs are still read (tables, reports);
+        // playing one is refused where it starts (`dispatch`).
+        if matches!(self, GameChoice::OpenSpiel(_)) && !super::open_spiel::provider_installed() {
+            return Ok(());
+        }
         struct Check<'a>(&'a ControllerSpec);
         impl GameTask for Check<'_> {
             type Output = Result<(), String>;
@@ -111,27 +123,43 @@ impl GameChoice {
             .map_err(|e| format!("{e} (in {})", self.label()))
     }
 
-    /// The highest final score a player can reach ([`Game::max_score`]).
-    pub fn max_score(&self) -> f64 {
-        struct MaxScore;
-        impl GameTask for MaxScore {
-            type Output = f64;
-            fn run<G: Game>(self, start: G) -> f64 {
-                start.max_score()
+    /// The lowest and the highest final score a player can end with ([`Game::min_score`],
+    /// [`Game::max_score`]); without a start state, no bound beyond `i32`.
+    pub fn score_range(&self) -> (f64, f64) {
+        struct ScoreRange;
+        impl GameTask for ScoreRange {
+            type Output = (f64, f64);
+            fn run<G: Game>(self, start: G) -> (f64, f64) {
+                (start.min_score(), start.max_score())
             }
         }
-        self.dispatch(Rules::default(), MaxScore)
-            .unwrap_or(f64::from(i32::MAX))
+        let unbounded = (f64::from(i32::MIN), f64::from(i32::MAX));
+        self.dispatch(Rules::default(), ScoreRange)
+            .unwrap_or(unbounded)
     }
 
-    /// That `score` is a final score a game of this game can end with: a whole number from 0
-    /// to [`Self::max_score`]. What a file or another process reports as a score (a
+    /// The highest final score a player can reach ([`Game::max_score`]).
+    pub fn max_score(&self) -> f64 {
+        self.score_range().1
+    }
+
+    /// The OpenSpiel version that plays this game, recorded with its games (`None` for a
+    /// native game).
+    pub fn open_spiel_version(&self) -> Option<String> {
+        match self {
+            GameChoice::OpenSpiel(_) => super::open_spiel::installed_version(),
+            _ => None,
+        }
+    }
+
+    /// That `score` is a final score a game of this game can end with: a whole number in
+    /// [`Self::score_range`]. What a file or another process reports as a score (a
     /// validation's rows, a job step's results) is checked here before it is counted.
     pub fn check_final_score(&self, score: f64) -> Result<(), String> {
-        let max = self.max_score();
-        if !(score.is_finite() && score.fract() == 0.0 && (0.0..=max).contains(&score)) {
+        let (min, max) = self.score_range();
+        if !(score.is_finite() && score.fract() == 0.0 && (min..=max).contains(&score)) {
             return Err(format!(
-                "a final score of {} is a whole number from 0 to {max}, got {}",
+                "a final score of {} is a whole number from {min} to {max}, got {}",
                 self.label(),
                 crate::escape::number(score)
             ));

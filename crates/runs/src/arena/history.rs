@@ -28,6 +28,9 @@ pub struct HistoryRecord {
     pub final_scores: [i32; 2],
     /// Decisions each seat took.
     pub turns: [u16; 2],
+    /// The version of OpenSpiel that played an OpenSpiel game (absent for native games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_spiel: Option<String>,
 }
 
 /// What the play and replay loops report after each step (`play_sampled`, [`replay_history`]).
@@ -86,6 +89,7 @@ pub fn play_history<G: Game>(
         outcomes: Vec::new(),
         final_scores: [0; 2],
         turns: [0; 2],
+        open_spiel: choice.open_spiel_version(),
     };
     let failed = |e: G::Error| e.to_string();
     while !state.is_over() {

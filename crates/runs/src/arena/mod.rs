@@ -15,12 +15,14 @@
 
 pub mod choice;
 pub mod history;
+pub mod open_spiel;
 pub mod play;
 pub mod record;
 pub mod seatings;
 
 pub use choice::{GameChoice, GameTask};
 pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError, Step};
+pub use open_spiel::{OpenSpielGame, OpenSpielSpec};
 pub use play::{
     play_pig, play_sampled, play_seated, replay_pig, replay_pig_observed, PigReplayError,
     PlayError, SeatedPlay,

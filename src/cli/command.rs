@@ -1,0 +1,183 @@
+//! The command: its arguments (clap) and the subcommand each names, run by [`main`] for the
+//! `evomcts` binary and for the Python package's `python -m evomcts`.
+
+use clap::{Parser, Subcommand};
+
+use super::*;
+
+#[derive(Parser)]
+#[command(
+    name = "evomcts",
+    version,
+    about = "Evolve MCTS selection formulas and measure them in Carcassonne leagues"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run (or resume) a league from a RON spec and print its tables.
+    League(league::LeagueArgs),
+    /// Recompute the tables from the records of one or more runs of a league.
+    Table(table::TableArgs),
+    /// Replay a run's recorded games from their seeds and check they reproduce.
+    Replay(replay::ReplayArgs),
+    /// MCTS and Star against Pig's exact solution: optimal moves and lost win probability.
+    Exact(exact::ExactArgs),
+    /// Write a Slurm job array (one league slice per task) and its merge job, or the driver job
+    /// of an evolution or validation over one allocation.
+    Slurm(slurm::SlurmArgs),
+    /// One task of a job step started by `evolve --srun` or `validate … --srun` (not for people).
+    #[command(hide = true)]
+    StepWorker(step_worker::StepWorkerArgs),
+    /// Play one game between two random controllers and print the board and scores.
+    Play(play::PlayArgs),
+    /// Benchmarks that measure real work (engine, ...), printed as text or JSON.
+    Bench(bench::BenchArgs),
+    /// Parse, print, canonicalise and evaluate selection formulas.
+    Formula(formula::FormulaArgs),
+    /// Evolve one reusable selection formula across many games or bandit runs.
+    Evolve(evolve::EvolveArgs),
+    /// How often formulas an evolution run's functional hashing took for one play differently.
+    CheckFingerprints(check_fingerprints::CheckFingerprintsArgs),
+    /// An evolved formula against tuned UCT on unseen tile sequences; UCT sweeps; bandit baselines.
+    Validate(validate::ValidateArgs),
+    /// Figures and tables from league runs: formulas, league, game curves, boards.
+    Plot(plot::PlotArgs),
+    /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
+    /// tables beside ours.
+    Replicate(replicate::ReplicateArgs),
+    /// HTML pages of a league (tables, figures, a turn-by-turn viewer of every game) or of an evolution run, readable offline.
+    Report(report::ReportArgs),
+    /// Search a recorded game's position at a turn again and print the root statistics.
+    Analyse(analyse::AnalyseArgs),
+}
+
+/// Runs the command line on `args` (the program's name first, as `std::env::args_os` gives
+/// them) and returns the exit status: 0 on success, 2 after an error, printed on stderr;
+/// `--help`, `--version` and a usage error print and return as clap does.
+pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return err.exit_code();
+        }
+    };
+    let result = match cli.command {
+        Command::League(args) => league::run(args),
+        Command::Table(args) => table::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Exact(args) => exact::run(args),
+        Command::Slurm(args) => slurm::run(args),
+        Command::StepWorker(args) => step_worker::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Formula(args) => formula::run(args),
+        Command::Evolve(args) => evolve::run(args),
+        Command::CheckFingerprints(args) => check_fingerprints::run(args),
+        Command::Plot(args) => plot::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Replicate(args) => replicate::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Analyse(args) => analyse::run(args),
+    };
+    if let Err(err) = result {
+        // `evomcts replay … | head` closes the pipe before everything is printed: the reader
+        // already has what it wanted, so the command ends quietly. Every other failure to
+        // print (a full disk) lost part of the product and is an error like any other. Stdout
+        // is written only through `out!`, which returns these errors instead of panicking;
+        // stderr only through `note!`, which ignores them, so losing it never stops the work.
+        if is_broken_pipe(&err) {
+            return 0;
+        }
+        // Messages quote names and paths as given, which may hold an ESC or a line break.
+        evomcts::note!(
+            "error: {}",
+            evomcts::escape::terminal(&evomcts::progress::error_message(&err))
+        );
+        return 2;
+    }
+    0
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every subcommand's path (e.g. `plot board`) with its command, depth first.
+    fn commands() -> Vec<(String, clap::Command)> {
+        fn walk(prefix: &str, cmd: &clap::Command, out: &mut Vec<(String, clap::Command)>) {
+            for sub in cmd.get_subcommands() {
+                let path = format!("{prefix} {}", sub.get_name()).trim().to_string();
+                out.push((path.clone(), sub.clone()));
+                walk(&path, sub, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk("", &Cli::command(), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_command_and_option_has_a_description() {
+        let mut missing = Vec::new();
+        for (path, cmd) in commands() {
+            if cmd.get_about().is_none() {
+                missing.push(path.clone());
+            }
+            for arg in cmd.get_arguments() {
+                if arg.get_help().is_none() && !matches!(arg.get_id().as_str(), "help" | "version")
+                {
+                    missing.push(format!("{path} {}", arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "without a description: {missing:?}");
+    }
+
+    #[test]
+    fn the_readme_lists_every_command_and_option() {
+        let readme = include_str!("../../README.md");
+        let section = readme
+            .split("\n## Commands\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("README.md has a Commands section");
+        let mut missing = Vec::new();
+        for (path, cmd) in commands() {
+            if path == "help" || path.ends_with(" help") {
+                continue;
+            }
+            let leaf = path.rsplit(' ').next().unwrap_or(&path);
+            if !section.contains(leaf) {
+                missing.push(path.clone());
+            }
+            for arg in cmd.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    if !matches!(long, "help" | "version")
+                        && !section.contains(&format!("--{long}"))
+                    {
+                        missing.push(format!("{path} --{long}"));
+                    }
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "not in README's Commands section: {missing:?}"
+        );
+    }
+}
