@@ -14,6 +14,7 @@ mod controller;
 mod formula;
 mod game;
 mod open_spiel;
+mod peer;
 mod runs;
 
 create_exception!(
@@ -80,5 +81,6 @@ fn _evomcts(m: &Bound<'_, PyModule>) -> PyResult<()> {
     controller::register(m)?;
     runs::register(m)?;
     open_spiel::register(m)?;
+    peer::register(m)?;
     Ok(())
 }

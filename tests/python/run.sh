@@ -7,9 +7,11 @@
 #
 #     bash tests/python/run.sh
 #
-# Installs maturin (the build backend), pytest, pandas and matplotlib (docs/python.md plots a
-# league's standings) from PyPI, then `pip install ./python`, which compiles the library in
-# release mode. Any failed test fails the script, and so does finding no tests (pytest's
+# Installs maturin (the build backend), pytest, pandas, matplotlib (docs/python.md plots a
+# league's standings) and open_spiel (python/tests/test_open_spiel.py plays OpenSpiel's games)
+# from PyPI, then `pip install ./python`, which compiles the library in release mode. The
+# OpenSpiel tests also run the evomcts binary on an OpenSpiel run folder: the one given as the
+# first argument, else target/release/evomcts when built. Any failed test fails the script, and so does finding no tests (pytest's
 # exit status 5).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,8 +27,13 @@ echo "python test: virtual environment in $W/venv"
 python3 -m venv "$W/venv"
 PY="$W/venv/bin/python"
 "$PY" -m pip install --quiet --upgrade pip
-"$PY" -m pip install --quiet maturin pytest pandas matplotlib
+"$PY" -m pip install --quiet maturin pytest pandas matplotlib open_spiel
 "$PY" -m pip install --quiet "$ROOT/python"
+BIN=${1:-$ROOT/${CARGO_TARGET_DIR:-target}/release/evomcts}
+if [ -x "$BIN" ]; then
+    EVOMCTS_BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+    export EVOMCTS_BIN
+fi
 # From outside the repository, so `import evomcts` finds the installed package, not python/.
 cd "$W"
 status=0
