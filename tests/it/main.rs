@@ -32,6 +32,7 @@ mod game_properties;
 mod game_scoring;
 mod layers;
 mod league;
+mod open_spiel_runs;
 mod outputs;
 mod pig_runs;
 mod presets;
