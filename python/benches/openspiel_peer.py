@@ -9,6 +9,7 @@ most-visited move. OpenSpiel's bot: ``MCTSBot(game, RandomRolloutEvaluator(1, se
 sims, max_memory_mb, solve=False, seed, verbose=False)``.
 
     python python/benches/openspiel_peer.py connect_four --sims 1000 --seeds 500 --out peer/c4.jsonl
+    python python/benches/openspiel_peer.py connect_four --selection OpenSpielUct --out peer/c4-rule.jsonl
     python python/benches/openspiel_peer.py --summary peer/c4.jsonl
 
 Each line: seed, seating (0: evomcts moves first), evomcts's return, decisions and seconds
@@ -33,13 +34,13 @@ from typing import Dict, List, Tuple
 SQRT2 = math.sqrt(2.0)
 
 
-def play(game, params: str, seed: int, seating: int, sims: int, uct_c: float) -> Dict:
+def play(game, params: str, seed: int, seating: int, sims: int, uct_c: float, selection: str) -> Dict:
     import pyspiel
     import evomcts
 
     c_e = uct_c / (2 * SQRT2)
     ours = evomcts.OpenSpielController(
-        f"Mcts(sims: {sims}, c_e: {c_e!r}, reward: WinLoss, final_move: MostVisits)",
+        f"Mcts(sims: {sims}, c_e: {c_e!r}, reward: WinLoss, final_move: MostVisits, selection: {selection})",
         seed=2 * seed + seating,
     )
     theirs = pyspiel.MCTSBot(
@@ -73,6 +74,7 @@ def play(game, params: str, seed: int, seating: int, sims: int, uct_c: float) ->
         "seating": seating,
         "sims": sims,
         "uct_c": uct_c,
+        "selection": selection,
         "evomcts_return": returns[seating],
         "decisions": {k: v[0] for k, v in spent.items()},
         "seconds": {k: v[1] for k, v in spent.items()},
@@ -137,6 +139,7 @@ def summary(path: str) -> Dict:
         "game": rows[0]["game"],
         "sims": rows[0]["sims"],
         "uct_c": rows[0]["uct_c"],
+        "selection": rows[0].get("selection", "Uct"),
         "games": n,
         "seeds_paired": len(paired),
         "evomcts_win_rate": wins / n,
@@ -155,6 +158,11 @@ def main() -> int:
     parser.add_argument("--sims", type=int, default=1000)
     parser.add_argument("--uct-c", type=float, default=2.0)
     parser.add_argument("--seeds", type=int, default=500)
+    parser.add_argument(
+        "--selection",
+        default="Uct",
+        help="evomcts's tree policy: Uct, or OpenSpielUct (a terminal child valued by its outcome alone, as OpenSpiel's)",
+    )
     parser.add_argument("--out", help="JSON-lines file of results (appended; rerun to resume)")
     parser.add_argument("--summary", help="print the summary of a results file and stop")
     args = parser.parse_args()
@@ -177,7 +185,7 @@ def main() -> int:
     started = time.time()
     with open(args.out, "a") as out:
         for i, (seed, seating) in enumerate(todo):
-            row = play(game, args.game, seed, seating, args.sims, args.uct_c)
+            row = play(game, args.game, seed, seating, args.sims, args.uct_c, args.selection)
             out.write(json.dumps(row) + "\n")
             out.flush()
             elapsed = time.time() - started

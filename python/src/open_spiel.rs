@@ -5,8 +5,9 @@
 //! package works without OpenSpiel until one is named.
 //!
 //! Cost: each state method is a call into Python under the GIL. The state caches who is to
-//! move (asked once after each action), so a rollout step is three calls: `legal_actions`,
-//! `apply_action`, `current_player`; a simulation adds one `clone`.
+//! move (asked once after each action), so a step down the tree is two calls: `apply_action`,
+//! `current_player` (with `legal_actions` at a new node); a rollout is one call, played in
+//! C++ by `pyspiel.evaluate_bots`, and a simulation adds one `clone`.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -18,6 +19,7 @@ use evomcts_runs::arena::open_spiel::{
 use evomcts_search::{Agent, ControllerSpec};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
 
 use crate::raise;
@@ -163,6 +165,43 @@ impl ExternalState for PyState {
 
     fn game_name(&self) -> String {
         self.game_name.to_string()
+    }
+
+    fn plays_out_randomly(&self) -> bool {
+        true
+    }
+
+    /// `pyspiel.evaluate_bots(state, [uniform random bot 0, bot 1], seed)`: the whole rollout
+    /// in C++, on this state, each bot and the chance events seeded by 31 bits of `seed`.
+    fn play_out_randomly(&mut self, seed: u64) {
+        static EVALUATE_BOTS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        static RANDOM_BOT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        Python::attach(|py| {
+            let function = |cell: &'static PyOnceLock<Py<PyAny>>, name: &str| {
+                cell.get_or_try_init(py, || {
+                    py.import("pyspiel")?.getattr(name).map(Bound::unbind)
+                })
+                .map(|f| f.bind(py).clone())
+            };
+            let seeds = [seed, seed >> 31, seed.rotate_left(19)].map(|s| (s & 0x7FFF_FFFF) as i64);
+            let result = (|| -> PyResult<()> {
+                let random_bot = function(&RANDOM_BOT, "make_uniform_random_bot")?;
+                let bots = (
+                    random_bot.call1((0, seeds[0]))?,
+                    random_bot.call1((1, seeds[1]))?,
+                );
+                let bots = PyList::new(py, [bots.0, bots.1])?;
+                function(&EVALUATE_BOTS, "evaluate_bots")?.call1((
+                    self.state.bind(py),
+                    bots,
+                    seeds[2],
+                ))?;
+                let id = self.state.call_method0(py, intern!(py, "current_player"))?;
+                self.player = player_of(id.extract(py)?);
+                Ok(())
+            })();
+            broken("evaluate_bots", result)
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 
 use evomcts::games::connect_four::{ConnectFourMove, ConnectFourState};
 use evomcts::games::Game;
-use evomcts::search::mcts::MctsSettings;
+use evomcts::search::mcts::{MctsSettings, Reward, Selection};
 use evomcts::search::star::StarSettings;
 use evomcts::search::{Agent, ControllerSpec, SearchSummary};
 
@@ -182,5 +182,49 @@ fn star_finds_an_immediate_win_and_needs_two_plies_to_block() {
         // order, the centre; the second ply sees the opponent's line.
         assert_eq!(star_choice(1, &state), (3, Some(0.0)), "{columns:?}");
         assert_eq!(star_choice(2, &state), (block, Some(0.0)), "{columns:?}");
+    }
+}
+
+/// The share of a decision's simulations that went to `column`, under `selection`.
+fn visit_share(selection: Selection, state: &ConnectFourState, column: u8, seed: u64) -> f64 {
+    let spec = ControllerSpec::Mcts(MctsSettings {
+        sims: 1000,
+        c_e: 0.7071067811865476,
+        reward: Reward::WinLoss,
+        selection,
+        ..MctsSettings::default()
+    });
+    let mut agent = build(&spec, seed);
+    agent.choose_move(state);
+    let Some(SearchSummary::Mcts(root)) = agent.search_summary(8) else {
+        panic!("an MCTS decision has a summary");
+    };
+    let to_column: u32 = root
+        .children
+        .iter()
+        .filter(|c| c.mv.0 == column)
+        .map(|c| c.visits)
+        .sum();
+    f64::from(to_column) / root.simulations as f64
+}
+
+/// OpenSpiel's rule (`OpenSpielUct`) values a child where the game ends by its outcome alone,
+/// without exploration: an immediate win then draws fewer simulations than under UCT, which
+/// adds the exploration term to it as to every child (docs/openspiel.md measures what this
+/// does to blocking).
+#[test]
+fn openspiels_rule_gives_an_immediate_win_fewer_simulations_than_uct() {
+    for (columns, win) in WINS {
+        let state = position(columns);
+        let uct: f64 = (0..4)
+            .map(|s| visit_share(Selection::HandCodedUct, &state, win, s))
+            .sum();
+        let rule: f64 = (0..4)
+            .map(|s| visit_share(Selection::OpenSpielUct, &state, win, s))
+            .sum();
+        assert!(
+            rule < uct,
+            "{columns:?}: OpenSpiel's rule {rule}, UCT {uct}"
+        );
     }
 }

@@ -76,6 +76,18 @@ pub trait ExternalState: Send + Sync + Debug {
     /// The game's name, for messages (OpenSpiel: `get_game().get_type().short_name`); read
     /// once, by [`ExternalGame::new`].
     fn game_name(&self) -> String;
+    /// Whether [`ExternalState::play_out_randomly`] is implemented; read once, by
+    /// [`ExternalGame::new`].
+    fn plays_out_randomly(&self) -> bool {
+        false
+    }
+    /// Plays to the end in one call: uniformly random actions and outcomes drawn by their
+    /// probabilities, every random choice from `seed` (OpenSpiel: `evaluate_bots` with
+    /// uniform random bots, in C++). Called only when `plays_out_randomly`; otherwise
+    /// [`ExternalGame`]'s rollout calls the state step by step.
+    fn play_out_randomly(&mut self, _seed: u64) {
+        unreachable!("play_out_randomly called on a state that says it cannot")
+    }
 }
 
 /// The most outcomes a chance node of an [`ExternalGame`] may have: labels are `u8`, 0 to 255.
@@ -152,6 +164,8 @@ pub struct ExternalGame {
     turns: usize,
     /// Who took the last decision (0 before any): `to_move` away from a decision.
     last_mover: usize,
+    /// The state rolls out by itself ([`ExternalState::plays_out_randomly`]).
+    plays_out: bool,
 }
 
 thread_local! {
@@ -184,6 +198,7 @@ impl ExternalGame {
         let game = ExternalGame {
             name: state.game_name().into(),
             max_outcomes: state.max_chance_outcomes(),
+            plays_out: state.plays_out_randomly(),
             state: Some(state),
             returns_bound,
             turns: 0,
@@ -309,6 +324,7 @@ impl Game for ExternalGame {
             max_outcomes: 0,
             turns: 0,
             last_mover: 0,
+            plays_out: false,
         }
     }
 
@@ -367,6 +383,18 @@ impl Game for ExternalGame {
             state.legal_actions(actions);
             (!actions.is_empty()).then(|| ExternalMove(actions[rng.gen_range(0..actions.len())]))
         })
+    }
+
+    /// One call to the state when it rolls out by itself ([`ExternalState::
+    /// play_out_randomly`], seeded by one `gen::<u64>()`): for a binding, one call into the
+    /// other language instead of three a step. Otherwise [`Game::play_out_randomly_observed`]
+    /// without an observer. The decisions of a rollout in one call are not counted in
+    /// `turns_played`.
+    fn play_out_randomly(&mut self, rng: &mut GameRng) {
+        match self.state.as_deref_mut() {
+            Some(state) if self.plays_out => state.play_out_randomly(rng.gen::<u64>()),
+            _ => self.play_out_randomly_observed(rng, |_, _| {}),
+        }
     }
 
     /// The trait's rollout with the same random draws, calling the state less: one

@@ -340,3 +340,86 @@ fn moves_are_plain_numbers_and_keys_distinct_per_player_and_action() {
     keys.dedup();
     assert_eq!(keys.len(), 2 * actions.len());
 }
+
+/// [`Dice`] that rolls out by itself, counting the calls.
+#[derive(Clone, Debug)]
+struct SelfRolling(Dice, Arc<std::sync::atomic::AtomicUsize>);
+
+impl ExternalState for SelfRolling {
+    fn clone_box(&self) -> Box<dyn ExternalState> {
+        Box::new(self.clone())
+    }
+    fn current_player(&self) -> ExternalPlayer {
+        self.0.current_player()
+    }
+    fn legal_actions(&self, out: &mut Vec<i64>) {
+        self.0.legal_actions(out)
+    }
+    fn apply_action(&mut self, action: i64) -> Result<(), String> {
+        self.0.apply_action(action)
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(i64, f64)>) {
+        self.0.chance_outcomes(out)
+    }
+    fn returns(&self) -> [f64; 2] {
+        self.0.returns()
+    }
+    fn move_number(&self) -> usize {
+        self.0.move_number()
+    }
+    fn text(&self) -> String {
+        self.0.text()
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        self.0.max_chance_outcomes()
+    }
+    fn game_name(&self) -> String {
+        "self-rolling dice".into()
+    }
+    fn plays_out_randomly(&self) -> bool {
+        true
+    }
+    fn play_out_randomly(&mut self, seed: u64) {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut game = ExternalGame::new(Box::new(self.0.clone()), 10.0).unwrap();
+        game.play_out_randomly_observed(&mut GameRng::seed_from_u64(seed), |_, _| {});
+        let state = game.state.as_deref().unwrap();
+        self.0.scores = state.returns().map(|r| r as i32);
+        self.0.decisions = 4;
+    }
+}
+
+#[test]
+fn a_state_that_rolls_out_by_itself_is_called_once_per_rollout_and_seeded_by_the_rng() {
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let start = SelfRolling(
+        Dice {
+            scale: 1.0,
+            ..Dice::default()
+        },
+        calls.clone(),
+    );
+    let game = ExternalGame::new(Box::new(start), 10.0).unwrap();
+    let ends: Vec<[i32; 2]> = (0..2)
+        .map(|_| {
+            let mut g = game.clone();
+            g.play_out_randomly(&mut GameRng::seed_from_u64(5));
+            assert!(g.is_over());
+            g.scores()
+        })
+        .collect();
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
+    assert_eq!(ends[0], ends[1], "the same generator, the same rollout");
+    let differs = (0..20).any(|seed| {
+        let mut g = game.clone();
+        g.play_out_randomly(&mut GameRng::seed_from_u64(seed));
+        g.scores() != ends[0]
+    });
+    assert!(differs, "the rollout follows the generator");
+    // The observed rollout (RAVE's) still calls the state step by step.
+    let before = calls.load(std::sync::atomic::Ordering::Relaxed);
+    let mut g = game.clone();
+    g.play_out_randomly_observed(&mut GameRng::seed_from_u64(1), |_, _| {});
+    assert!(g.is_over());
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), before);
+}

@@ -533,6 +533,7 @@ fn resolve_policy(settings: &MctsSettings) -> Result<(Policy, Option<Formula>), 
             ))
         }
         Selection::HandCodedUct => return Ok((Policy::HandCodedUct, None)),
+        Selection::OpenSpielUct => return Ok((Policy::OpenSpielUct, None)),
         Selection::Rave { bias } => return Ok((Policy::Rave { bias: *bias }, None)),
         Selection::Thompson => return Ok((Policy::Thompson { reshaped: false }, None)),
         Selection::ThompsonReshaped => return Ok((Policy::Thompson { reshaped: true }, None)),

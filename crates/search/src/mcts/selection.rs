@@ -13,7 +13,7 @@ use rand::Rng;
 use super::rave;
 use super::settings::{FirstPlayUrgency, UnvisitedQ};
 use super::thompson;
-use super::tree::{argmax, NodeId, Tree};
+use super::tree::{argmax, NodeId, NodeKind, Tree};
 use evomcts_formula::{CompiledFormula, SelectionInputs};
 
 /// A resolved tree policy.
@@ -21,8 +21,14 @@ use evomcts_formula::{CompiledFormula, SelectionInputs};
 pub(crate) enum Policy {
     Formula(CompiledFormula),
     HandCodedUct,
-    Rave { bias: f64 },
-    Thompson { reshaped: bool },
+    /// `HandCodedUct` with a finished game's child valued by its outcome alone.
+    OpenSpielUct,
+    Rave {
+        bias: f64,
+    },
+    Thompson {
+        reshaped: bool,
+    },
 }
 
 impl Policy {
@@ -41,6 +47,7 @@ impl Policy {
         match self {
             Policy::Formula(formula) => select_by_formula(formula, tree, parent, c_e, None),
             Policy::HandCodedUct => select_by_hand_coded_uct(tree, parent, c_e),
+            Policy::OpenSpielUct => select_as_open_spiel(tree, parent, c_e),
             Policy::Rave { bias } => rave::select(tree, parent, c_e, *bias),
             Policy::Thompson { reshaped } => thompson::select(tree, parent, *reshaped, rng),
         }
@@ -133,5 +140,21 @@ fn select_by_hand_coded_uct<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -
     argmax(node.children(), |child| {
         let child = tree.get(child);
         child.q() + (2.0 * c_e) * ((2.0 * ln_parent) / child.visits as f64).sqrt()
+    })
+}
+
+/// OpenSpiel's `SearchNode::UCTValue`: a terminal child's value is its outcome (its mean
+/// here: every simulation through it ends the same), without exploration; every other
+/// child's is UCT's, computed as `select_by_hand_coded_uct` computes it.
+fn select_as_open_spiel<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> NodeId {
+    let node = tree.get(parent);
+    let ln_parent = (node.visits as f64).ln();
+    argmax(node.children(), |child| {
+        let child = tree.get(child);
+        if child.kind == NodeKind::Terminal {
+            child.q()
+        } else {
+            child.q() + (2.0 * c_e) * ((2.0 * ln_parent) / child.visits as f64).sqrt()
+        }
     })
 }
