@@ -44,6 +44,7 @@ __all__ = [
     "random_game",
     "run_league",
     "__version__",
+    "command_line",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -81,6 +82,16 @@ def play(
     first, second = record["final_scores"]
     record["winner"] = 0 if first > second else 1 if second > first else None
     return record
+
+
+def command_line(args: List[str]) -> int:
+    """Runs the ``evomcts`` command line on ``args`` (without the program's name) in this
+    process, as ``python -m evomcts ARGS`` does, and returns its exit status (0 on success, 2
+    after an error, printed on stderr). OpenSpiel's games are playable here: a spec naming
+    ``OpenSpiel(name: ..., params: ...)`` runs with every command (``league``, ``evolve``,
+    ``validate``, ``replay``, ``table``, ``report``). See docs/openspiel.md.
+    """
+    return _evomcts.main(["evomcts", *[os.fspath(a) if not isinstance(a, str) else a for a in args]])
 
 
 def run_league(

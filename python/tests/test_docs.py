@@ -30,3 +30,17 @@ def test_the_examples_of_docs_python_md_run(repo, monkeypatch):
     assert namespace["run"].standings["points"].sum() > 0
     if with_matplotlib:
         assert (namespace["work"] / "standings.png").stat().st_size > 0
+
+
+def test_the_examples_of_docs_openspiel_md_run(repo, monkeypatch):
+    pytest.importorskip("pyspiel")
+    blocks = python_blocks((repo / "docs" / "openspiel.md").read_text())
+    assert len(blocks) == 2
+    monkeypatch.chdir(repo)
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/openspiel.md", "exec"), namespace)
+    work = namespace["work"]
+    assert namespace["league"]["games"] == 120
+    assert (work / "pig" / "champion.txt").exists()
+    assert "python -m evomcts report" not in (work / "report" / "games" / "game-0.html").read_text()

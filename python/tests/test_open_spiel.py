@@ -172,7 +172,7 @@ def test_evomcts_pig_matches_open_spiel_pig_step_by_step():
 )
 def test_games_evomcts_cannot_play_are_refused_with_the_reason(tmp_path, game, message):
     spec = league_spec(tmp_path / "bad.ron", game, UCT_AND_RANDOM)
-    with pytest.raises(EvomctsError, match=message):
+    with pytest.raises(EvomctsError, match="field `game`: .*" + message):
         run_league(spec, tmp_path / "out", quiet=True)
     assert not (tmp_path / "out").exists()
 

@@ -84,6 +84,22 @@ impl GameChoice {
         Ok(())
     }
 
+    /// That the game's start state can be built here: an OpenSpiel game that does not load
+    /// (an unknown name, a bad parameter, a kind the searches do not play) is refused with the
+    /// reason. Without OpenSpiel in this process its games are not checked: their specs are
+    /// still read (tables, reports), and playing one is refused where it starts.
+    pub fn check_startable(&self) -> Result<(), String> {
+        if matches!(self, GameChoice::OpenSpiel(_)) && !super::open_spiel::provider_installed() {
+            return Ok(());
+        }
+        struct Start;
+        impl GameTask for Start {
+            type Output = ();
+            fn run<G: Game>(self, _: G) {}
+        }
+        self.dispatch(Rules::default(), Start)
+    }
+
     /// Whether the game gives moves features (the formula terminals `G` … `T`).
     pub fn offers_move_features(&self) -> bool {
         struct Offers;

@@ -275,6 +275,9 @@ impl FitnessSpec {
                 }
             }
             FitnessSpec::Games(c) => {
+                if let Err(m) = c.game.check_startable() {
+                    return err("fitness.game", m);
+                }
                 if let Err((f, m)) = c.game.check_rules(&c.rules) {
                     return err(&format!("fitness.{f}"), m);
                 }

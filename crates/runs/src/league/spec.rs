@@ -219,6 +219,9 @@ impl LeagueSpec {
                 ),
             );
         }
+        if let Err(m) = self.game.check_startable() {
+            return err("game", m);
+        }
         for (i, c) in self.controllers.iter().enumerate() {
             if let Err(m) = check_name(&c.name) {
                 return err(&format!("controllers[{i}].name"), m);

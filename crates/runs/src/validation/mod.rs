@@ -81,6 +81,8 @@ fn check_controllers(
     rules: &Rules,
     controllers: &[(&str, &ControllerSpec)],
 ) -> Result<(), (String, String)> {
+    game.check_startable()
+        .map_err(|m| ("game".to_string(), m))?;
     for (field, controller) in controllers {
         controller
             .validate()

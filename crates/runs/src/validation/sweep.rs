@@ -192,6 +192,9 @@ impl SweepSpec {
                 ),
             ));
         }
+        self.game
+            .check_startable()
+            .map_err(|m| ("game".to_string(), m))?;
         for point in &points {
             let settings = self.settings_at(point);
             settings
