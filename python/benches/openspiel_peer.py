@@ -11,6 +11,7 @@ sims, max_memory_mb, solve=False, seed, verbose=False)``.
     python python/benches/openspiel_peer.py connect_four --sims 1000 --seeds 500 --out peer/c4.jsonl
     python python/benches/openspiel_peer.py connect_four --selection OpenSpielUct --out peer/c4-rule.jsonl
     python python/benches/openspiel_peer.py --summary peer/c4.jsonl
+    python python/benches/openspiel_peer.py backgammon --sims 100 --first-seed 250 --seeds 250 --out peer/bg-2.jsonl
 
 Each line: seed, seating (0: evomcts moves first), evomcts's return, decisions and seconds
 of each side. The summary: evomcts's win rate (draws count one half) with a Wilson 95%
@@ -118,8 +119,8 @@ def wilcoxon(diffs: List[float]) -> float:
     return max(0.0, min(1.0, math.erfc(max(z, 0.0) / SQRT2)))
 
 
-def summary(path: str) -> Dict:
-    rows = [json.loads(line) for line in open(path) if line.strip()]
+def summary(paths: List[str]) -> Dict:
+    rows = [json.loads(line) for path in paths for line in open(path) if line.strip()]
     by_seed: Dict[int, List[float]] = {}
     for r in rows:
         by_seed.setdefault(r["seed"], []).append(r["evomcts_return"])
@@ -135,7 +136,7 @@ def summary(path: str) -> Dict:
         return statistics.median(times)
 
     return {
-        "file": path,
+        "files": paths,
         "game": rows[0]["game"],
         "sims": rows[0]["sims"],
         "uct_c": rows[0]["uct_c"],
@@ -158,13 +159,14 @@ def main() -> int:
     parser.add_argument("--sims", type=int, default=1000)
     parser.add_argument("--uct-c", type=float, default=2.0)
     parser.add_argument("--seeds", type=int, default=500)
+    parser.add_argument("--first-seed", type=int, default=0, help="play seeds FIRST .. FIRST+SEEDS-1 (to split a run over processes)")
     parser.add_argument(
         "--selection",
         default="Uct",
         help="evomcts's tree policy: Uct, or OpenSpielUct (a terminal child valued by its outcome alone, as OpenSpiel's)",
     )
     parser.add_argument("--out", help="JSON-lines file of results (appended; rerun to resume)")
-    parser.add_argument("--summary", help="print the summary of a results file and stop")
+    parser.add_argument("--summary", nargs="+", help="print the summary of results files (one run split over several) and stop")
     args = parser.parse_args()
     if args.summary:
         print(json.dumps(summary(args.summary), indent=2))
@@ -181,7 +183,8 @@ def main() -> int:
                 r = json.loads(line)
                 done.add((r["seed"], r["seating"]))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    todo = [(s, k) for s in range(args.seeds) for k in (0, 1) if (s, k) not in done]
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    todo = [(s, k) for s in seeds for k in (0, 1) if (s, k) not in done]
     started = time.time()
     with open(args.out, "a") as out:
         for i, (seed, seating) in enumerate(todo):
@@ -192,7 +195,7 @@ def main() -> int:
             eta = elapsed / (i + 1) * (len(todo) - i - 1)
             print(f"\r{len(done) + i + 1}/{2 * args.seeds} games, ETA {eta:.0f} s", end="", file=sys.stderr)
     print(file=sys.stderr)
-    print(json.dumps(summary(args.out), indent=2))
+    print(json.dumps(summary([args.out]), indent=2))
     return 0
 
 

@@ -205,10 +205,13 @@ impl ExternalState for PyState {
     }
 }
 
+/// A loaded `pyspiel.Game`, its returns' bound and its most chance outcomes at a node.
+type LoadedPyGame = (Py<PyAny>, f64, usize);
+
 /// Loads OpenSpiel's games through `pyspiel`, once per spec.
 pub struct PySpielProvider {
-    /// Loaded games by OpenSpiel's text of the spec, with their utilities' bound.
-    games: Mutex<HashMap<String, (Py<PyAny>, f64, usize)>>,
+    /// Loaded games by OpenSpiel's text of the spec.
+    games: Mutex<HashMap<String, LoadedPyGame>>,
     version: OnceLock<String>,
 }
 
@@ -284,11 +287,7 @@ fn refusal(
 }
 
 impl PySpielProvider {
-    fn load_game(
-        &self,
-        py: Python<'_>,
-        spec: &OpenSpielSpec,
-    ) -> Result<(Py<PyAny>, f64, usize), String> {
+    fn load_game(&self, py: Python<'_>, spec: &OpenSpielSpec) -> Result<LoadedPyGame, String> {
         let key = spec.to_string();
         if let Some((game, bound, outcomes)) = self
             .games

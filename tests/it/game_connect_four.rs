@@ -189,7 +189,8 @@ fn star_finds_an_immediate_win_and_needs_two_plies_to_block() {
 fn visit_share(selection: Selection, state: &ConnectFourState, column: u8, seed: u64) -> f64 {
     let spec = ControllerSpec::Mcts(MctsSettings {
         sims: 1000,
-        c_e: 0.7071067811865476,
+        // OpenSpiel's customary uct_c = 2 as evomcts's C_E: 2 / (2·sqrt 2).
+        c_e: std::f64::consts::FRAC_1_SQRT_2,
         reward: Reward::WinLoss,
         selection,
         ..MctsSettings::default()
