@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 
 use evomcts_games::external::{ExternalGame, ExternalPlayer, ExternalState};
 use evomcts_runs::arena::open_spiel::{
-    install_provider, LoadedGame, OpenSpielParam, OpenSpielProvider, OpenSpielSpec,
+    install_provider, LoadedGame, OpenSpielGame, OpenSpielParam, OpenSpielProvider, OpenSpielSpec,
 };
 use evomcts_search::{Agent, ControllerSpec};
 use pyo3::intern;
@@ -434,8 +434,20 @@ fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
     py.detach(move || evomcts::cli::command::main(args))
 }
 
+/// Why OpenSpiel's game `name` (default parameters) cannot be played here, or None when it
+/// can: the check every spec naming it passes first.
+#[pyfunction]
+fn open_spiel_refusal(name: &str) -> Option<String> {
+    let spec = OpenSpielSpec {
+        name: name.to_string(),
+        params: Default::default(),
+    };
+    OpenSpielGame::new(spec).start().err()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     install();
+    m.add_function(wrap_pyfunction!(open_spiel_refusal, m)?)?;
     m.add_class::<PyOpenSpielController>()?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     Ok(())

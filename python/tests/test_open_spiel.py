@@ -168,6 +168,7 @@ def test_evomcts_pig_matches_open_spiel_pig_step_by_step():
         ('OpenSpiel(name: "kuhn_poker")', "information IMPERFECT_INFORMATION"),
         ('OpenSpiel(name: "pig", params: {"players": 3})', "3 players \\(needs 2\\)"),
         ('OpenSpiel(name: "goofspiel")', "dynamics SIMULTANEOUS"),
+        ('OpenSpiel(name: "yacht")', "up to 7776 chance outcomes at a node; an external game may have at most 256"),
     ],
 )
 def test_games_evomcts_cannot_play_are_refused_with_the_reason(tmp_path, game, message):
@@ -236,3 +237,9 @@ def test_the_binary_reads_an_open_spiel_run_and_refuses_to_play_one(tmp_path):
     played = subprocess.run([binary, "league", str(spec), "--out", str(tmp_path / "again")], capture_output=True, text=True)
     assert played.returncode == 2 and "played from the Python package" in played.stderr
     assert not (tmp_path / "again").exists()
+
+
+def test_the_games_evomcts_plays_include_the_peer_checks_and_exclude_the_rest():
+    for name in ["connect_four", "breakthrough", "backgammon", "pig", "hex", "chess"]:
+        assert _evomcts.open_spiel_refusal(name) is None, name
+    assert "IMPERFECT_INFORMATION" in _evomcts.open_spiel_refusal("leduc_poker")

@@ -9,8 +9,10 @@ fn league_specs(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         let path = entry.unwrap().path();
         // runs/evolve and runs/validate hold evolution, validation and sweep specs, checked
         // by their own tests (evolve_*.rs, validate.rs).
+        // An evolution run's folder (runs/open-spiel/pig-evolution) holds its own files.
         if path.is_dir()
             && !["evolve", "validate"].contains(&path.file_name().unwrap().to_str().unwrap())
+            && !path.join("champion.ron").exists()
         {
             league_specs(&path, out);
         } else if path.extension().is_some_and(|e| e == "ron")
