@@ -6,8 +6,8 @@
 //!
 //! Cost: each state method is a call into Python under the GIL. The state caches who is to
 //! move (asked once after each action), so a step down the tree is two calls: `apply_action`,
-//! `current_player` (with `legal_actions` at a new node); a rollout is one call, played in
-//! C++ by `pyspiel.evaluate_bots`, and a simulation adds one `clone`.
+//! `current_player` (with `legal_actions` at a new node); a rollout is played in C++ by
+//! `pyspiel.evaluate_bots` (five calls, its returns kept), and a simulation adds one `clone`.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -32,6 +32,8 @@ pub struct PyState {
     player: ExternalPlayer,
     max_outcomes: usize,
     game_name: std::sync::Arc<str>,
+    /// The returns of a rollout played in one call (the state is then over).
+    rolled_out: Option<[f64; 2]>,
 }
 
 /// OpenSpiel's player id as the interface's player (chance −1, terminal −4, simultaneous −2).
@@ -63,6 +65,7 @@ impl PyState {
             player,
             max_outcomes,
             game_name: name.into(),
+            rolled_out: None,
         })
     }
 }
@@ -76,6 +79,7 @@ impl ExternalState for PyState {
                 player: self.player,
                 max_outcomes: self.max_outcomes,
                 game_name: self.game_name.clone(),
+                rolled_out: self.rolled_out,
             })
         })
     }
@@ -138,6 +142,9 @@ impl ExternalState for PyState {
     }
 
     fn returns(&self) -> [f64; 2] {
+        if let Some(returns) = self.rolled_out {
+            return returns;
+        }
         Python::attach(|py| {
             let returns = self.state.call_method0(py, intern!(py, "returns"));
             let returns: Vec<f64> = broken("returns", returns.and_then(|r| r.extract(py)));
@@ -172,7 +179,11 @@ impl ExternalState for PyState {
     }
 
     /// `pyspiel.evaluate_bots(state, [uniform random bot 0, bot 1], seed)`: the whole rollout
-    /// in C++, on this state, each bot and the chance events seeded by 31 bits of `seed`.
+    /// in C++, on this state, each bot and the chance events seeded by 31 bits of `seed`; the
+    /// final returns are kept, so reading them calls nothing. Every call is to a function or
+    /// method of `pyspiel` itself: a helper written in Python measured three times slower in
+    /// leagues (a worker thread's every call into Python runs in a fresh thread state, and a
+    /// Python function's frame costs more there than the calls it saves).
     fn play_out_randomly(&mut self, seed: u64) {
         static EVALUATE_BOTS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         static RANDOM_BOT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -184,23 +195,24 @@ impl ExternalState for PyState {
                 .map(|f| f.bind(py).clone())
             };
             let seeds = [seed, seed >> 31, seed.rotate_left(19)].map(|s| (s & 0x7FFF_FFFF) as i64);
-            let result = (|| -> PyResult<()> {
+            let result = (|| -> PyResult<[f64; 2]> {
                 let random_bot = function(&RANDOM_BOT, "make_uniform_random_bot")?;
                 let bots = (
                     random_bot.call1((0, seeds[0]))?,
                     random_bot.call1((1, seeds[1]))?,
                 );
                 let bots = PyList::new(py, [bots.0, bots.1])?;
-                function(&EVALUATE_BOTS, "evaluate_bots")?.call1((
-                    self.state.bind(py),
-                    bots,
-                    seeds[2],
-                ))?;
+                let returns: Vec<f64> = function(&EVALUATE_BOTS, "evaluate_bots")?
+                    .call1((self.state.bind(py), bots, seeds[2]))?
+                    .extract()?;
                 let id = self.state.call_method0(py, intern!(py, "current_player"))?;
                 self.player = player_of(id.extract(py)?);
-                Ok(())
+                Ok([
+                    returns.first().copied().unwrap_or(0.0),
+                    returns.get(1).copied().unwrap_or(0.0),
+                ])
             })();
-            broken("evaluate_bots", result)
+            self.rolled_out = Some(broken("evaluate_bots", result));
         })
     }
 }
