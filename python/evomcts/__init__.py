@@ -108,7 +108,8 @@ def run_league(
 
     Returns ``games`` (recorded in all), ``played_now``, ``already_recorded``,
     ``duplicates`` and ``dropped_torn_line``; read the tables with :func:`load_run`. Results
-    do not depend on ``threads`` (default: all cores). The GIL is released while the games
+    do not depend on ``threads`` (default: all cores; 1 for an OpenSpiel game, whose every call
+    takes the GIL). The GIL is released while the games
     run; Ctrl-C stops the run after the games under way are recorded, and ``resume=True``
     continues it.
     """

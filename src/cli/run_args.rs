@@ -12,7 +12,7 @@ pub struct RunFolderArgs {
     /// Continue an interrupted run in its folder.
     #[arg(long)]
     pub resume: bool,
-    /// Worker threads [default: all cores]. Results do not depend on it.
+    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
 }

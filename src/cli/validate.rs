@@ -30,7 +30,7 @@ struct PlayArgs {
     /// Continue the games already written in the folder.
     #[arg(long)]
     resume: bool,
-    /// Worker threads [default: all cores]. Results do not depend on it.
+    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Stop after this many sequences (× pairings) are written (resume later).
@@ -78,7 +78,7 @@ struct BanditArgs {
     /// is no run's.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads [default: all cores]. Results do not depend on it.
+    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
 }

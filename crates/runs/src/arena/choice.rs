@@ -100,6 +100,16 @@ impl GameChoice {
         self.dispatch(Rules::default(), Start)
     }
 
+    /// Worker threads a run of this game uses unless told: 0 (every core) for a native game,
+    /// 1 for an OpenSpiel game, whose every call takes Python's GIL (the committed connect_four
+    /// league: 5.0 s on one thread, 6.8 s on two; docs/openspiel.md).
+    pub fn default_threads(&self) -> usize {
+        match self {
+            GameChoice::OpenSpiel(_) => 1,
+            _ => 0,
+        }
+    }
+
     /// Whether the game gives moves features (the formula terminals `G` … `T`).
     pub fn offers_move_features(&self) -> bool {
         struct Offers;

@@ -666,8 +666,12 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
+    let default_threads = match &spec.fitness {
+        FitnessSpec::Games(games) => games.game.default_threads(),
+        _ => 0,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
+        .num_threads(opts.threads.unwrap_or(default_threads))
         .build()
         .expect("a thread pool");
     let stop_at = opts

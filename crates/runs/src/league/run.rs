@@ -602,7 +602,7 @@ pub fn run_league_until(
 
     let mut writer = RecordWriter::open(&path, valid_len)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
+        .num_threads(opts.threads.unwrap_or(spec.game.default_threads()))
         .build()
         .expect("a thread pool");
     let mut progress = GameProgress::new(

@@ -351,7 +351,7 @@ pub fn play_pairings(
         write_file(&games_file, &text)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
+        .num_threads(opts.threads.unwrap_or(game.default_threads()))
         .build()
         .expect("a thread pool");
     let started = Instant::now();
