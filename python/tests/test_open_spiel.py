@@ -200,8 +200,12 @@ def test_records_of_another_open_spiel_version_are_replayed_with_a_warning(tmp_p
     (out / "games.jsonl").write_text(text.replace(f'"open_spiel":{version}', '"open_spiel":"0.0.1"'))
     assert cli("replay", out, "--quiet") == 0
     captured = capfd.readouterr()
-    assert f"records made with OpenSpiel 0.0.1, replayed with OpenSpiel {pyspiel.__version__}" in captured.err
+    assert f"records made with OpenSpiel 0.0.1, now read with OpenSpiel {pyspiel.__version__}" in captured.err
     assert "4 reproduced" in captured.out
+    # A resumed league holding them says so too.
+    (out / "games.jsonl").write_text("".join((out / "games.jsonl").read_text().splitlines(keepends=True)[:2]))
+    run_league(spec, out, resume=True, quiet=True)
+    assert "records made with OpenSpiel 0.0.1" in capfd.readouterr().err
 
 
 def test_the_module_entry_point_runs_the_command_line(tmp_path):

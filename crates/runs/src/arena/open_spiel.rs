@@ -169,12 +169,12 @@ fn no_provider(spec: &OpenSpielSpec) -> String {
 }
 
 /// A warning when a record was made with another OpenSpiel than the installed one (`None`
-/// when they agree, or when either is unknown).
+/// when they agree, or when either is unknown): `replay` and a league's `--resume` print it.
 pub fn version_warning(recorded: Option<&str>) -> Option<String> {
     let (recorded, installed) = (recorded?, installed_version()?);
     (recorded != installed).then(|| {
         format!(
-            "records made with OpenSpiel {recorded}, replayed with OpenSpiel {installed}: a \
+            "records made with OpenSpiel {recorded}, now read with OpenSpiel {installed}: a \
              change of rules between versions shows as games that do not reproduce"
         )
     })

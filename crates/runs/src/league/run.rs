@@ -589,6 +589,13 @@ pub fn run_league_until(
         write_spec_atomically(dir, spec).map_err(io)?;
     }
     let recorded: Vec<LeagueGame> = merged.into_values().map(|(g, _)| g).collect();
+    let recorded_open_spiel = recorded.iter().find_map(|g| match &g.game {
+        crate::arena::PlayedGame::History(r) => r.open_spiel.as_deref(),
+        _ => None,
+    });
+    if let Some(warning) = crate::arena::open_spiel::version_warning(recorded_open_spiel) {
+        crate::note!("warning: {warning}; the games played now join them");
+    }
     let done: HashSet<_> = recorded.iter().map(|g| g.id()).collect();
     let mut pending: Vec<GameJob> = jobs
         .iter()
