@@ -213,3 +213,12 @@ def main(argv: List[str]) -> int:
     """Runs the ``evomcts`` command line on ``argv`` (program name first) in this process,
     with OpenSpiel's games playable; returns the exit status."""
     ...
+
+def open_spiel_refusal(name: str) -> Optional[str]:
+    """Why OpenSpiel's game ``name`` (default parameters) cannot be played, or None."""
+    ...
+
+def pig_rules_check(games: int, *, seed: int = 0, target: int = 100, horizon: int = 100000) -> Dict[str, Any]:
+    """evomcts's Pig against OpenSpiel's ``pig`` on ``games`` random games with the same dice,
+    compared at every step; counts and the first mismatches."""
+    ...
