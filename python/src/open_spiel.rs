@@ -443,7 +443,7 @@ impl PyOpenSpielController {
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
     let args: Vec<std::ffi::OsString> = argv.into_iter().map(Into::into).collect();
-    py.detach(move || evomcts::cli::command::main(args))
+    py.detach(move || evomcts::cli::command::main_embedded(args))
 }
 
 /// Why OpenSpiel's game `name` (default parameters) cannot be played here, or None when it

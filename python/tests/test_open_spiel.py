@@ -247,3 +247,27 @@ def test_the_games_evomcts_plays_include_the_peer_checks_and_exclude_the_rest():
     for name in ["connect_four", "breakthrough", "backgammon", "pig", "hex", "chess"]:
         assert _evomcts.open_spiel_refusal(name) is None, name
     assert "IMPERFECT_INFORMATION" in _evomcts.open_spiel_refusal("leduc_poker")
+
+
+def test_commands_that_start_the_binary_on_an_allocation_refuse_inside_python(tmp_path, capfd):
+    spec = tmp_path / "c4.ron"
+    spec.write_text(
+        """(
+    name: "c4-srun",
+    seed: 1,
+    grammar: "paper",
+    seed_formula: "Q + 2*C*sqrt(2*ln(N)/n)",
+    strategy: (mu: 1, lambda: 2, generations: 1, plus: true, initial: MutatedSeed),
+    noise: (samples: 2),
+    fitness: Games(
+        game: OpenSpiel(name: "connect_four"),
+        candidate: (sims: 10, c_e: 0.5, reward: WinLoss),
+        baseline: Mcts(sims: 10, c_e: 0.5, reward: WinLoss),
+        score: WinRate,
+    ),
+)
+"""
+    )
+    assert cli("evolve", spec, "--out", tmp_path / "run", "--srun") == 2
+    assert "--srun starts the evomcts binary on the allocation" in capfd.readouterr().err
+    assert not (tmp_path / "run").exists()

@@ -55,6 +55,30 @@ enum Command {
     Analyse(analyse::AnalyseArgs),
 }
 
+/// Set while the command line runs inside another program (the Python package's `python -m
+/// evomcts`), whose executable is not the evomcts binary that job steps and Slurm scripts run.
+static EMBEDDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The evomcts binary that jobs started by this command run: this executable, unless the
+/// command line runs inside another program, where there is none to name.
+pub fn this_binary(flag: &str) -> anyhow::Result<std::path::PathBuf> {
+    if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
+        anyhow::bail!(
+            "{flag} starts the evomcts binary on the allocation, and `python -m evomcts` is not \
+             it: run this command with the binary (native games), or name it with --bin \
+             where the command has that flag; OpenSpiel's games run on one machine"
+        );
+    }
+    Ok(std::env::current_exe()?.canonicalize()?)
+}
+
+/// [`main`] for a program that embeds the command line (the Python package): commands that
+/// would start this executable as the evomcts binary refuse to ([`this_binary`]).
+pub fn main_embedded(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    EMBEDDED.store(true, std::sync::atomic::Ordering::Relaxed);
+    main(args)
+}
+
 /// Runs the command line on `args` (the program's name first, as `std::env::args_os` gives
 /// them) and returns the exit status: 0 on success, 2 after an error, printed on stderr;
 /// `--help`, `--version` and a usage error print and return as clap does.

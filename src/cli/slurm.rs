@@ -147,7 +147,7 @@ pub fn run(args: SlurmArgs) -> Result<()> {
 fn options(args: SlurmArgs, out: PathBuf, job_name: String) -> Result<SlurmOptions> {
     let bin = match args.bin {
         Some(b) => b,
-        None => std::env::current_exe()?.canonicalize()?,
+        None => super::command::this_binary("evomcts slurm without --bin")?,
     };
     Ok(SlurmOptions {
         tasks: args.tasks,

@@ -64,7 +64,7 @@ pub fn srun_options(on: bool, name: &str, progress: bool) -> Result<Option<SrunO
         return Ok(None);
     }
     Ok(Some(SrunOptions {
-        bin: std::env::current_exe()?.canonicalize()?,
+        bin: super::command::this_binary("--srun")?,
         name: name.to_string(),
         progress,
     }))

@@ -39,7 +39,7 @@ fn the_committed_open_spiel_league_reads_with_its_game_version_and_signed_scores
 }
 
 #[test]
-fn the_binary_prints_an_open_spiel_leagues_tables_and_reports_it_without_positions() {
+fn the_binary_prints_plots_and_reports_an_open_spiel_league_without_positions() {
     let out = evomcts(&["table", RUN]);
     assert!(
         out.status.success(),
@@ -59,6 +59,14 @@ fn the_binary_prints_an_open_spiel_leagues_tables_and_reports_it_without_positio
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let plots = dir.join("plots");
+    let out = evomcts(&["plot", "league", RUN, "--out", plots.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(plots.join("league_win_rates.svg").exists());
     let page = std::fs::read_to_string(report.join("games/game-0.html")).unwrap();
     assert!(
         page.contains("python -m evomcts report RUN --out OUT"),
