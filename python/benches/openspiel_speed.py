@@ -2,14 +2,15 @@
 on one thread: evomcts on its native game, evomcts on OpenSpiel's game through the adapter
 (a `pyspiel` state behind the game interface), and OpenSpiel's C++ `MCTSBot` (one random
 rollout per leaf). Each is timed over whole games of itself against itself, so all three
-decide in positions of the same kind of play; the figure is the median over games of the
-game's time per decision.
+decide in positions of the same kind of play. OpenSpiel's figure is the median over games of
+the game's time per decision; evomcts's, the extra time of a league with twice the games over
+its extra decisions (what a league costs besides its games cancels).
 
     python python/benches/openspiel_speed.py            # connect_four and pig, as docs/openspiel.md
     python python/benches/openspiel_speed.py --games 4 --quick
 
 evomcts's games are leagues run by the command line in this process (`--threads 1`), timed
-from start to tables; OpenSpiel's are a Python loop calling `MCTSBot.step`.
+from start to tables; OpenSpiel's are a Python loop calling `MCTSBot.step`, timed per call.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ CASES = [
 ]
 
 
-def league_ms_per_decision(game: str, sims: int, games: int, folder: Path) -> List[float]:
-    """evomcts's self-play games of `game` at `sims`, one league of `games` games; the time per
-    decision of each game, the league's time shared by decisions."""
+def timed_league(game: str, sims: int, games: int, folder: Path):
+    """One league of evomcts's self-play games of `game` at `sims`, `games` per seating on one
+    thread: (seconds from start to tables, decisions)."""
     folder.mkdir(parents=True)
     spec = folder / "spec.ron"
     controller = f"Mcts(sims: {sims}, c_e: 0.7071067811865476, reward: WinLoss, final_move: MostVisits)"
@@ -56,13 +57,19 @@ def league_ms_per_decision(game: str, sims: int, games: int, folder: Path) -> Li
     elapsed = time.perf_counter() - started
     if status != 0:
         raise SystemExit(f"the league of {game} failed")
-    decisions = []
-    for line in (out / "games.jsonl").read_text().splitlines():
-        record = json.loads(line)["game"]
-        decisions.append(sum(record["turns"]))
-    total = sum(decisions)
-    # One league timed whole: every decision costs the league's mean.
-    return [1000 * elapsed / total] * len(decisions)
+    decisions = sum(
+        sum(json.loads(line)["game"]["turns"]) for line in (out / "games.jsonl").read_text().splitlines()
+    )
+    return elapsed, decisions
+
+
+def league_ms_per_decision(game: str, sims: int, games: int, folder: Path) -> float:
+    """evomcts's time per decision: a league of `games` per seating and one of twice as many
+    (the second's games include the first's), the difference in time over the difference in
+    decisions, so what a league costs besides its games (start, records, tables) cancels."""
+    small = timed_league(game, sims, games, folder / "small")
+    large = timed_league(game, sims, 2 * games, folder / "large")
+    return 1000 * (large[0] - small[0]) / (large[1] - small[1])
 
 
 def open_spiel_ms_per_decision(load: str, sims: int, games: int) -> List[float]:
@@ -112,8 +119,8 @@ def main() -> int:
             "game": name,
             "sims": sims,
             "games": args.games,
-            "evomcts_native_ms": statistics.median(native_ms),
-            "evomcts_adapter_ms": statistics.median(adapter_ms),
+            "evomcts_native_ms": native_ms,
+            "evomcts_adapter_ms": adapter_ms,
             "open_spiel_cpp_ms": statistics.median(theirs_ms),
         }
         row["adapter_over_open_spiel"] = row["evomcts_adapter_ms"] / row["open_spiel_cpp_ms"]
