@@ -7,7 +7,7 @@
 //! Cost: each state method is a call into Python under the GIL. The state caches who is to
 //! move (asked once after each action), so a step down the tree is two calls: `apply_action`,
 //! `current_player` (with `legal_actions` at a new node); a rollout is played in C++ by
-//! `pyspiel.evaluate_bots` (five calls, its returns kept), and a simulation adds one `clone`.
+//! `pyspiel.evaluate_bots` (four calls, its returns kept), and a simulation adds one `clone`.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -205,8 +205,8 @@ impl ExternalState for PyState {
                 let returns: Vec<f64> = function(&EVALUATE_BOTS, "evaluate_bots")?
                     .call1((self.state.bind(py), bots, seeds[2]))?
                     .extract()?;
-                let id = self.state.call_method0(py, intern!(py, "current_player"))?;
-                self.player = player_of(id.extract(py)?);
+                // `evaluate_bots` plays until the state is terminal.
+                self.player = ExternalPlayer::Terminal;
                 Ok([
                     returns.first().copied().unwrap_or(0.0),
                     returns.get(1).copied().unwrap_or(0.0),

@@ -376,6 +376,16 @@ impl Game for ExternalGame {
         Ok(())
     }
 
+    /// Without asking `legal_actions` first: a call fewer for each step a search takes down
+    /// its tree.
+    fn apply_legal_move(&mut self, mv: ExternalMove) -> Result<(), ExternalError> {
+        let player = self.check_applicable(false)?;
+        self.apply(mv.0)?;
+        self.turns += 1;
+        self.last_mover = player;
+        Ok(())
+    }
+
     /// Uniform over the legal actions: one `gen_range(0..count)` draw.
     fn random_move(&self, rng: &mut GameRng) -> Option<ExternalMove> {
         let state = self.state.as_ref().filter(|_| self.at_decision())?;

@@ -240,6 +240,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Plays `move` for the player to move.
     fn apply_move(&mut self, mv: Self::Move) -> Result<(), Self::Error>;
 
+    /// [`Game::apply_move`] for a move the caller took from `legal_moves` of this very
+    /// position (MCTS replaying its tree): a game whose legality check costs a call elsewhere
+    /// may skip it here. The same state results; by default it is `apply_move`.
+    fn apply_legal_move(&mut self, mv: Self::Move) -> Result<(), Self::Error> {
+        self.apply_move(mv)
+    }
+
     /// A move drawn by the game's random player (rollouts and the `Random` controller).
     /// `None` when not at a decision.
     fn random_move(&self, rng: &mut GameRng) -> Option<Self::Move>;

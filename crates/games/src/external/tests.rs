@@ -423,3 +423,45 @@ fn a_state_that_rolls_out_by_itself_is_called_once_per_rollout_and_seeded_by_the
     assert!(g.is_over());
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), before);
 }
+
+#[test]
+fn a_legal_move_applied_without_the_check_gives_the_same_state_and_the_same_refusals() {
+    let mut rng = GameRng::seed_from_u64(3);
+    let mut checked = dice(1.0);
+    let mut unchecked = dice(1.0);
+    // A chance event first: both refuse a move there, and the placeholder refuses one too.
+    assert_eq!(
+        checked.apply_move(ExternalMove(KEEP)).unwrap_err().kind,
+        ExternalErrorKind::ChancePending
+    );
+    assert_eq!(
+        unchecked
+            .apply_legal_move(ExternalMove(KEEP))
+            .unwrap_err()
+            .kind,
+        ExternalErrorKind::ChancePending
+    );
+    assert!(ExternalGame::placeholder()
+        .apply_legal_move(ExternalMove(KEEP))
+        .is_err());
+    while !checked.is_over() {
+        if checked.at_decision() {
+            let mv = checked.random_move(&mut rng).unwrap();
+            checked.apply_move(mv).unwrap();
+            unchecked.apply_legal_move(mv).unwrap();
+        } else {
+            let label = checked.sample_chance(&mut rng).unwrap() as u8;
+            unchecked.apply_outcome(label).unwrap();
+        }
+        assert_eq!(checked.text(), unchecked.text());
+        assert_eq!(
+            (checked.to_move(), checked.turns_played(), checked.is_over()),
+            (
+                unchecked.to_move(),
+                unchecked.turns_played(),
+                unchecked.is_over()
+            )
+        );
+    }
+    assert_eq!(checked.scores(), unchecked.scores());
+}

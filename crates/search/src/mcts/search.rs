@@ -223,7 +223,7 @@ impl<G: Game> Core<G> {
                         });
                     }
                     self.sim_state
-                        .apply_move(mv)
+                        .apply_legal_move(mv)
                         .expect("moves in the tree are legal in the replayed state");
                     if node_id == ROOT {
                         root_child = child;
