@@ -102,7 +102,7 @@ impl GameChoice {
 
     /// Worker threads a run of this game uses unless told: 0 (every core) for a native game,
     /// 1 for an OpenSpiel game, whose every call takes Python's GIL (the committed connect_four
-    /// league: 5.0 s on one thread, 6.8 s on two; docs/openspiel.md).
+    /// league: 3.6 s on one thread, 4.9 s on two; docs/openspiel.md).
     pub fn default_threads(&self) -> usize {
         match self {
             GameChoice::OpenSpiel(_) => 1,

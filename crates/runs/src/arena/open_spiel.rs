@@ -141,6 +141,38 @@ pub trait OpenSpielProvider: Send + Sync {
     fn load(&self, spec: &OpenSpielSpec) -> Result<LoadedGame, String>;
     /// The installed OpenSpiel's version, recorded with every game.
     fn version(&self) -> String;
+    /// Called on each worker thread of a run's pool before it plays an OpenSpiel game, and
+    /// [`OpenSpielProvider::worker_stopped`] on each after the run: a binding may keep
+    /// per-thread state in between (Python: the thread's state, so each call into Python need
+    /// not make one).
+    fn worker_started(&self) {}
+    fn worker_stopped(&self) {}
+}
+
+/// While it lives, every worker of `pool` has been told it plays OpenSpiel games
+/// ([`OpenSpielProvider::worker_started`]); dropped, each is told it stopped. `None` for a
+/// native game or without a provider.
+pub struct WorkerHooks<'a> {
+    pool: &'a rayon::ThreadPool,
+    provider: &'static dyn OpenSpielProvider,
+}
+
+impl<'a> WorkerHooks<'a> {
+    pub fn install(pool: &'a rayon::ThreadPool, game: &super::GameChoice) -> Option<Self> {
+        let super::GameChoice::OpenSpiel(_) = game else {
+            return None;
+        };
+        let provider: &'static dyn OpenSpielProvider = PROVIDER.get()?.as_ref();
+        pool.broadcast(|_| provider.worker_started());
+        Some(WorkerHooks { pool, provider })
+    }
+}
+
+impl Drop for WorkerHooks<'_> {
+    fn drop(&mut self) {
+        let provider = self.provider;
+        self.pool.broadcast(|_| provider.worker_stopped());
+    }
 }
 
 static PROVIDER: OnceLock<Box<dyn OpenSpielProvider>> = OnceLock::new();

@@ -666,14 +666,16 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
-    let default_threads = match &spec.fitness {
-        FitnessSpec::Games(games) => games.game.default_threads(),
-        _ => 0,
+    let game = match &spec.fitness {
+        FitnessSpec::Games(games) => Some(games.game),
+        _ => None,
     };
+    let default_threads = game.map_or(0, |g| g.default_threads());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(default_threads))
         .build()
         .expect("a thread pool");
+    let _hooks = game.and_then(|g| crate::arena::open_spiel::WorkerHooks::install(&pool, &g));
     let stop_at = opts
         .stop_after
         .unwrap_or(usize::MAX)

@@ -612,6 +612,7 @@ pub fn run_league_until(
         .num_threads(opts.threads.unwrap_or(spec.game.default_threads()))
         .build()
         .expect("a thread pool");
+    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &spec.game);
     let mut progress = GameProgress::new(
         spec,
         &jobs,
@@ -627,7 +628,7 @@ pub fn run_league_until(
     let mut first_error = None;
     std::thread::scope(|scope| {
         let (pending, stop) = (&pending, &stop);
-        let hash = &hash;
+        let (hash, pool) = (&hash, &pool);
         // Each worker takes the next game of the list as it frees up, so the games run in the
         // order `order_longest_first` gave them and the last ones to finish are short.
         let next = AtomicUsize::new(0);

@@ -354,6 +354,7 @@ pub fn play_pairings(
         .num_threads(opts.threads.unwrap_or(game.default_threads()))
         .build()
         .expect("a thread pool");
+    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &game);
     let started = Instant::now();
     let stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
     let mut next = done;
