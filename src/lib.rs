@@ -11,13 +11,18 @@
 //!   uses;
 //! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
 //!
-//! This crate is the command line (`src/cli`) and re-exports the layers under one name, so
-//! `evomcts::search::…` reads the same from the binary, the tests and the Python package.
+//! This crate is the command line (`src/cli`, compiled into the binary) and re-exports the
+//! layers under one name, so `evomcts::search::…` reads the same from the binary, the tests
+//! and the Python package. With the feature `command-line` the library holds the command line
+//! too (`evomcts::cli`), for the Python package's `python -m evomcts`; without it, which is how
+//! `cargo test` builds it, the integration tests need not wait for the command line to compile.
 //! See ARCHITECTURE.md for the map.
 
 // The command line's modules name the library `evomcts::…`, as the binary and tests do.
+#[cfg(feature = "command-line")]
 extern crate self as evomcts;
 
+#[cfg(feature = "command-line")]
 #[macro_use]
 pub mod cli;
 

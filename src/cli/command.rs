@@ -74,6 +74,8 @@ pub fn this_binary(flag: &str) -> anyhow::Result<std::path::PathBuf> {
 
 /// [`main`] for a program that embeds the command line (the Python package): commands that
 /// would start this executable as the evomcts binary refuse to ([`this_binary`]).
+// The binary compiles these modules too and never embeds itself.
+#[allow(dead_code)]
 pub fn main_embedded(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     EMBEDDED.store(true, std::sync::atomic::Ordering::Relaxed);
     main(args)
