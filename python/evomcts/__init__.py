@@ -84,14 +84,14 @@ def play(
     return record
 
 
-def command_line(args: List[str]) -> int:
+def command_line(args: List[PathLike]) -> int:
     """Runs the ``evomcts`` command line on ``args`` (without the program's name) in this
     process, as ``python -m evomcts ARGS`` does, and returns its exit status (0 on success, 2
     after an error, printed on stderr). OpenSpiel's games are playable here: a spec naming
     ``OpenSpiel(name: ..., params: ...)`` runs with every command (``league``, ``evolve``,
     ``validate``, ``replay``, ``table``, ``report``). See docs/openspiel.md.
     """
-    return _evomcts.main(["evomcts", *[os.fspath(a) if not isinstance(a, str) else a for a in args]])
+    return _evomcts.main(["evomcts", *map(os.fspath, args)])
 
 
 def run_league(

@@ -20,7 +20,7 @@ use evomcts_search::{Agent, ControllerSpec};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::raise;
 
@@ -70,6 +70,29 @@ impl PyState {
     }
 }
 
+impl PyState {
+    /// `out` extended with the items of the list `state.method()` returns.
+    fn extend_from_list<'py, T>(
+        &self,
+        py: Python<'py>,
+        method: &Bound<'py, PyString>,
+        out: &mut Vec<T>,
+    ) where
+        T: for<'a> FromPyObject<'a, 'py>,
+    {
+        // As `broken`, naming the method only when it failed.
+        let failed = |e: PyErr| -> ! { panic!("OpenSpiel's `{method}` failed: {e}") };
+        let list = self.state.bind(py).call_method0(method);
+        let list = list
+            .and_then(|l| Ok(l.cast_into::<PyList>()?))
+            .unwrap_or_else(|e| failed(e));
+        out.extend(
+            list.iter()
+                .map(|item| item.extract::<T>().unwrap_or_else(|e| failed(e.into()))),
+        );
+    }
+}
+
 impl ExternalState for PyState {
     fn clone_box(&self) -> Box<dyn ExternalState> {
         Python::attach(|py| {
@@ -89,22 +112,7 @@ impl ExternalState for PyState {
     }
 
     fn legal_actions(&self, out: &mut Vec<i64>) {
-        Python::attach(|py| {
-            let list = broken(
-                "legal_actions",
-                self.state
-                    .bind(py)
-                    .call_method0(intern!(py, "legal_actions")),
-            );
-            let list = broken(
-                "legal_actions",
-                list.cast_into::<PyList>().map_err(PyErr::from),
-            );
-            out.extend(
-                list.iter()
-                    .map(|a| broken("legal_actions", a.extract::<i64>())),
-            );
-        })
+        Python::attach(|py| self.extend_from_list(py, intern!(py, "legal_actions"), out));
     }
 
     fn apply_action(&mut self, action: i64) -> Result<(), String> {
@@ -123,22 +131,7 @@ impl ExternalState for PyState {
     }
 
     fn chance_outcomes(&self, out: &mut Vec<(i64, f64)>) {
-        Python::attach(|py| {
-            let list = broken(
-                "chance_outcomes",
-                self.state
-                    .bind(py)
-                    .call_method0(intern!(py, "chance_outcomes")),
-            );
-            let list = broken(
-                "chance_outcomes",
-                list.cast_into::<PyList>().map_err(PyErr::from),
-            );
-            out.extend(
-                list.iter()
-                    .map(|o| broken("chance_outcomes", o.extract::<(i64, f64)>())),
-            );
-        })
+        Python::attach(|py| self.extend_from_list(py, intern!(py, "chance_outcomes"), out));
     }
 
     fn returns(&self) -> [f64; 2] {

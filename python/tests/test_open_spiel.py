@@ -45,7 +45,29 @@ UCT_AND_RANDOM = """
 """
 
 
-def cli(*args: str, capfd=None) -> int:
+def evolve_spec(path: Path, game: str, *, seed: int, generations: int, samples: int) -> Path:
+    """A tiny evolution on `game`: a (1 + 2)-ES at 10 simulations against UCT."""
+    path.write_text(
+        f"""(
+    name: "open-spiel-evolve-test",
+    seed: {seed},
+    grammar: "paper",
+    seed_formula: "Q + 2*C*sqrt(2*ln(N)/n)",
+    strategy: (mu: 1, lambda: 2, generations: {generations}, plus: true, initial: MutatedSeed),
+    noise: (samples: {samples}),
+    fitness: Games(
+        game: {game},
+        candidate: (sims: 10, c_e: 0.5, reward: WinLoss),
+        baseline: Mcts(sims: 10, c_e: 0.5, reward: WinLoss),
+        score: WinRate,
+    ),
+)
+"""
+    )
+    return path
+
+
+def cli(*args) -> int:
     """The command line in this process (as ``python -m evomcts``)."""
     return _evomcts.main(["evomcts", *map(str, args)])
 
@@ -121,23 +143,8 @@ def test_a_search_handles_chance_nodes_and_answers_a_legal_action():
 
 
 def test_a_pig_evolution_runs_and_an_interrupted_one_resumes_to_the_same_files(tmp_path):
-    spec = tmp_path / "pig.ron"
-    spec.write_text(
-        """(
-    name: "open-spiel-pig-test",
-    seed: 5,
-    grammar: "paper",
-    seed_formula: "Q + 2*C*sqrt(2*ln(N)/n)",
-    strategy: (mu: 1, lambda: 2, generations: 2, plus: true, initial: MutatedSeed),
-    noise: (samples: 4),
-    fitness: Games(
-        game: OpenSpiel(name: "pig", params: {"winscore": 10}),
-        candidate: (sims: 10, c_e: 0.5, reward: WinLoss),
-        baseline: Mcts(sims: 10, c_e: 0.5, reward: WinLoss),
-        score: WinRate,
-    ),
-)
-"""
+    spec = evolve_spec(
+        tmp_path / "pig.ron", 'OpenSpiel(name: "pig", params: {"winscore": 10})', seed=5, generations=2, samples=4
     )
     whole, parts = tmp_path / "whole", tmp_path / "parts"
     done = evolve(spec, whole, threads=2, quiet=True)
@@ -250,24 +257,7 @@ def test_the_games_evomcts_plays_include_the_peer_checks_and_exclude_the_rest():
 
 
 def test_commands_that_start_the_binary_on_an_allocation_refuse_inside_python(tmp_path, capfd):
-    spec = tmp_path / "c4.ron"
-    spec.write_text(
-        """(
-    name: "c4-srun",
-    seed: 1,
-    grammar: "paper",
-    seed_formula: "Q + 2*C*sqrt(2*ln(N)/n)",
-    strategy: (mu: 1, lambda: 2, generations: 1, plus: true, initial: MutatedSeed),
-    noise: (samples: 2),
-    fitness: Games(
-        game: OpenSpiel(name: "connect_four"),
-        candidate: (sims: 10, c_e: 0.5, reward: WinLoss),
-        baseline: Mcts(sims: 10, c_e: 0.5, reward: WinLoss),
-        score: WinRate,
-    ),
-)
-"""
-    )
+    spec = evolve_spec(tmp_path / "c4.ron", 'OpenSpiel(name: "connect_four")', seed=1, generations=1, samples=2)
     assert cli("evolve", spec, "--out", tmp_path / "run", "--srun") == 2
     assert "--srun starts the evomcts binary on the allocation" in capfd.readouterr().err
     assert not (tmp_path / "run").exists()

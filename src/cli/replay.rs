@@ -219,7 +219,7 @@ fn games_list(spec: &LeagueSpec, games: &[LeagueGame]) -> TextTable {
         headers: ["K", "Player 1 v player 2", "Game", "Score", "Winner"]
             .map(String::from)
             .into_iter()
-            .chain([capitalised(spec.game.seed_name())])
+            .chain([escape::capitalised(spec.game.seed_name())])
             .collect(),
         rows,
     }
@@ -395,15 +395,6 @@ fn print_final_scores(game: &LeagueGame) -> Result<()> {
         escape::terminal(&game.names[1])
     )?;
     Ok(())
-}
-
-/// `tile seed` → `Tile seed`.
-fn capitalised(words: &str) -> String {
-    let mut chars = words.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// One picture of the board after every turn, the final board numbered like the others.

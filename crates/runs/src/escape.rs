@@ -133,6 +133,16 @@ pub fn abbreviated(text: &str, max: usize) -> String {
     format!("{}… ({count} characters)", terminal(&start))
 }
 
+/// Words with their first letter in upper case, for the start of a sentence or a column
+/// heading: `tile seed` → `Tile seed`.
+pub fn capitalised(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// A number for a message or a table a person reads: as Rust writes it (the shortest text that
 /// reads back as the same `f64`), except that very large or very small magnitudes are written
 /// with an exponent (`1e308`, not 309 digits).

@@ -89,7 +89,7 @@ impl GameChoice {
     /// reason. Without OpenSpiel in this process its games are not checked: their specs are
     /// still read (tables, reports), and playing one is refused where it starts.
     pub fn check_startable(&self) -> Result<(), String> {
-        if matches!(self, GameChoice::OpenSpiel(_)) && !super::open_spiel::provider_installed() {
+        if self.is_open_spiel_without_provider() {
             return Ok(());
         }
         struct Start;
@@ -98,6 +98,12 @@ impl GameChoice {
             fn run<G: Game>(self, _: G) {}
         }
         self.dispatch(Rules::default(), Start)
+    }
+
+    /// An OpenSpiel game in a process that cannot load one (the binary): its specs are read,
+    /// unchecked against the game, and playing it is refused where it starts (`dispatch`).
+    fn is_open_spiel_without_provider(&self) -> bool {
+        matches!(self, GameChoice::OpenSpiel(_)) && !super::open_spiel::provider_installed()
     }
 
     /// Worker threads a run of this game uses unless told: 0 (every core) for a native game,
@@ -125,9 +131,7 @@ impl GameChoice {
     /// That the game offers what a controller asks of it (a Star evaluation), the message
     /// naming the setting.
     pub fn check_controller(&self, spec: &ControllerSpec) -> Result<(), String> {
-        // Without OpenSpiel in this process its games' specs are still read (tables, reports);
-        // playing one is refused where it starts (`dispatch`).
-        if matches!(self, GameChoice::OpenSpiel(_)) && !super::open_spiel::provider_installed() {
+        if self.is_open_spiel_without_provider() {
             return Ok(());
         }
         struct Check<'a>(&'a ControllerSpec);

@@ -49,7 +49,8 @@ pub struct RunOptions {
     pub out_dir: PathBuf,
     /// Continue from the last generation written in `out_dir`.
     pub resume: bool,
-    /// Worker threads; `None` = all cores. Results do not depend on it.
+    /// Worker threads; `None` = all cores (one for an OpenSpiel game). Results do not depend
+    /// on it.
     pub threads: Option<usize>,
     /// Progress on stderr: one line per generation, and within a generation the games (or
     /// bandit runs) evaluated of its total with ETAs, at most every 10 seconds.

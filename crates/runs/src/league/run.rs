@@ -83,7 +83,7 @@ pub enum LeagueError {
 pub struct RunOptions {
     pub out_dir: PathBuf,
     pub resume: bool,
-    /// Worker threads; `None` = all cores.
+    /// Worker threads; `None` = all cores (one for an OpenSpiel game).
     pub threads: Option<usize>,
     /// A progress bar and the top of the live standings on stderr.
     pub progress: bool,

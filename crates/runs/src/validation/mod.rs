@@ -598,7 +598,7 @@ pub fn run_validation(
             "Candidate: `{}`{formula}\n\nBaseline: `{}`\n\n{}: {} from the validation namespace ({seeds} with the top bit set; evolution and the UCT sweep never play them), master seed {}, both seatings.",
             serde_json::to_string(&spec.candidate).unwrap_or_default(),
             serde_json::to_string(&spec.baseline).unwrap_or_default(),
-            capitalised(&sequences),
+            crate::escape::capitalised(&sequences),
             spec.sequences,
             spec.seed,
         ),
@@ -618,14 +618,6 @@ fn sequence_words(game: GameChoice) -> (String, &'static str) {
         ),
         _ => (format!("seeds of {}", game.label()), "seeds"),
     }
-}
-
-fn capitalised(words: &str) -> String {
-    let mut chars = words.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// A folder's `summary.md`: the title, the description, `body`, the table and `tail`, each
