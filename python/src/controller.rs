@@ -62,13 +62,21 @@ impl PyController {
 
     /// The controller's move for ``game``'s tile to place, for the player to move. The
     /// controller keeps its random generator from one decision to the next; the GIL is
-    /// released while it searches.
-    fn decide(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<PyMove> {
-        if game.state.drawn().is_none() {
-            return Err(raise(evomcts_games::carcassonne::GameError::GameOver));
-        }
-        let state = game.state.clone();
-        let agent = self.agent.get_mut().map_err(|_| {
+    /// released while it searches, on a copy of ``game`` (which another thread may change
+    /// meanwhile). A controller serves one thread at a time.
+    fn decide(slf: &Bound<'_, Self>, game: &Bound<'_, PyGame>) -> PyResult<PyMove> {
+        let py = slf.py();
+        let state = {
+            let game = game.try_borrow().map_err(|_| crate::in_use("Game"))?;
+            if game.state.drawn().is_none() {
+                return Err(raise(evomcts_games::carcassonne::GameError::GameOver));
+            }
+            game.state.clone()
+        };
+        let mut this = slf
+            .try_borrow_mut()
+            .map_err(|_| crate::in_use("Controller"))?;
+        let agent = this.agent.get_mut().map_err(|_| {
             raise(anyhow::anyhow!(
                 "the controller failed in an earlier decision"
             ))
@@ -109,15 +117,17 @@ impl Controller<GameState> for Cancellable<'_> {
 #[pyo3(signature = (a, b, tile_seed, *, bottom_of_stack=false, two_tile_city_scores_two=false))]
 fn play_json(
     py: Python<'_>,
-    a: &PyController,
-    b: &PyController,
+    a: &Bound<'_, PyController>,
+    b: &Bound<'_, PyController>,
     tile_seed: u64,
     bottom_of_stack: bool,
     two_tile_city_scores_two: bool,
 ) -> PyResult<String> {
     let rules = rules(bottom_of_stack, two_tile_city_scores_two);
     let cancel = AtomicBool::new(false);
-    let seat = |c: &PyController| -> PyResult<Cancellable<'_>> {
+    // Each controller is read (its spec and seed) and let go before the game starts.
+    let seat = |c: &Bound<'_, PyController>| -> PyResult<Cancellable<'_>> {
+        let c = c.try_borrow().map_err(|_| crate::in_use("Controller"))?;
         Ok(Cancellable {
             agent: build(&c.spec, c.seed)?,
             cancel: &cancel,

@@ -36,6 +36,18 @@ fn finite(flag: &str, value: f64) -> PyResult<f64> {
     }
 }
 
+/// A count or a variance of `formula eval` (N, n, V, K): finite and at least 0, as the
+/// command line's flags, which take no minus sign, must be.
+fn count(flag: &str, value: f64) -> PyResult<f64> {
+    let value = finite(flag, value)?;
+    if value < 0.0 {
+        return Err(raise(anyhow::anyhow!(
+            "invalid value for {flag}: expected a number >= 0, got {value}"
+        )));
+    }
+    Ok(value)
+}
+
 #[pymethods]
 impl PyFormula {
     /// Parses the formula's text (as ``evomcts formula show`` does).
@@ -137,12 +149,12 @@ impl PyFormula {
     ) -> PyResult<f64> {
         let inputs = SelectionInputs {
             q: finite("q", q)?,
-            parent_visits: finite("parent_visits", parent_visits)?,
-            child_visits: finite("child_visits", child_visits)?,
+            parent_visits: count("parent_visits", parent_visits)?,
+            child_visits: count("child_visits", child_visits)?,
             c_e: finite("c", c)?,
-            reward_variance: finite("variance", variance)?,
+            reward_variance: count("variance", variance)?,
             parent_q: finite("parent_q", parent_q)?,
-            siblings: finite("siblings", siblings)?,
+            siblings: count("siblings", siblings)?,
             heuristic: finite("heuristic", heuristic)?,
             prior: finite("prior", prior)?,
             features: [
@@ -163,13 +175,27 @@ impl PyFormula {
     /// ``evomcts formula mutate --seed SEED`` prints.
     #[pyo3(signature = (grammar=None, seed=1))]
     fn mutate(&self, grammar: Option<&PyGrammar>, seed: u64) -> PyFormula {
-        self.mutations(1, grammar, seed).remove(0)
+        self.offspring(1, grammar, seed).remove(0)
     }
 
     /// ``count`` random single mutations under ``grammar`` from one generator seeded with
-    /// ``seed``: the offspring ``evomcts formula mutate --count COUNT --seed SEED`` prints.
+    /// ``seed``: the offspring ``evomcts formula mutate --count COUNT --seed SEED`` prints
+    /// (``count`` bounded as the flag is).
     #[pyo3(signature = (count, grammar=None, seed=1))]
-    fn mutations(&self, count: usize, grammar: Option<&PyGrammar>, seed: u64) -> Vec<PyFormula> {
+    fn mutations(
+        &self,
+        count: &Bound<'_, PyAny>,
+        grammar: Option<&PyGrammar>,
+        seed: u64,
+    ) -> PyResult<Vec<PyFormula>> {
+        let max = evomcts_runs::bounds::MAX_MUTATIONS;
+        let count = crate::int_arg("count", count, 0, max)? as usize;
+        Ok(self.offspring(count, grammar, seed))
+    }
+}
+
+impl PyFormula {
+    fn offspring(&self, count: usize, grammar: Option<&PyGrammar>, seed: u64) -> Vec<PyFormula> {
         let paper;
         let grammar = match grammar {
             Some(g) => &g.inner,

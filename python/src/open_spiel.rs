@@ -8,13 +8,21 @@
 //! move (asked once after each action), so a step down the tree is two calls: `apply_action`,
 //! `current_player` (with `legal_actions` at a new node); a rollout is played in C++ by
 //! `pyspiel.evaluate_bots` (four calls, its returns kept), and a simulation adds one `clone`.
+//!
+//! Errors: a game is loaded once per spec, and only after its checks (its kind, its number of
+//! actions and length, `check_sizes`) and one random game played as a probe, with OpenSpiel's
+//! own stderr lines silenced; every reason is shown escaped and cut, and not at all for a spec
+//! naming a file. A call that still fails during play unwinds as a [`Stop`] (see `stop.rs`),
+//! which the package's boundaries raise as an error naming the game.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use evomcts_games::external::{ExternalGame, ExternalPlayer, ExternalState};
 use evomcts_runs::arena::open_spiel::{
-    install_provider, LoadedGame, OpenSpielGame, OpenSpielParam, OpenSpielProvider, OpenSpielSpec,
+    check_sizes, install_provider, shown, LoadedGame, OpenSpielGame, OpenSpielParam,
+    OpenSpielProvider, OpenSpielSpec,
 };
 use evomcts_search::{Agent, ControllerSpec};
 use pyo3::intern;
@@ -22,7 +30,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use crate::raise;
+use crate::stop::Stop;
+use crate::{interruptible, raise};
+use pyo3::exceptions::PyTypeError;
 
 /// A `pyspiel.State` behind the game interface.
 #[derive(Debug)]
@@ -31,7 +41,11 @@ pub struct PyState {
     /// Who is to move: the state changes only through `apply_action`, which asks again.
     player: ExternalPlayer,
     max_outcomes: usize,
-    game_name: std::sync::Arc<str>,
+    game_name: Arc<str>,
+    /// OpenSpiel's reasons are not shown (the spec names a file they may quote).
+    hide_reasons: bool,
+    /// Once set, the next call stops the search ([`Stop::Cancelled`]); shared by the clones.
+    cancel: Option<Arc<AtomicBool>>,
     /// The returns of a rollout played in one call (the state is then over).
     rolled_out: Option<[f64; 2]>,
 }
@@ -47,10 +61,14 @@ fn player_of(id: i64) -> ExternalPlayer {
     }
 }
 
-/// A failed call into a state `load` admitted: a broken contract, so a panic with Python's
-/// message (the run's error reports it with the game).
-fn broken<T>(what: &str, result: PyResult<T>) -> T {
-    result.unwrap_or_else(|e| panic!("OpenSpiel's `{what}` failed: {e}"))
+/// OpenSpiel's reason for an error, for a message: escaped and cut, or not shown at all when
+/// `hide` (a spec naming a file: the reason may quote it).
+fn reason(py: Python<'_>, e: &PyErr, hide: bool) -> String {
+    if hide {
+        "(OpenSpiel's reason is not shown: it may quote the file the spec names)".into()
+    } else {
+        shown(&e.value(py).to_string())
+    }
 }
 
 impl PyState {
@@ -65,8 +83,37 @@ impl PyState {
             player,
             max_outcomes,
             game_name: name.into(),
+            hide_reasons: false,
+            cancel: None,
             rolled_out: None,
         })
+    }
+
+    /// The value of a call into OpenSpiel, or the search stops with an error naming the game,
+    /// the call and OpenSpiel's reason ([`Stop::Failed`]).
+    fn broken<T>(&self, what: &str, result: PyResult<T>) -> T {
+        result.unwrap_or_else(|e| self.fail(what, e))
+    }
+
+    /// Stops the search: the call `what` into OpenSpiel failed with `e`.
+    fn fail(&self, what: &str, e: PyErr) -> ! {
+        let why = Python::attach(|py| reason(py, &e, self.hide_reasons));
+        Stop::Failed(format!(
+            "OpenSpiel's `{}` failed during play (`{what}`): {why}",
+            shown(&self.game_name)
+        ))
+        .raise()
+    }
+
+    /// Stops the search if it was told to ([`Stop::Cancelled`]).
+    fn check_cancel(&self) {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            Stop::Cancelled.raise()
+        }
     }
 }
 
@@ -81,7 +128,7 @@ impl PyState {
         T: for<'a> FromPyObject<'a, 'py>,
     {
         // As `broken`, naming the method only when it failed.
-        let failed = |e: PyErr| -> ! { panic!("OpenSpiel's `{method}` failed: {e}") };
+        let failed = |e: PyErr| -> ! { self.fail(&method.to_string(), e) };
         let list = self.state.bind(py).call_method0(method);
         let list = list
             .and_then(|l| Ok(l.cast_into::<PyList>()?))
@@ -95,13 +142,16 @@ impl PyState {
 
 impl ExternalState for PyState {
     fn clone_box(&self) -> Box<dyn ExternalState> {
+        self.check_cancel();
         Python::attach(|py| {
-            let state = broken("clone", self.state.call_method0(py, intern!(py, "clone")));
+            let state = self.broken("clone", self.state.call_method0(py, intern!(py, "clone")));
             Box::new(PyState {
                 state,
                 player: self.player,
                 max_outcomes: self.max_outcomes,
                 game_name: self.game_name.clone(),
+                hide_reasons: self.hide_reasons,
+                cancel: self.cancel.clone(),
                 rolled_out: self.rolled_out,
             })
         })
@@ -115,17 +165,19 @@ impl ExternalState for PyState {
         Python::attach(|py| self.extend_from_list(py, intern!(py, "legal_actions"), out));
     }
 
+    /// The wrapper applies only legal actions and listed outcomes, so OpenSpiel refusing one
+    /// is a failure of the game: the search stops ([`Stop::Failed`]).
     fn apply_action(&mut self, action: i64) -> Result<(), String> {
+        self.check_cancel();
         Python::attach(|py| {
             let state = self.state.bind(py);
-            state
-                .call_method1(intern!(py, "apply_action"), (action,))
-                .map_err(|e| e.value(py).to_string())?;
-            let id = broken(
+            let applied = state.call_method1(intern!(py, "apply_action"), (action,));
+            self.broken("apply_action", applied);
+            let id = self.broken(
                 "current_player",
                 state.call_method0(intern!(py, "current_player")),
             );
-            self.player = player_of(broken("current_player", id.extract()));
+            self.player = player_of(self.broken("current_player", id.extract()));
             Ok(())
         })
     }
@@ -140,7 +192,7 @@ impl ExternalState for PyState {
         }
         Python::attach(|py| {
             let returns = self.state.call_method0(py, intern!(py, "returns"));
-            let returns: Vec<f64> = broken("returns", returns.and_then(|r| r.extract(py)));
+            let returns: Vec<f64> = self.broken("returns", returns.and_then(|r| r.extract(py)));
             [
                 returns.first().copied().unwrap_or(0.0),
                 returns.get(1).copied().unwrap_or(0.0),
@@ -151,12 +203,12 @@ impl ExternalState for PyState {
     fn move_number(&self) -> usize {
         Python::attach(|py| {
             let n = self.state.call_method0(py, intern!(py, "move_number"));
-            broken("move_number", n.and_then(|n| n.extract(py)))
+            self.broken("move_number", n.and_then(|n| n.extract(py)))
         })
     }
 
     fn text(&self) -> String {
-        Python::attach(|py| broken("str", self.state.bind(py).str()).to_string())
+        Python::attach(|py| self.broken("str", self.state.bind(py).str()).to_string())
     }
 
     fn max_chance_outcomes(&self) -> usize {
@@ -178,6 +230,7 @@ impl ExternalState for PyState {
     /// leagues (a worker thread's every call into Python runs in a fresh thread state, and a
     /// Python function's frame costs more there than the calls it saves).
     fn play_out_randomly(&mut self, seed: u64) {
+        self.check_cancel();
         static EVALUATE_BOTS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         static RANDOM_BOT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         Python::attach(|py| {
@@ -205,7 +258,7 @@ impl ExternalState for PyState {
                     returns.get(1).copied().unwrap_or(0.0),
                 ])
             })();
-            self.rolled_out = Some(broken("evaluate_bots", result));
+            self.rolled_out = Some(self.broken("evaluate_bots", result));
         })
     }
 }
@@ -218,6 +271,7 @@ pub struct PySpielProvider {
     /// Loaded games by OpenSpiel's text of the spec.
     games: Mutex<HashMap<String, LoadedPyGame>>,
     version: OnceLock<String>,
+    available: OnceLock<bool>,
 }
 
 /// `pyspiel`, or an error saying how to install it.
@@ -231,12 +285,15 @@ fn pyspiel(py: Python<'_>) -> Result<Bound<'_, PyModule>, String> {
 }
 
 /// A `pyspiel.SpielError`'s message without OpenSpiel's list of every game after an unknown
-/// name.
+/// name, escaped and cut.
 fn spiel_message(py: Python<'_>, e: &PyErr) -> String {
     let text = e.value(py).to_string();
     match text.split_once(". Available games are:") {
-        Some((first, _)) => format!("{first} (`python -c \"import pyspiel; print(pyspiel.registered_names())\"` lists them)"),
-        None => text,
+        Some((first, _)) => format!(
+            "{} (`python -c \"import pyspiel; print(pyspiel.registered_names())\"` lists them)",
+            shown(first)
+        ),
+        None => shown(&text),
     }
 }
 
@@ -284,8 +341,9 @@ fn refusal(
     }
     Ok((!wrong.is_empty()).then(|| {
         format!(
-            "OpenSpiel's `{spec}` is not a game evomcts's searches play: {}; they play \
+            "OpenSpiel's `{}` is not a game evomcts's searches play: {}; they play \
              two-player, zero-sum, perfect-information, sequential games",
+            spec.shown(),
             wrong.join(", ")
         )
     }))
@@ -303,31 +361,8 @@ impl PySpielProvider {
             return Ok((game.clone_ref(py), *bound, *outcomes));
         }
         let pyspiel = pyspiel(py)?;
-        let params = PyDict::new(py);
-        for (name, value) in &spec.params {
-            let set = match value {
-                OpenSpielParam::Bool(b) => params.set_item(name, b),
-                OpenSpielParam::Int(i) => params.set_item(name, i),
-                OpenSpielParam::Float(x) => params.set_item(name, x),
-                OpenSpielParam::Text(s) => params.set_item(name, s),
-            };
-            set.map_err(|e| e.to_string())?;
-        }
-        let game = pyspiel
-            .call_method1("load_game", (spec.name.as_str(), params))
-            .map_err(|e| format!("OpenSpiel's `{spec}`: {}", spiel_message(py, &e)))?;
-        let checked = (|| -> PyResult<Result<(f64, usize), String>> {
-            if let Some(why) = refusal(py, spec, &game)? {
-                return Ok(Err(why));
-            }
-            let min: f64 = game.call_method0("min_utility")?.extract()?;
-            let max: f64 = game.call_method0("max_utility")?.extract()?;
-            let outcomes: i64 = game.call_method0("max_chance_outcomes")?.extract()?;
-            Ok(Ok((min.abs().max(max.abs()), outcomes.max(0) as usize)))
-        })()
-        .map_err(|e| format!("OpenSpiel's `{spec}`: {e}"))?;
-        let (bound, outcomes) = checked?;
-        let game: Py<PyAny> = game.unbind();
+        let loaded = with_stderr_silenced(py, || checked_game(py, &pyspiel, spec))?;
+        let (game, bound, outcomes) = loaded;
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -336,59 +371,182 @@ impl PySpielProvider {
     }
 }
 
+/// `spec`'s game loaded, checked (its kind, `refusal`; its actions and length, `check_sizes`)
+/// and probed: one random game played to its end, so a game whose parameters OpenSpiel takes
+/// but cannot play (`pig(diceoutcomes=0)`) is refused here, with OpenSpiel's reason, rather
+/// than failing a run.
+fn checked_game(
+    py: Python<'_>,
+    pyspiel: &Bound<'_, PyModule>,
+    spec: &OpenSpielSpec,
+) -> Result<LoadedPyGame, String> {
+    let hide = spec.names_a_file();
+    let failed = |what: &str, e: PyErr| {
+        let why = if hide {
+            reason(py, &e, true)
+        } else {
+            spiel_message(py, &e)
+        };
+        format!("OpenSpiel's `{}`{what}: {why}", spec.shown())
+    };
+    let params = PyDict::new(py);
+    for (name, value) in &spec.params {
+        let set = match value {
+            OpenSpielParam::Bool(b) => params.set_item(name, b),
+            OpenSpielParam::Int(i) => params.set_item(name, i),
+            OpenSpielParam::Float(x) => params.set_item(name, x),
+            OpenSpielParam::Text(s) => params.set_item(name, s),
+        };
+        set.map_err(|e| failed("", e))?;
+    }
+    let game = pyspiel
+        .call_method1("load_game", (spec.name.as_str(), params))
+        .map_err(|e| failed("", e))?;
+    let int = |method: &str| -> PyResult<i64> { game.call_method0(method)?.extract() };
+    let sizes = (|| Ok((int("num_distinct_actions")?, int("max_game_length")?)))();
+    let (actions, length) = sizes.map_err(|e| failed("", e))?;
+    if let Some(why) = refusal(py, spec, &game).map_err(|e| failed("", e))? {
+        return Err(why);
+    }
+    check_sizes(&spec.shown(), actions, length)?;
+    let checked = (|| -> PyResult<(f64, usize)> {
+        let min: f64 = game.call_method0("min_utility")?.extract()?;
+        let max: f64 = game.call_method0("max_utility")?.extract()?;
+        let outcomes: i64 = game.call_method0("max_chance_outcomes")?.extract()?;
+        Ok((min.abs().max(max.abs()), outcomes.max(0) as usize))
+    })();
+    let (bound, outcomes) = checked.map_err(|e| failed("", e))?;
+    let probe = (|| -> PyResult<()> {
+        let bot = pyspiel.getattr("make_uniform_random_bot")?;
+        let bots = PyList::new(py, [bot.call1((0, 1))?, bot.call1((1, 2))?])?;
+        let start = game.call_method0("new_initial_state")?;
+        pyspiel.call_method1("evaluate_bots", (start, bots, 3))?;
+        Ok(())
+    })();
+    probe.map_err(|e| failed(" fails in a random game played to check it", e))?;
+    Ok((game.unbind(), bound, outcomes))
+}
+
+/// `f`, with file descriptor 2 sent to the null device while it runs: OpenSpiel prints each
+/// error to stderr (`OpenSpiel exception: …`) before it raises it, and its reasons reach the
+/// user only through this package's messages, escaped and cut. Done with Python's `os`, so
+/// no `unsafe`; if a step fails, `f` runs with stderr as it was.
+fn with_stderr_silenced<T>(py: Python<'_>, f: impl FnOnce() -> T) -> T {
+    let silenced = (|| -> PyResult<(Bound<'_, PyModule>, i64)> {
+        let os = py.import("os")?;
+        let saved: i64 = os.call_method1("dup", (2,))?.extract()?;
+        let null: i64 = os
+            .call_method1("open", (os.getattr("devnull")?, os.getattr("O_WRONLY")?))?
+            .extract()?;
+        let redirected = os.call_method1("dup2", (null, 2));
+        os.call_method1("close", (null,))?;
+        if let Err(e) = redirected {
+            os.call_method1("close", (saved,))?;
+            return Err(e);
+        }
+        Ok((os, saved))
+    })();
+    let result = f();
+    if let Ok((os, saved)) = silenced {
+        let _ = os.call_method1("dup2", (saved, 2));
+        let _ = os.call_method1("close", (saved,));
+    }
+    result
+}
+
 thread_local! {
-    /// The Python thread state a run's worker keeps between its calls into Python
-    /// ([`OpenSpielProvider::worker_started`]), with the state `PyGILState_Ensure` returned.
+    /// The Python thread state a worker keeps between its calls into Python
+    /// ([`keep_thread_state`]), with the state `PyGILState_Ensure` returned.
     static KEPT_THREAD_STATE: std::cell::Cell<Option<(pyo3::ffi::PyGILState_STATE, *mut pyo3::ffi::PyThreadState)>> =
         const { std::cell::Cell::new(None) };
 }
 
-impl OpenSpielProvider for PySpielProvider {
-    /// Gives the worker a Python thread state that outlives each call: without one, every
-    /// `Python::attach` on a thread Python did not start creates and destroys a thread state.
-    /// Measured with `python/benches/openspiel_speed.py`: 13.6 ms per decision without, 10.9
-    /// ms with, at connect_four's 1,000 simulations (docs/openspiel.md, "Speed").
-    fn worker_started(&self) {
-        if KEPT_THREAD_STATE.get().is_some() {
-            return;
+/// Gives this thread a Python thread state that outlives each call: without one, every
+/// `Python::attach` on a thread Python did not start creates and destroys a thread state.
+/// Measured with `python/benches/openspiel_speed.py`: 13.6 ms per decision without, 10.9 ms
+/// with, at connect_four's 1,000 simulations (docs/openspiel.md, "Speed"). Must be called
+/// outside any `attach`, on a thread Python did not start; [`release_thread_state`] undoes it.
+fn keep_thread_state() {
+    if KEPT_THREAD_STATE.get().is_some() {
+        return;
+    }
+    // SAFETY: Python is initialised (this runs inside a call from Python) and this thread
+    // holds neither the GIL nor a thread state (a worker, outside any `attach`).
+    // `PyGILState_Ensure` makes this thread's state and takes the GIL; `PyEval_SaveThread`
+    // releases the GIL and keeps the state, which later `PyGILState_Ensure` calls (every
+    // `Python::attach`) find and reuse. `release_thread_state` undoes both on the same thread.
+    let kept = unsafe {
+        let gil = pyo3::ffi::PyGILState_Ensure();
+        (gil, pyo3::ffi::PyEval_SaveThread())
+    };
+    KEPT_THREAD_STATE.set(Some(kept));
+}
+
+/// Undoes [`keep_thread_state`] on this thread, if it was done.
+fn release_thread_state() {
+    if let Some((gil, state)) = KEPT_THREAD_STATE.take() {
+        // SAFETY: `state` is this thread's state, saved by `keep_thread_state` on this thread
+        // and not restored since (every `attach` in between restored and saved it again);
+        // restoring it retakes the GIL, and releasing with the state `Ensure` returned
+        // destroys the thread state and releases the GIL.
+        unsafe {
+            pyo3::ffi::PyEval_RestoreThread(state);
+            pyo3::ffi::PyGILState_Release(gil);
         }
-        // SAFETY: Python is initialised (this runs inside a call from Python) and this thread
-        // holds neither the GIL nor a thread state (rayon's worker, outside any `attach`).
-        // `PyGILState_Ensure` makes this thread's state and takes the GIL; `PyEval_SaveThread`
-        // releases the GIL and keeps the state, which later `PyGILState_Ensure` calls (every
-        // `Python::attach`) find and reuse. `worker_stopped` undoes both on the same thread.
-        let kept = unsafe {
-            let gil = pyo3::ffi::PyGILState_Ensure();
-            (gil, pyo3::ffi::PyEval_SaveThread())
-        };
-        KEPT_THREAD_STATE.set(Some(kept));
+    }
+}
+
+/// While it lives, this thread keeps its Python thread state ([`keep_thread_state`]); dropped,
+/// even by a search's unwinding ([`Stop`]), the state is released.
+struct KeptThreadState;
+
+impl KeptThreadState {
+    fn new() -> Self {
+        keep_thread_state();
+        KeptThreadState
+    }
+}
+
+impl Drop for KeptThreadState {
+    fn drop(&mut self) {
+        release_thread_state();
+    }
+}
+
+impl OpenSpielProvider for PySpielProvider {
+    fn worker_started(&self) {
+        keep_thread_state();
     }
 
     fn worker_stopped(&self) {
-        if let Some((gil, state)) = KEPT_THREAD_STATE.take() {
-            // SAFETY: `state` is this thread's state, saved by `worker_started` on this thread
-            // and not restored since (every `attach` in between restored and saved it again);
-            // restoring it retakes the GIL, and releasing with the state `Ensure` returned
-            // destroys the thread state and releases the GIL.
-            unsafe {
-                pyo3::ffi::PyEval_RestoreThread(state);
-                pyo3::ffi::PyGILState_Release(gil);
-            }
-        }
+        release_thread_state();
     }
 
     fn load(&self, spec: &OpenSpielSpec) -> Result<LoadedGame, String> {
         Python::attach(|py| {
             let (game, returns_bound, outcomes) = self.load_game(py, spec)?;
-            let start = game
+            let hide_reasons = spec.names_a_file();
+            let mut start = game
                 .call_method0(py, "new_initial_state")
                 .and_then(|s| PyState::new(py, s, outcomes, &spec.to_string()))
-                .map_err(|e| format!("OpenSpiel's `{spec}`: {e}"))?;
+                .map_err(|e| {
+                    let why = reason(py, &e, hide_reasons);
+                    format!("OpenSpiel's `{}`: {why}", spec.shown())
+                })?;
+            start.hide_reasons = hide_reasons;
             Ok(LoadedGame {
                 start: Box::new(start),
                 returns_bound,
             })
         })
+    }
+
+    /// Whether `pyspiel` imports (asked once): without it, OpenSpiel's specs are read unchecked
+    /// (tables, reports, `load_run`), as by the binary.
+    fn available(&self) -> bool {
+        *self
+            .available
+            .get_or_init(|| Python::attach(|py| pyspiel(py).is_ok()))
     }
 
     fn version(&self) -> String {
@@ -412,6 +570,7 @@ pub fn install() {
     install_provider(Box::new(PySpielProvider {
         games: Mutex::new(HashMap::new()),
         version: OnceLock::new(),
+        available: OnceLock::new(),
     }));
 }
 
@@ -440,15 +599,31 @@ impl PyOpenSpielController {
         })
     }
 
-    /// The action for ``state`` (a ``pyspiel.State`` at a decision of player 0 or 1).
-    fn step(&mut self, py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<i64> {
+    /// The action for ``state`` (a ``pyspiel.State`` at a decision of player 0 or 1), whose
+    /// game passes the checks a spec's game passes (its actions and length). Ctrl-C stops the
+    /// search at its next call into OpenSpiel and raises ``KeyboardInterrupt``; a failure of
+    /// OpenSpiel raises ``EvomctsError`` naming the game. One controller serves one thread.
+    fn step(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let py = slf.py();
+        let pyspiel = pyspiel(py).map_err(|m| raise(anyhow::anyhow!(m)))?;
+        if !state.is_instance(&pyspiel.getattr("State")?)? {
+            return Err(PyTypeError::new_err(format!(
+                "OpenSpielController.step: `state` must be a pyspiel.State, got {}",
+                state.get_type().name()?
+            )));
+        }
         let game = state.call_method0("get_game")?;
-        let name: String = game.call_method0("__str__")?.extract()?;
+        let name = shown(&game.str()?.to_string());
+        let int = |method: &str| -> PyResult<i64> { game.call_method0(method)?.extract() };
+        check_sizes(&name, int("num_distinct_actions")?, int("max_game_length")?)
+            .map_err(|m| raise(anyhow::anyhow!(m)))?;
         let min: f64 = game.call_method0("min_utility")?.extract()?;
         let max: f64 = game.call_method0("max_utility")?.extract()?;
-        let outcomes: i64 = game.call_method0("max_chance_outcomes")?.extract()?;
+        let outcomes = int("max_chance_outcomes")?;
         let copy = state.call_method0("clone")?.unbind();
-        let wrapped = PyState::new(py, copy, outcomes.max(0) as usize, &name)?;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut wrapped = PyState::new(py, copy, outcomes.max(0) as usize, &name)?;
+        wrapped.cancel = Some(cancel.clone());
         let external =
             ExternalGame::new(Box::new(wrapped), min.abs().max(max.abs())).map_err(raise)?;
         if !evomcts_games::Game::at_decision(&external) {
@@ -456,12 +631,18 @@ impl PyOpenSpielController {
                 "{name}: the state is not at a decision"
             )));
         }
-        let agent = self.agent.get_mut().map_err(|_| {
+        let mut this = slf
+            .try_borrow_mut()
+            .map_err(|_| crate::in_use("OpenSpielController"))?;
+        let agent = this.agent.get_mut().map_err(|_| {
             raise(anyhow::anyhow!(
                 "the controller failed in an earlier decision"
             ))
         })?;
-        let mv = py.detach(move || agent.choose_move(&external));
+        let mv = interruptible(py, &cancel, move || {
+            let _kept = KeptThreadState::new();
+            agent.choose_move(&external)
+        })?;
         Ok(mv.0)
     }
 
@@ -473,10 +654,24 @@ impl PyOpenSpielController {
 /// Runs the command line (``evomcts ARGS``) in this process, with OpenSpiel's games playable;
 /// ``argv`` starts with the program's name. Returns the exit status. The GIL is released while
 /// it runs.
+/// A run stopped by a failure of OpenSpiel ([`Stop::Failed`]) ends as any error does: its
+/// message on stderr after `error: `, exit status 2.
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
     let args: Vec<std::ffi::OsString> = argv.into_iter().map(Into::into).collect();
-    py.detach(move || evomcts::cli::command::main_embedded(args))
+    crate::stop::forget_pending();
+    py.detach(move || {
+        let run = std::panic::catch_unwind(|| evomcts::cli::command::main_embedded(args));
+        run.unwrap_or_else(|payload| match crate::stop::stop_of(payload) {
+            Ok(Stop::Failed(message)) => {
+                evomcts_runs::note!("error: {message}");
+                2
+            }
+            // Nothing cancels the command line's searches: it stops between games.
+            Ok(Stop::Cancelled) => 2,
+            Err(other) => std::panic::resume_unwind(other),
+        })
+    })
 }
 
 /// Why OpenSpiel's game `name` (default parameters) cannot be played here, or None when it

@@ -175,7 +175,7 @@ fn lockstep(
 #[pyo3(signature = (games, *, seed=0, target=100, horizon=100_000))]
 fn pig_rules_check<'py>(
     py: Python<'py>,
-    games: u64,
+    games: &Bound<'py, PyAny>,
     seed: u64,
     target: u16,
     horizon: i64,
@@ -194,10 +194,14 @@ fn pig_rules_check<'py>(
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
     });
+    // As many games as a league may have.
+    let max = evomcts_runs::league::spec::MAX_LEAGUE_GAMES;
+    let games = crate::int_arg("games", games, 0, max)?;
     os.start().map_err(|e| raise(anyhow::anyhow!(e)))?;
     let mut tally = Tally::default();
     let mut games_with_mismatch = 0u64;
     for game in 0..games {
+        py.check_signals()?;
         let mut rng = GameRng::seed_from_u64(seed.wrapping_add(game));
         if let Err(e) = lockstep(target, &os, &mut rng, &mut tally) {
             games_with_mismatch += 1;

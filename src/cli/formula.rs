@@ -173,7 +173,8 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
             count,
             seed,
         } => {
-            crate::cli::check_count("--count", count as u64, 0, 1_000_000)?;
+            let max = evomcts::bounds::MAX_MUTATIONS;
+            crate::cli::check_count("--count", count as u64, 0, max)?;
             let grammar = load_grammar(grammar)?;
             let parent = match expr {
                 Some(text) => parse(&text)?,

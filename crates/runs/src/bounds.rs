@@ -152,6 +152,10 @@ pub fn check_formula_c_e(spec: &ControllerSpec) -> Result<(), (String, String)> 
     Ok(())
 }
 
+/// The most offspring one `formula mutate --count` prints (and Python's `Formula.mutations`
+/// returns).
+pub const MAX_MUTATIONS: u64 = 1_000_000;
+
 /// The most worker threads a `--threads` flag may ask for.
 pub const MAX_THREADS: usize = 1024;
 

@@ -22,6 +22,8 @@ pub struct RunLock {
 pub enum LockError {
     #[error("{dir} is in use by another evomcts process ({holder}); wait for it to finish, or choose another --out")]
     Busy { dir: String, holder: String },
+    #[error("{dir} is in use by another run of this same process ({holder}): another thread (of a Python program, say) is working in it; wait for that run to finish, or choose another folder")]
+    BusyHere { dir: String, holder: String },
     #[error("{file}: cannot lock the run folder: {source}")]
     Io {
         file: String,
@@ -56,24 +58,24 @@ impl RunLock {
                 // A holder line is short; a planted file must not fill memory.
                 let _ = (&mut file).take(4096).read_to_string(&mut holder);
                 let holder = holder.trim();
-                return Err(LockError::Busy {
-                    dir: dir.display().to_string(),
-                    holder: if holder.is_empty() {
-                        "it is just starting".to_string()
-                    } else {
-                        crate::escape::terminal(holder)
-                    },
+                let dir = dir.display().to_string();
+                // The holder line starts as this process writes it below.
+                let here = holder.starts_with(&holder_prefix());
+                let holder = if holder.is_empty() {
+                    "it is just starting".to_string()
+                } else {
+                    crate::escape::terminal(holder)
+                };
+                return Err(if here {
+                    LockError::BusyHere { dir, holder }
+                } else {
+                    LockError::Busy { dir, holder }
                 });
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
         // Who holds the lock, for the message of a process that finds it taken.
-        let holder = format!(
-            "pid {} on {}, {what}, since {}",
-            std::process::id(),
-            hostname(),
-            utc_now()
-        );
+        let holder = format!("{} {what}, since {}", holder_prefix(), utc_now());
         file.set_len(0).map_err(io)?;
         file.rewind().map_err(io)?;
         file.write_all(holder.as_bytes()).map_err(io)?;
@@ -98,6 +100,11 @@ impl Drop for RunLock {
         let _ = self._file.set_len(0);
         let _ = self._file.unlock();
     }
+}
+
+/// How this process's holder lines start: `pid 123 on host,`.
+fn holder_prefix() -> String {
+    format!("pid {} on {},", std::process::id(), hostname())
 }
 
 fn hostname() -> String {
@@ -147,7 +154,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("in use by another evomcts process")
+            err.contains("in use by another run of this same process")
                 && err.contains(&format!("pid {}", std::process::id()))
                 && err.contains("league test"),
             "{err}"

@@ -49,6 +49,7 @@ pub use settings::{
     InitialPopulation, MctsSettings, Reward, Selection, SettingsError, Unvisited, UnvisitedQ,
     DEFAULT_PRIOR_TEMPERATURE,
 };
+pub use tree::MAX_LEGAL_MOVES;
 pub use verify::TreeCheck;
 
 use es::EsStep;

@@ -481,7 +481,8 @@ fn allocate_moves<G: Game>(
     }
     let node = tree.get_mut(decision);
     node.first_child = first;
-    node.child_count = u16::try_from(moves.len()).expect("fewer than 65536 legal moves");
+    // At most `MAX_LEGAL_MOVES`, which is `u16::MAX`.
+    node.child_count = u16::try_from(moves.len()).expect("at most MAX_LEGAL_MOVES legal moves");
 }
 
 /// Gives a chance node one child per outcome slot of the game, in the game's order.

@@ -37,6 +37,11 @@ pub(crate) enum NodeKind {
     Terminal,
 }
 
+/// The most legal moves a decision may have: a node counts its children in a `u16`
+/// ([`Node::child_count`]). A game that may offer more is refused before a search starts (an
+/// OpenSpiel game by its `num_distinct_actions`).
+pub const MAX_LEGAL_MOVES: usize = u16::MAX as usize;
+
 /// One node; 40 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Node<M> {
