@@ -150,8 +150,14 @@ def test_an_openspiel_failure_during_play_is_an_error_and_writes_no_result(tmp_p
 
 # Cause 7: a game's length is bounded; a file parameter must name a regular file, never quoted.
 def test_a_game_longer_than_the_cap_is_refused_stating_the_cap(tmp_path):
-    message = refused(tmp_path, 'OpenSpiel(name: "pig", params: {"winscore": 1000000000, "horizon": 1000000000})')
-    assert "may last 1000000000" in message and f"at most {MAX_GAME_LENGTH}" in message, message
+    # In a process of its own: a game that is not refused never ends.
+    game = 'OpenSpiel(name: "pig", params: {"winscore": 1000000000, "horizon": 1000000000})'
+    spec = league_spec(tmp_path / "long.ron", game)
+    script = f"import evomcts; evomcts.run_league({str(spec)!r}, {str(tmp_path / 'out')!r}, quiet=True)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0, done.stderr
+    assert "may last 1000000000" in done.stderr and f"at most {MAX_GAME_LENGTH}" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_file_parameter_naming_a_fifo_or_a_system_file_is_refused_without_waiting_or_quoting(tmp_path):
