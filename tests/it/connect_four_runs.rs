@@ -124,6 +124,26 @@ fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_ide
         page.contains("Connect Four") && page.contains("<pre class=\"position\">"),
         "{page}"
     );
+    // Connect Four has no bonus points of its own: the win rates lead the page.
+    let index = std::fs::read_to_string(report.join("index.html")).unwrap();
+    let at = |id: &str| index.find(&format!("<section id=\"{id}\">")).unwrap();
+    assert!(at("win_rates") < at("standings"));
+    // The position is drawn as a board, a row per line: neither one line with `\n` escapes
+    // (as the pages showed it) nor anything but the game's rows.
+    let board = page
+        .split("<pre class=\"position\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap();
+    assert!(!board.contains("\\n"), "{board}");
+    let rows: Vec<&str> = board.lines().collect();
+    assert!(
+        rows.len() == 6
+            && rows
+                .iter()
+                .all(|r| r.len() == 7 && r.chars().all(|c| "xo.".contains(c))),
+        "{board}"
+    );
     for d in [whole, split, report] {
         std::fs::remove_dir_all(d).unwrap();
     }
