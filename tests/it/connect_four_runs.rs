@@ -217,3 +217,42 @@ fn a_connect_four_validation_of_a_formula_equal_to_its_baseline_is_even_and_thre
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn bench_search_times_mcts_on_any_native_game_and_refuses_an_unknown_one() {
+    for (game, label) in [
+        ("ConnectFour", "Connect Four"),
+        ("Pig(target: 30)", "Pig to 30"),
+    ] {
+        let (out, _) = crate::support::evomcts_ok(&[
+            "bench",
+            "search",
+            "--game",
+            game,
+            "--positions",
+            "2",
+            "--repeats",
+            "1",
+            "--sims",
+            "20",
+            "--only",
+            "mcts",
+            "--json",
+        ]);
+        let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(report["game"], label, "{out}");
+        assert!(
+            report["mcts400_decision_ms"].as_f64().unwrap() > 0.0,
+            "{out}"
+        );
+        assert!(report["playouts_per_sec"].as_f64().unwrap() > 0.0, "{out}");
+        // The search grew a tree on the game's positions.
+        assert!(
+            report["mcts400_nodes_median"].as_f64().unwrap() > 1.0,
+            "{out}"
+        );
+    }
+    let bad = crate::support::evomcts(&["bench", "search", "--game", "Chess"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected a game as a spec names it"));
+}
