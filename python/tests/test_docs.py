@@ -39,7 +39,7 @@ def test_the_examples_of_docs_python_md_run(repo, monkeypatch):
 def test_the_examples_of_docs_openspiel_md_run(repo, monkeypatch):
     require("pyspiel")
     blocks = python_blocks((repo / "docs" / "openspiel.md").read_text())
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     monkeypatch.chdir(repo)
     namespace: dict = {}
     for block in blocks:
@@ -48,6 +48,9 @@ def test_the_examples_of_docs_openspiel_md_run(repo, monkeypatch):
     assert namespace["league"]["games"] == 120
     assert (work / "pig" / "champion.txt").exists()
     assert "python -m evomcts report" not in (work / "report" / "games" / "game-0.html").read_text()
+    # The worked example of OpenSpielController played a whole game, and MCTS beat the random
+    # player (at 200 simulations it wins nearly every game of connect_four).
+    assert namespace["state"].is_terminal() and namespace["state"].returns() == [1.0, -1.0]
 
 
 # The spec settings scaled down in the clone (as tests/it/docs_commands.rs does for the native
