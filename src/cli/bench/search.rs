@@ -137,7 +137,7 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         100_000_000,
         "simulations per policy",
     )?;
-    let game = args.game.clone().unwrap_or(GameChoice::Carcassonne);
+    let game = args.game.unwrap_or(GameChoice::Carcassonne);
     let report = if game.is_carcassonne() {
         let positions = sample_positions(args.positions, args.seed, 20..50);
         bench_positions(&args, &positions, "20..50")?
