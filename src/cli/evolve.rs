@@ -109,8 +109,13 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     }
     outln!("{}", verdict(&last.champion, &last.reference))?;
     let champion_file = out.join("champion.txt");
-    let formula = std::fs::read_to_string(&champion_file)
-        .with_context(|| champion_file.display().to_string())?;
+    // The formula file is what a league reads, so the controller printed is its text.
+    let formula = evomcts::runfs::read_capped_text(
+        &champion_file,
+        evomcts::runfs::MAX_SPEC_FILE_BYTES,
+        "a formula file",
+    )
+    .with_context(|| champion_file.display().to_string())?;
     match champion_controller(&spec, formula.trim()) {
         Some((game, controller)) => outln!(
             "the champion as the controller it was evolved as ({game}; paste into a league spec):\n  {controller}"
