@@ -1,5 +1,8 @@
-"""Shared fixtures: the data folder and the repository's root."""
+"""Shared fixtures: the data folder and the repository's root; `require`, the one rule for
+optional components."""
 
+import importlib
+import os
 from pathlib import Path
 
 import pytest
@@ -17,3 +20,11 @@ def data() -> Path:
 def repo() -> Path:
     """The repository's root (docs/, grammars/)."""
     return HERE.parent.parent
+
+
+def require(module: str):
+    """Imports `module`; without it the test skips, except under CI (`CI` set, as
+    tests/python/run.sh and .ci/run have it), where a missing component fails the test."""
+    if os.environ.get("CI"):
+        return importlib.import_module(module)
+    return pytest.importorskip(module)

@@ -11,6 +11,8 @@ import pytest
 import evomcts
 from evomcts import EvomctsError, evolve, load_run, run_league
 
+from conftest import require
+
 
 def test_a_league_runs_writes_its_tables_and_loads_as_data_frames(data, tmp_path):
     out = tmp_path / "league"
@@ -21,7 +23,7 @@ def test_a_league_runs_writes_its_tables_and_loads_as_data_frames(data, tmp_path
         assert (out / name).exists(), name
     run = load_run(out)
     assert run.kind == "league"
-    pandas = pytest.importorskip("pandas")
+    pandas = require("pandas")
     assert isinstance(run.standings, pandas.DataFrame)
     assert len(run.games) == 12 and len(run.standings) == 3 and len(run.ratings) == 3
     # The tables equal those the league wrote (a pure function of the records).

@@ -1,10 +1,14 @@
 //! `evomcts evolve`: runs or resumes an evolution of one reusable selection formula and
-//! prints the champion, ready to paste into a league spec.
+//! prints the champion: whether it beat the reference (its 95% interval against the
+//! reference's fitness) and, for a run on games, the whole controller it was evolved as,
+//! ready to paste into a league spec.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::escape;
-use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions};
+use evomcts::evolve::{run_evolution, EvolveSpec, FitnessSpec, Member, RunOptions, Standing};
+use evomcts::search::mcts::Selection;
+use evomcts::search::ControllerSpec;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -61,7 +65,9 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         evomcts::note!("resumed after generation {g}");
     }
     outln!(
-        "generation {} of {}; {} fitness samples spent",
+        "{} generations (gen-000 to gen-{:03}: the first population and {} of the spec's {} generations of evolution); {} fitness samples spent",
+        last.generation + 1,
+        last.generation,
         last.generation,
         spec.strategy.generations,
         last.samples_spent
@@ -101,9 +107,59 @@ pub fn run(args: EvolveArgs) -> Result<()> {
             crowned.formula
         )?;
     }
-    outln!(
-        "use it in a league: Mcts(selection: FormulaFile({:?}))",
-        out.join("champion.txt").display().to_string()
-    )?;
+    outln!("{}", verdict(&last.champion, &last.reference))?;
+    let champion_file = out.join("champion.txt");
+    // The formula file is what a league reads, so the controller printed is its text.
+    let formula = evomcts::runfs::read_capped_text(
+        &champion_file,
+        evomcts::runfs::MAX_SPEC_FILE_BYTES,
+        "a formula file",
+    )
+    .with_context(|| champion_file.display().to_string())?;
+    match champion_controller(&spec, formula.trim()) {
+        Some((game, controller)) => outln!(
+            "the champion as the controller it was evolved as ({game}; paste into a league spec):\n  {controller}"
+        )?,
+        None => outln!(
+            "use it in a league: Mcts(selection: FormulaFile({:?}))",
+            champion_file.display().to_string()
+        )?,
+    }
     Ok(())
+}
+
+/// Whether the champion beat the reference (the seed formula), on evolution's own samples:
+/// its 95% interval against the reference's fitness.
+fn verdict(champion: &Member, reference: &Member) -> String {
+    if champion.id == reference.id {
+        return "the champion is the reference itself (the seed formula): evolution found nothing better".into();
+    }
+    let (c, r) = (&champion.fitness, reference.fitness.mean);
+    let interval = format!("{:.3} [{:.3}, {:.3}]", c.mean, c.low, c.high);
+    match c.against(r) {
+        Standing::Above => format!(
+            "the champion beat the reference: {interval} lies above the reference's {r:.3} (95% interval, evolution's own samples; validate it on unseen ones)"
+        ),
+        Standing::Below => format!(
+            "the champion did NOT beat the reference: {interval} lies below the reference's {r:.3} (95% interval, evolution's own samples)"
+        ),
+        Standing::Undecided => format!(
+            "the champion is not shown to beat the reference: {interval} holds the reference's {r:.3} (95% interval, evolution's own samples)"
+        ),
+    }
+}
+
+/// For a run on games, the game and the champion as the controller it was evolved as: the
+/// spec's candidate settings (simulations, C_E, reward, final move, …) with the formula as
+/// its selection, in the spec files' RON; `None` for a bandit run.
+fn champion_controller(spec: &EvolveSpec, formula: &str) -> Option<(String, String)> {
+    let FitnessSpec::Games(games) = &spec.fitness else {
+        return None;
+    };
+    let mut settings = games.candidate.clone();
+    settings.selection = Selection::Formula(formula.to_string());
+    let text = evomcts::runfs::ron_options()
+        .to_string(&ControllerSpec::Mcts(settings))
+        .expect("a controller serialises");
+    Some((games.game.label(), text))
 }

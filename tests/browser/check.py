@@ -262,8 +262,9 @@ def check_search(driver, game, k, report, shots):
     follows the turn on display."""
     decisions = [(seat, d) for seat in range(2) for d in game.get("search", [[], []])[seat]
                  if "Mcts" in d["search"] and d["search"]["Mcts"]["simulations"] > 0]
-    if not decisions:
-        return
+    # run.sh's league records search_detail for its MCTS player, which plays every game: a game
+    # without a searched decision means the records lost them, not a check to skip.
+    expect(bool(decisions), "game %d: games.jsonl holds the searched decisions search_detail records" % k)
     seat, decision = max(decisions, key=lambda sd: len(sd[1]["search"]["Mcts"]["children"]))
     root = decision["search"]["Mcts"]
     turn = decision["turn"] + 1

@@ -124,6 +124,26 @@ fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_ide
         page.contains("Connect Four") && page.contains("<pre class=\"position\">"),
         "{page}"
     );
+    // Connect Four has no bonus points of its own: the win rates lead the page.
+    let index = std::fs::read_to_string(report.join("index.html")).unwrap();
+    let at = |id: &str| index.find(&format!("<section id=\"{id}\">")).unwrap();
+    assert!(at("win_rates") < at("standings"));
+    // The position is drawn as a board, a row per line: neither one line with `\n` escapes
+    // (as the pages showed it) nor anything but the game's rows.
+    let board = page
+        .split("<pre class=\"position\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap();
+    assert!(!board.contains("\\n"), "{board}");
+    let rows: Vec<&str> = board.lines().collect();
+    assert!(
+        rows.len() == 6
+            && rows
+                .iter()
+                .all(|r| r.len() == 7 && r.chars().all(|c| "xo.".contains(c))),
+        "{board}"
+    );
     for d in [whole, split, report] {
         std::fs::remove_dir_all(d).unwrap();
     }
@@ -196,4 +216,43 @@ fn a_connect_four_validation_of_a_formula_equal_to_its_baseline_is_even_and_thre
     for d in [one, two] {
         std::fs::remove_dir_all(d).unwrap();
     }
+}
+
+#[test]
+fn bench_search_times_mcts_on_any_native_game_and_refuses_an_unknown_one() {
+    for (game, label) in [
+        ("ConnectFour", "Connect Four"),
+        ("Pig(target: 30)", "Pig to 30"),
+    ] {
+        let (out, _) = crate::support::evomcts_ok(&[
+            "bench",
+            "search",
+            "--game",
+            game,
+            "--positions",
+            "2",
+            "--repeats",
+            "1",
+            "--sims",
+            "20",
+            "--only",
+            "mcts",
+            "--json",
+        ]);
+        let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(report["game"], label, "{out}");
+        assert!(
+            report["mcts400_decision_ms"].as_f64().unwrap() > 0.0,
+            "{out}"
+        );
+        assert!(report["playouts_per_sec"].as_f64().unwrap() > 0.0, "{out}");
+        // The search grew a tree on the game's positions.
+        assert!(
+            report["mcts400_nodes_median"].as_f64().unwrap() > 1.0,
+            "{out}"
+        );
+    }
+    let bad = crate::support::evomcts(&["bench", "search", "--game", "Chess"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected a game as a spec names it"));
 }

@@ -1,5 +1,6 @@
-//! On the Bernoulli bandit of Tuma's thesis, a short evolution from UCT beats UCB1, or at
-//! least matches it within noise, on held-out runs.
+//! On the Bernoulli bandit of Tuma's thesis, a short evolution from UCT finds another formula
+//! (not its seed, and playing differently on most runs) that beats UCB1, or at least matches it
+//! within noise, on held-out runs.
 //!
 //! UCB1 is `Q + sqrt(2*ln(N)/n)` (Auer et al. 2002): the seed `Q + 2*C*sqrt(2*ln(N)/n)`
 //! with C = 0.5, the value the spec gives C. The champion and UCB1 are compared on the
@@ -67,6 +68,16 @@ fn evolved_champion_beats_or_matches_ucb1_on_held_out_runs() {
     eprintln!(
         "champion `{champion}`: fitness {c}; UCB1: {u}; champion - UCB1: {d} (run's estimate {})",
         out.last.champion.fitness
+    );
+    // An evolution that returned its seed would "match" UCB1 exactly: the champion must be
+    // another formula and play differently from UCB1 on the held-out runs.
+    assert_ne!(
+        out.last.champion.id, out.last.reference.id,
+        "the champion is the seed itself"
+    );
+    assert!(
+        diffs.iter().filter(|x| **x != 0.0).count() > held_out as usize / 2,
+        "the champion `{champion}` plays as UCB1 on most held-out runs: {d}"
     );
     // Beats, or matches within noise: the paired difference's 95% interval reaches 0 or above.
     assert!(

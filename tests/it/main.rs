@@ -5,6 +5,7 @@ mod analysis_common;
 mod analysis_formulas;
 mod analysis_plots;
 mod connect_four_runs;
+mod docs_commands;
 mod docs_paths;
 mod es_options;
 mod evolve_bandit;

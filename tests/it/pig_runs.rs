@@ -297,3 +297,58 @@ fn a_pig_validation_of_a_formula_equal_to_its_baseline_is_even_and_thread_indepe
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn the_end_of_an_evolution_on_games_says_whether_the_champion_beat_the_reference_and_prints_its_controller(
+) {
+    let dir = scratch("pig", "evolve-ending");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("pig-evolve.ron");
+    std::fs::write(&spec, EVOLVE).unwrap();
+    let out = dir.join("run");
+    let (stdout, _) = crate::support::evomcts_ok(&[
+        "evolve",
+        spec.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    // Generations counted as the report counts them: four files, the first population and
+    // three of evolution.
+    assert!(
+        stdout.contains("4 generations (gen-000 to gen-003: the first population and 3 of"),
+        "{stdout}"
+    );
+    let verdicts = [
+        "the champion beat the reference",
+        "the champion did NOT beat the reference",
+        "the champion is not shown to beat the reference",
+        "the champion is the reference itself",
+    ];
+    assert_eq!(
+        verdicts.iter().filter(|v| stdout.contains(*v)).count(),
+        1,
+        "{stdout}"
+    );
+    // The controller, pasted as it is printed, is the candidate it was evolved as with the
+    // champion's formula.
+    let line = stdout
+        .lines()
+        .skip_while(|l| !l.contains("the controller it was evolved as (Pig to 20"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no controller line: {stdout}"));
+    let pasted: evomcts::search::ControllerSpec = evomcts::runfs::ron_options()
+        .from_str(line.trim())
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let evomcts::search::ControllerSpec::Mcts(settings) = pasted else {
+        panic!("{line}")
+    };
+    let champion = std::fs::read_to_string(out.join("champion.txt")).unwrap();
+    assert_eq!(settings.sims, 30);
+    assert_eq!(settings.reward, evomcts::search::mcts::Reward::WinLoss);
+    assert_eq!(
+        settings.selection,
+        evomcts::search::mcts::Selection::Formula(champion.trim().to_string())
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -119,3 +119,29 @@ fn table_during_a_league_leaves_the_league_outputs_whole() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// README, Promises: taking the lock removes the temporary files of writers that were killed
+// (their process no longer runs, which the lock reads from /proc: Linux only, so elsewhere
+// they stay), and leaves those of a writer that still runs.
+#[test]
+fn taking_the_lock_removes_killed_writers_temporary_files_and_no_others() {
+    let dir = scratch("stale-temporaries");
+    let spec = file(&dir, "tiny.ron", TINY);
+    let run = dir.join("run");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    // Process ids above the kernel's limit (4194304) never run; this test's own process does.
+    let killed = run.join(".standings.csv.99999999-0.tmp.csv");
+    let running = run.join(format!(".standings.csv.{}-0.tmp.csv", std::process::id()));
+    for f in [&killed, &running] {
+        std::fs::write(f, "half a table").unwrap();
+    }
+    evomcts_ok(&["table", s(&run)]);
+    assert_eq!(
+        !killed.exists(),
+        cfg!(target_os = "linux"),
+        "{}",
+        killed.display()
+    );
+    assert!(running.exists(), "{}", running.display());
+    let _ = std::fs::remove_dir_all(dir);
+}

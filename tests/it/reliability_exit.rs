@@ -87,7 +87,12 @@ fn a_reader_of_stderr_that_goes_away_does_not_stop_the_work() {
         pop.join("gen-003.ron").exists(),
         "stopped before the last generation"
     );
-    assert!(stdout.contains("generation 3 of 3"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "4 generations (gen-000 to gen-003: the first population and 3 of the spec's 3"
+        ),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

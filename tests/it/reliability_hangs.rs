@@ -26,13 +26,18 @@ fn plant_fifo(path: &Path) {
 /// `evomcts ARGS` returns on its own within 20 s, refused (status 2) with a message naming
 /// `file` and what it is.
 fn refused_without_waiting(args: &[&str], file: &str) {
+    let stderr = refused_at_once(args, file);
+    assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+}
+
+/// `evomcts ARGS` returns on its own within 20 s, refused (status 2) with a message naming
+/// `file`; its stderr.
+fn refused_at_once(args: &[&str], file: &str) -> String {
     let out = evomcts_within(args, 20);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(file) && stderr.contains("not a regular file"),
-        "{args:?}: {stderr}"
-    );
+    assert!(stderr.contains(file), "{args:?}: {stderr}");
+    stderr
 }
 
 pub const TINY: &str = r#"(name:"tiny",games_per_match:2,seed:7,controllers:[(name:"R",spec:Random),(name:"M",spec:Mcts(sims:10))])"#;
@@ -63,6 +68,33 @@ fn a_fifo_where_a_run_file_is_expected_is_refused_at_once() {
     plant_fifo(&fifo_spec);
     refused_without_waiting(&["league", s(&fifo_spec), "--quiet"], "fifo.ron");
     refused_without_waiting(&["formula", "grammar", "/dev/zero"], "/dev/zero");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// README, Promises: a socket where a spec or a record is expected is refused at once, status 2,
+// naming the file. Opening a socket fails by itself (ENXIO, "No such device or address"), so
+// the message is the system's rather than "not a regular file" when the open comes first.
+#[test]
+fn a_socket_where_a_run_file_is_expected_is_refused_at_once() {
+    use std::os::unix::net::UnixListener;
+    let dir = folder("socket");
+    let spec = dir.join("tiny.ron");
+    std::fs::write(&spec, TINY).unwrap();
+    let run = dir.join("r");
+    evomcts_ok(&["league", s(&spec), "--out", s(&run), "--quiet"]);
+    std::fs::remove_file(run.join("games.jsonl")).unwrap();
+    let _records = UnixListener::bind(run.join("games.jsonl")).unwrap();
+    let socket_spec = dir.join("socket.ron");
+    let _spec = UnixListener::bind(&socket_spec).unwrap();
+    for args in [
+        vec!["table", s(&run)],
+        vec!["replay", s(&run), "--list"],
+        vec!["league", s(&spec), "--out", s(&run), "--resume", "--quiet"],
+    ] {
+        refused_at_once(&args, "games.jsonl");
+    }
+    refused_at_once(&["league", s(&socket_spec), "--quiet"], "socket.ron");
+    refused_at_once(&["evolve", s(&socket_spec), "--quiet"], "socket.ron");
     let _ = std::fs::remove_dir_all(dir);
 }
 

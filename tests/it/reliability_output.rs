@@ -30,6 +30,13 @@ fn into_full_device(dir: &Path, args: &[&str]) -> Output {
 #[test]
 fn a_full_stdout_is_an_error_in_every_command_not_a_panic() {
     if !Path::new("/dev/full").exists() {
+        // Linux and the BSDs have it; without it the promise is untested here, which CI (on
+        // Linux) never accepts.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "/dev/full is missing: the full-stdout promise goes untested"
+        );
+        println!("skipped: no /dev/full on this system");
         return;
     }
     let dir = folder("full");

@@ -376,3 +376,18 @@ fn a_folder_that_is_no_run_is_a_clear_error() {
         assert!(err.contains(expected) && !err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn the_standings_explain_their_columns_and_come_first_for_carcassonne() {
+    let index = std::fs::read_to_string(report_dir().join("index.html")).unwrap();
+    let at = |id: &str| index.find(&format!("<section id=\"{id}\">")).unwrap();
+    assert!(at("standings") < at("win_rates"));
+    for column in [
+        "<strong>Points</strong>: match points, 4 for a match won",
+        "<strong>BWP</strong>: bonus-win points, one for a match won with more than 75% of its games",
+        "<strong>BLP</strong>: bonus-loss points, one for a match lost while the winner won at most 55%",
+        "<strong>PD</strong>: point difference",
+    ] {
+        assert!(index.contains(column), "{column}");
+    }
+}

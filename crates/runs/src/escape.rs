@@ -173,9 +173,22 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// Text of several lines for a `<pre>` block (a game's position, a spec file): each line as
+/// [`html`] escapes it, the lines kept apart by real line breaks, so a board shows as a board
+/// and nothing else hidden reaches the page unseen (a `\r` ending a line is dropped).
+pub fn html_lines(text: &str) -> String {
+    text.lines().map(html).collect::<Vec<_>>().join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_for_html_keep_their_breaks_and_escape_the_rest() {
+        assert_eq!(html_lines(".x.\n<o>\r\n\u{1b}"), ".x.\n&lt;o&gt;\n\\u{1b}");
+        assert_eq!(html_lines("one"), html("one"));
+    }
 
     #[test]
     fn numbers_for_people_are_short_and_usual_ones_unchanged() {

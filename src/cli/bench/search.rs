@@ -1,18 +1,22 @@
 //! `evomcts bench search`: the cost of MCTS, ES-MCTS and ES-p-MCTS decisions on one
 //! thread, on positions from the middle of random games, plus the raw rollout speed and
-//! the arena's bytes per node. Decision times are medians over positions; each
+//! the arena's bytes per node, on Carcassonne or on any game a spec can name (`--game`;
+//! OpenSpiel's through `python -m evomcts bench search`). Carcassonne's positions are its
+//! own sampler's (turns 20 to 49, the figures of the README); another game's are one decision
+//! from the middle third of each of a seeded series of random games. Decision times are medians over positions; each
 //! position's time is itself the median of `--repeats` runs, which damps the noise of a
 //! shared machine. The `*_cpu_ms` figures (Linux only) are the mean on-CPU time of the
 //! thread per decision, which other processes competing for the cores do not inflate.
 
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use evomcts::games::carcassonne::{sample_positions, GameState};
-use evomcts::games::GameRng;
+use evomcts::arena::{GameChoice, GameTask};
+use evomcts::games::carcassonne::{sample_positions, Rules};
+use evomcts::games::{Game, GameRng};
 use evomcts::search::mcts::{EsMode, MctsController, MctsSettings, Selection};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
 #[derive(Args)]
 pub struct SearchBenchArgs {
@@ -39,6 +43,17 @@ pub struct SearchBenchArgs {
     /// Print one JSON object instead of indented text.
     #[arg(long)]
     json: bool,
+    /// The game, as a spec names it: `ConnectFour`, `'Pig(target: 100)'`, or OpenSpiel's
+    /// (`'OpenSpiel(name: "hex")'`, under `python -m evomcts`) [default: Carcassonne].
+    #[arg(long, value_parser = parse_game)]
+    game: Option<GameChoice>,
+}
+
+/// A `--game` value: a game as a spec's `game:` field writes it.
+fn parse_game(text: &str) -> Result<GameChoice, String> {
+    evomcts::runfs::ron_options()
+        .from_str(text)
+        .map_err(|e| format!("expected a game as a spec names it (ConnectFour, Pig(target: 100), OpenSpiel(name: \"hex\"), Carcassonne): {e}"))
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -75,13 +90,13 @@ struct Timing {
     bytes_per_node: usize,
 }
 
-fn time_decisions(
+fn time_decisions<G: Game>(
     settings: &MctsSettings,
-    positions: &[GameState],
+    positions: &[G],
     seed: u64,
     repeats: usize,
 ) -> Result<Timing> {
-    let mut controller = MctsController::new(settings, seed)?;
+    let mut controller = MctsController::<G>::new(settings, seed)?;
     let mut per_position = Vec::with_capacity(positions.len());
     let mut nodes = Vec::with_capacity(positions.len());
     let mut bytes_per_node = 0;
@@ -122,12 +137,74 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         100_000_000,
         "simulations per policy",
     )?;
-    let positions = sample_positions(args.positions, args.seed, 20..50);
+    let game = args.game.unwrap_or(GameChoice::Carcassonne);
+    let report = if game.is_carcassonne() {
+        let positions = sample_positions(args.positions, args.seed, 20..50);
+        bench_positions(&args, &positions, "20..50")?
+    } else {
+        game.dispatch(Rules::default(), OnGame(&args))
+            .map_err(|e| anyhow!("--game {}: {e}", game.label()))??
+    };
+    if args.json {
+        outln!("{report}")?;
+    } else {
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
+    }
+    Ok(())
+}
 
-    let (playouts_per_sec, playouts_per_cpu_sec) = rollout_rate(&positions, args.seed);
+/// The benchmark on a game other than Carcassonne, from its start state.
+struct OnGame<'a>(&'a SearchBenchArgs);
+
+impl GameTask for OnGame<'_> {
+    type Output = Result<serde_json::Value>;
+    fn run<G: Game>(self, start: G) -> Self::Output {
+        let positions = middle_positions(&start, self.0.positions, self.0.seed)?;
+        let mut report = bench_positions(self.0, &positions, "the middle third of each game")?;
+        report["game"] = self.0.game.as_ref().map(GameChoice::label).into();
+        Ok(report)
+    }
+}
+
+/// `count` decisions from random games of the game that starts at `start`: game `i` is played
+/// with random moves and sampled chance from one seeded stream, and one of its decisions is
+/// drawn uniformly from the middle third of them.
+fn middle_positions<G: Game>(start: &G, count: usize, seed: u64) -> Result<Vec<G>> {
+    let mut rng = GameRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut decisions = Vec::new();
+    while out.len() < count {
+        let mut state = start.clone();
+        decisions.clear();
+        while !state.is_over() {
+            if state.at_decision() {
+                decisions.push(state.clone());
+                let mv = state
+                    .random_move(&mut rng)
+                    .ok_or_else(|| anyhow!("a decision of the game offers no move"))?;
+                state.apply_move(mv)?;
+            } else if state.sample_chance(&mut rng).is_none() && !state.is_over() {
+                bail!("a chance event of the game sampled no outcome");
+            }
+        }
+        let n = decisions.len();
+        if n > 0 {
+            out.push(decisions.swap_remove(rng.gen_range(n / 3..n - n / 3)));
+        }
+    }
+    Ok(out)
+}
+
+/// The rollout rate and every timed search on `positions`, as the report's JSON object.
+fn bench_positions<G: Game>(
+    args: &SearchBenchArgs,
+    positions: &[G],
+    turns: &str,
+) -> Result<serde_json::Value> {
+    let (playouts_per_sec, playouts_per_cpu_sec) = rollout_rate(positions, args.seed);
     let mut report = serde_json::json!({
         "positions": args.positions,
-        "turns": "20..50",
+        "turns": turns,
         "seed": args.seed,
         "repeats": args.repeats,
         "sims": args.sims,
@@ -143,22 +220,20 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
                 "--only takes mcts, es-mcts, es-p-mcts, mcts-knowledge or mcts-features, not {only}"
             );
         }
+        if only == "mcts-features" && !G::OFFERS_MOVE_FEATURES {
+            bail!("--only mcts-features: the game offers no move features");
+        }
     }
-    time_main(&args, main, &positions, &mut report)?;
+    time_main(args, main, positions, &mut report)?;
     if args.all_policies {
-        time_all_policies(&args, &positions, &mut report)?;
+        time_all_policies(args, positions, &mut report)?;
     }
-    if args.json {
-        outln!("{report}")?;
-    } else {
-        outln!("{}", serde_json::to_string_pretty(&report)?)?;
-    }
-    Ok(())
+    Ok(report)
 }
 
 /// Random playouts per second from the positions (wall and, where the platform tells, this
 /// thread's CPU): the engine cost inside every simulation.
-fn rollout_rate(positions: &[GameState], seed: u64) -> (f64, Option<f64>) {
+fn rollout_rate<G: Game>(positions: &[G], seed: u64) -> (f64, Option<f64>) {
     let mut rng = GameRng::seed_from_u64(seed);
     let mut scratch = positions[0].clone();
     let rollouts = 2000 * positions.len().min(10);
@@ -167,7 +242,7 @@ fn rollout_rate(positions: &[GameState], seed: u64) -> (f64, Option<f64>) {
     for i in 0..rollouts {
         scratch.clone_from(&positions[i % positions.len()]);
         scratch.play_out_randomly(&mut rng);
-        std::hint::black_box(scratch.scores());
+        std::hint::black_box(Game::scores(&scratch));
     }
     let playouts_per_sec = rollouts as f64 / start.elapsed().as_secs_f64();
     let playouts_per_cpu_sec = cpu_start
@@ -223,14 +298,16 @@ fn benchmarked_settings(sims: u32) -> [(&'static str, &'static str, MctsSettings
 }
 
 /// Times each main search (or the one `--only` names) into the report.
-fn time_main(
+fn time_main<G: Game>(
     args: &SearchBenchArgs,
     main: [(&str, &str, MctsSettings); 5],
-    positions: &[GameState],
+    positions: &[G],
     report: &mut serde_json::Value,
 ) -> Result<()> {
     for (name, key, settings) in main {
-        if args.only.as_ref().is_some_and(|only| only != name) {
+        if args.only.as_ref().is_some_and(|only| only != name)
+            || name == "mcts-features" && !G::OFFERS_MOVE_FEATURES
+        {
             continue;
         }
         let timing = time_decisions(&settings, positions, args.seed, args.repeats)?;
@@ -247,9 +324,9 @@ fn time_main(
 }
 
 /// Times RAVE, Thompson sampling and the hand-coded UCT into the report.
-fn time_all_policies(
+fn time_all_policies<G: Game>(
     args: &SearchBenchArgs,
-    positions: &[GameState],
+    positions: &[G],
     report: &mut serde_json::Value,
 ) -> Result<()> {
     for (name, selection) in [

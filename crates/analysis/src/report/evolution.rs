@@ -273,7 +273,7 @@ fn evolution_sections(
     reestimate: Option<&(ReestimateSummary, String)>,
 ) -> Result<Vec<(&'static str, &'static str, String)>, ReportError> {
     let spec = match evomcts_runs::runfs::read_spec_text(&dir.join("spec.ron")) {
-        Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
+        Ok(text) => format!("<pre>{}</pre>\n", escape::html_lines(&text)),
         Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
     };
     let hall = hall_of_fame(gens, HALL_SIZE);
@@ -320,9 +320,10 @@ fn evolution_header(
 ) -> String {
     let champion = &latest.champion;
     let mut body = format!(
-        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n",
+        "<header>\n<h1>Evolution run {}</h1>\n<p>{} generations (the first population and {} of evolution) · {} fitness samples spent</p>\n<p>Champion (generation {}, #{}): <code>{}</code> · fitness {:.3} [{:.3}, {:.3}] over {} samples</p>\n",
         escape::html(&latest.run),
         gens.len(),
+        gens.len().saturating_sub(1),
         latest.samples_spent,
         latest.generation,
         champion.id,

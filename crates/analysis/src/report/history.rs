@@ -102,7 +102,7 @@ pub fn history_game_page(
                 Cell::text(&row.step),
                 Cell {
                     html: row.state.as_deref().map_or(String::new(), |text| {
-                        format!("<pre class=\"position\">{}</pre>", escape::html(text))
+                        format!("<pre class=\"position\">{}</pre>", escape::html_lines(text))
                     }),
                     numeric: false,
                 },

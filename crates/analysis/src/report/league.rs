@@ -6,10 +6,10 @@ use super::pig::pig_game_page;
 use super::viewer::{game_view, script_json, TileDrawings};
 use super::{run_figures, write_file, ReportError, WrittenReport, STYLESHEET, VIEWER_SCRIPT};
 use crate::plots::formulas::{summary_table, top_table, FormulaReport};
-use evomcts_runs::arena::PlayedGame;
+use evomcts_runs::arena::{GameChoice, PlayedGame};
 use evomcts_runs::escape;
-use evomcts_runs::league::report::all_tables;
-use evomcts_runs::league::{load_runs, LeagueGame, LeagueSpec, MergeReport, Tables};
+use evomcts_runs::league::report::{all_tables, TextTable};
+use evomcts_runs::league::{load_runs, BonusRules, LeagueGame, LeagueSpec, MergeReport, Tables};
 use std::path::{Path, PathBuf};
 
 /// Formulas listed per ES controller in the formula table.
@@ -102,7 +102,7 @@ fn index_page(
     for w in merge.warnings() {
         body.push_str(&format!("<p class=\"warning\">{}</p>\n", escape::html(&w)));
     }
-    let tables_list = all_tables(tables);
+    let tables_list = reading_order(all_tables(tables), &spec.game);
     let mut nav: Vec<(String, String)> = tables_list
         .iter()
         .map(|(name, _)| (name.to_string(), heading_of(name)))
@@ -118,7 +118,8 @@ fn index_page(
     }
     body.push_str("</ul></nav>\n</header>\n<main>\n");
     for (name, t) in &tables_list {
-        body.push_str(&section(name, &heading_of(name), &table(t)));
+        let content = format!("{}{}", column_note(name, &spec.bonus), table(t));
+        body.push_str(&section(name, &heading_of(name), &content));
     }
     body.push_str(&section(
         "figures",
@@ -144,6 +145,64 @@ fn index_page(
 
 /// A table's file name as a heading (`win_rates` → "Win rates"); the table's own title is its
 /// caption.
+/// The tables in the order the page shows them: the main paper's standings (match and bonus
+/// points) first for Carcassonne, whose league format they are; the win rates first for every
+/// other game, where the share of games won is what a reader looks for.
+fn reading_order(
+    mut tables: Vec<(&'static str, TextTable)>,
+    game: &GameChoice,
+) -> Vec<(&'static str, TextTable)> {
+    if !game.is_carcassonne() {
+        if let Some(at) = tables.iter().position(|(name, _)| *name == "win_rates") {
+            let win_rates = tables.remove(at);
+            tables.insert(0, win_rates);
+        }
+    }
+    tables
+}
+
+/// What the columns of a table mean, where its headers are the main paper's league jargon
+/// (the standings), with the spec's own bonus thresholds; empty for the other tables.
+fn column_note(name: &str, bonus: &BonusRules) -> String {
+    if name != "standings" {
+        return String::new();
+    }
+    let (win_op, loss_op) = (
+        if bonus.bonus_win_strict {
+            "more than"
+        } else {
+            "at least"
+        },
+        if bonus.bonus_loss_strict {
+            "less than"
+        } else {
+            "at most"
+        },
+    );
+    format!(
+        "<p class=\"note\">A match is every game between two controllers in one seating order. \
+         <strong>Points</strong>: match points, {} for a match won (more of its games won), {} for a draw, {} for a loss, \
+         bonus points included. <strong>BWP</strong>: bonus-win points, one for a match won with {} {}% of its games. \
+         <strong>BLP</strong>: bonus-loss points, one for a match lost while the winner won {} {}% of its games. \
+         <strong>W</strong>, <strong>L</strong>, <strong>D</strong>: matches won, lost, drawn. <strong>PD</strong>: point difference, the mean of own \
+         score minus the opponent's over all the controller's games. Ranked by Points, then PD, then matches won \
+         (the main paper's league format; the win rates with their intervals are in the table Win rates).</p>\n",
+        bonus.win_points,
+        bonus.draw_points,
+        bonus.loss_points,
+        win_op,
+        percent(bonus.bonus_win_share),
+        loss_op,
+        percent(bonus.bonus_loss_share),
+    )
+}
+
+/// A share as a percentage for reading, to two decimals at most (0.55 is 55, not
+/// 55.00000000000001).
+fn percent(share: f64) -> String {
+    escape::number((share * 1e4).round() / 100.0)
+}
+
 fn heading_of(name: &str) -> String {
     let words = name.replace('_', " ");
     let mut chars = words.chars();

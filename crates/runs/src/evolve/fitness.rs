@@ -92,6 +92,31 @@ impl Estimate {
             self.mean
         }
     }
+
+    /// Where this estimate's 95% interval lies against the `reference` fitness (a number on
+    /// the same scale): above it, below it, or around it.
+    pub fn against(&self, reference: f64) -> Standing {
+        if self.samples < 2 || !self.mean.is_finite() {
+            Standing::Undecided
+        } else if self.low > reference {
+            Standing::Above
+        } else if self.high < reference {
+            Standing::Below
+        } else {
+            Standing::Undecided
+        }
+    }
+}
+
+/// Where a champion's 95% interval lies against the reference's fitness ([`Estimate::against`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The whole interval above the reference: it beat it (on evolution's own samples).
+    Above,
+    /// The whole interval below: it scored worse.
+    Below,
+    /// The interval holds the reference (or has too few samples): not shown to differ.
+    Undecided,
 }
 
 impl std::fmt::Display for Estimate {
@@ -232,6 +257,19 @@ pub fn evaluate_all_reported(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_estimate_stands_above_or_below_a_reference_only_with_its_whole_interval() {
+        let e = Estimate::from_samples(&[0.6, 0.7, 0.8, 0.7]);
+        assert_eq!(e.against(0.5), Standing::Above);
+        assert_eq!(e.against(0.9), Standing::Below);
+        assert_eq!(e.against(e.mean), Standing::Undecided);
+        assert_eq!(e.against(e.low - 1e-9), Standing::Above);
+        assert_eq!(
+            Estimate::from_samples(&[1.0]).against(0.0),
+            Standing::Undecided
+        );
+    }
 
     #[test]
     fn pooled_estimate_equals_one_pass_and_interval_is_symmetric() {

@@ -42,7 +42,7 @@ pub mod spec;
 pub mod work;
 
 pub use error::EvolveError;
-pub use fitness::{Estimate, EvalError};
+pub use fitness::{Estimate, EvalError, Standing};
 pub use population::{Champion, Generation, HashingCounts, Member, PopulationError};
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};

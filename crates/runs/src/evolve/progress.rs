@@ -5,7 +5,7 @@
 
 use super::population::Generation;
 use super::racing::RaceProgress;
-use super::spec::{EvolveSpec, FitnessSpec};
+use super::spec::{ChampionRule, EvolveSpec, FitnessSpec};
 use crate::progress::duration;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -73,6 +73,9 @@ impl Tracker {
             FitnessSpec::Games(_) => (2, "games"),
             FitnessSpec::Bandit(_) => (1, "bandit runs"),
         };
+        if on {
+            crate::note!("{}", why_best_and_champion_differ(spec));
+        }
         Tracker {
             on,
             started: now,
@@ -241,9 +244,33 @@ impl Tracker {
     }
 }
 
+/// What a generation's line shows, said once before the first: `best` is one candidate on the
+/// generation's few samples (luck included), the champion an elite by the spec's rule over all
+/// its samples, so the two differ and the champion is usually lower.
+pub(crate) fn why_best_and_champion_differ(spec: &EvolveSpec) -> String {
+    let n = &spec.noise;
+    let rule = match n.champion {
+        ChampionRule::HighestMean => "the highest mean",
+        ChampionRule::HighestLowerBound => "the highest lower end of its 95% interval",
+    };
+    format!(
+        "each generation's line: `best` and `mean` are its candidates' fitness on their own {} samples (the best of many is flattered by luck); the champion is the elite with {rule} over all its samples (up to {} more for the {} elites), so it is steadier than `best` and usually lower",
+        n.samples, n.elite_samples, n.elites
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_note_says_why_best_and_champion_differ_under_the_spec_s_rule() {
+        let note = why_best_and_champion_differ(&spec(""));
+        assert!(
+            note.contains("own 6 samples") && note.contains("the highest mean"),
+            "{note}"
+        );
+    }
 
     fn spec(reestimate: &str) -> EvolveSpec {
         let text = format!(
