@@ -194,6 +194,22 @@ pub struct TestChoice {
 }
 
 impl TestChoice {
+    /// Checks the values given, each with the defaults for the rest: an error naming the
+    /// flag (`--alpha`, `--elo1`, …).
+    pub fn check_flags(&self) -> Result<(), String> {
+        let test = SprtSpec {
+            alpha: self.alpha.unwrap_or(0.05),
+            beta: self.beta.unwrap_or(0.05),
+            hypotheses: self
+                .hypotheses
+                .unwrap_or(default_hypotheses(Default::default())),
+        };
+        test.check().map_err(|(field, message)| {
+            let flag = field.trim_start_matches("hypotheses.");
+            format!("--{flag} {message}")
+        })
+    }
+
     /// The test for a validation of `spec`, checked: an error names the field
     /// (`alpha`, `beta`, `hypotheses.elo1`, …).
     pub fn for_spec(&self, spec: &ValidateSpec) -> Result<SprtSpec, (String, String)> {
