@@ -28,6 +28,10 @@ fn a_sequential_validation_stops_once_decided_and_resumes_byte_for_byte() {
     // Stopped at the end of the chunk (16 sequences) holding the deciding sequence.
     assert!(a.sequences < 100 && a.sequences.is_multiple_of(16), "{a:?}");
     let path = std::fs::read_to_string(whole.join("sequential.csv")).unwrap();
+    assert_eq!(
+        path.lines().next().unwrap(),
+        documented_columns("sequential.csv")
+    );
     let last = path.lines().last().unwrap();
     assert!(last.ends_with(",h0"), "{path}");
     let decided: usize = last.split(',').next().unwrap().parse().unwrap();
@@ -70,6 +74,21 @@ fn a_sequential_validation_stops_once_decided_and_resumes_byte_for_byte() {
         "{out}"
     );
     std::fs::remove_dir_all(whole).unwrap();
+}
+
+/// The columns docs/outputs.md lists under "### `NAME`", joined by commas.
+fn documented_columns(name: &str) -> String {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/outputs.md"),
+    )
+    .unwrap();
+    let section = doc.split(&format!("### `{name}`\n")).nth(1).unwrap();
+    let section = section.split("\n#").next().unwrap();
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 #[test]
