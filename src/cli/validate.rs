@@ -8,6 +8,8 @@ use evomcts::escape;
 use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::formula::Formula;
 use evomcts::runfs::{self, SpecFile};
+use evomcts::sequential::Hypotheses;
+use evomcts::validation::sprt::{from_records, records_table, TestChoice};
 use evomcts::validation::sweep::{run_sweep, SweepSpec};
 use evomcts::validation::{
     bandit_baselines, bandit_table, run_validation, summary_table, PlayOptions, ValidateSpec,
@@ -55,6 +57,38 @@ enum ValidateCommand {
     Sweep(PlayArgs),
     /// UCB1 at its best c, UCB1-Tuned and Thompson sampling beside a bandit run's champion.
     Bandit(BanditArgs),
+    /// The sequential test (SPRT) applied to validations already played, from their records:
+    /// where it stops, its decision, and the fixed-N verdict of all their games.
+    Sequential(SequentialArgs),
+}
+
+#[derive(Args)]
+struct SequentialArgs {
+    /// Validation folders (each holding spec.ron and games.csv).
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
+    /// The type I error rate [default: the spec's test, else 0.05].
+    #[arg(long)]
+    alpha: Option<f64>,
+    /// The type II error rate [default: the spec's test, else 0.05].
+    #[arg(long)]
+    beta: Option<f64>,
+    /// The pentanomial test's H0, in normalised Elo (with --elo1).
+    #[arg(long, requires = "elo1", conflicts_with_all = ["delta0", "delta1"], allow_hyphen_values = true)]
+    elo0: Option<f64>,
+    /// The pentanomial test's H1, in normalised Elo (with --elo0).
+    #[arg(long, requires = "elo0", allow_hyphen_values = true)]
+    elo1: Option<f64>,
+    /// The score test's H0, in points a game (with --delta1).
+    #[arg(long, requires = "delta1", allow_hyphen_values = true)]
+    delta0: Option<f64>,
+    /// The score test's H1, in points a game (with --delta0).
+    #[arg(long, requires = "delta0", allow_hyphen_values = true)]
+    delta1: Option<f64>,
+    /// Also write the table to this file (Markdown): a new file, or an existing .md file that
+    /// is no run's.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -97,8 +131,38 @@ fn options(a: &PlayArgs, name: &str) -> Result<PlayOptions> {
     })
 }
 
+/// `validate sequential`: the test from each folder's records, as one table.
+fn sequential(a: SequentialArgs) -> Result<()> {
+    if let Some(out) = &a.out {
+        runfs::check_output_file(out, "the Markdown table", "md").map_err(anyhow::Error::msg)?;
+    }
+    let hypotheses = match (a.elo0, a.elo1, a.delta0, a.delta1) {
+        (Some(elo0), Some(elo1), ..) => Some(Hypotheses::Elo { elo0, elo1 }),
+        (.., Some(delta0), Some(delta1)) => Some(Hypotheses::Score { delta0, delta1 }),
+        _ => None,
+    };
+    let choice = TestChoice {
+        alpha: a.alpha,
+        beta: a.beta,
+        hypotheses,
+    };
+    choice.check_flags().map_err(anyhow::Error::msg)?;
+    let mut tested = Vec::new();
+    for run in &a.runs {
+        tested.push(from_records(run, &choice)?);
+    }
+    let table = records_table(&tested);
+    out!("{table}")?;
+    if let Some(out) = a.out {
+        runfs::write_atomically(&out, table.as_bytes())
+            .with_context(|| out.display().to_string())?;
+    }
+    Ok(())
+}
+
 pub fn run(args: ValidateArgs) -> Result<()> {
     match args.command {
+        ValidateCommand::Sequential(a) => sequential(a)?,
         ValidateCommand::Carcassonne(a) => {
             let spec = ValidateSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name)?;

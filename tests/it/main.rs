@@ -65,3 +65,4 @@ mod search_star_narrow;
 mod steps;
 mod support;
 mod validate;
+mod validate_sequential;

@@ -20,6 +20,7 @@ pub mod evolve;
 pub mod league;
 pub mod progress;
 pub mod runfs;
+pub mod sequential;
 pub mod slurm;
 pub mod stats;
 pub mod validation;

@@ -56,6 +56,10 @@ pub struct ValidateSpec {
     pub game: GameChoice,
     #[serde(default)]
     pub rules: Rules,
+    /// A sequential test that ends the validation once it decides (`sprt`); left out of the
+    /// stored spec when absent, so specs without it keep their text and hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<crate::sequential::SprtSpec>,
 }
 
 const MAX_SEQUENCES: usize = 1_000_000;
@@ -119,6 +123,10 @@ impl ValidateSpec {
     pub fn validate(&self) -> Result<(), (String, String)> {
         check_name(&self.name)?;
         check_sequences(self.sequences)?;
+        if let Some(test) = &self.sequential {
+            test.check()
+                .map_err(|(field, m)| (format!("sequential.{field}"), m))?;
+        }
         check_controllers(
             self.game,
             &self.rules,
@@ -263,6 +271,35 @@ fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateErro
     Ok(rows)
 }
 
+/// Checks that `rows` are the first tasks of `tasks` (pairing, sequence), both seatings each
+/// in order, on the tile seeds of their sequences: an error naming the line of `file` that is
+/// not.
+fn check_schedule(
+    rows: &[GameRow],
+    tasks: &[(usize, usize)],
+    tile_seeds: &[u64],
+    file: &Path,
+) -> Result<(), ValidateError> {
+    for (k, r) in rows.iter().enumerate() {
+        let (p, j) = tasks
+            .get(k / 2)
+            .copied()
+            .unwrap_or((usize::MAX, usize::MAX));
+        if r.pairing != p
+            || r.sequence != j
+            || r.candidate_seat != k % 2
+            || r.tile_seed != tile_seeds[j.min(tile_seeds.len() - 1)]
+        {
+            return Err(ValidateError::Corrupt {
+                file: file.display().to_string(),
+                line: k + 2,
+                message: "does not belong to this spec's schedule".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// How a set of games is run.
 pub struct PlayOptions {
     pub out_dir: PathBuf,
@@ -289,6 +326,28 @@ pub fn play_pairings(
     rules: Rules,
     spec_text: &str,
     opts: &PlayOptions,
+) -> Result<Vec<GameRow>, ValidateError> {
+    play_pairings_until(pairings, tile_seeds, game, rules, spec_text, opts, None)
+}
+
+/// A rule that ends a schedule early: given the rows so far, the number of tasks after which
+/// it is decided (`None`: not yet). It must depend on those tasks' rows alone, so that the
+/// decision is the same however the rows were come by (threads, chunks, resumes).
+pub type StopRule<'a> = &'a dyn Fn(&[GameRow]) -> Option<usize>;
+
+/// [`play_pairings`], ending early under `until`: tasks are played in chunks that end at
+/// multiples of the chunk size whatever the resume point (and, under a stop rule, on an
+/// allocation too), and once the rule says the first `k` tasks decide, no chunk past the one
+/// holding task `k` is started, so the rows written are the same for an interrupted and an
+/// uninterrupted run.
+pub fn play_pairings_until(
+    pairings: &[Pairing],
+    tile_seeds: &[u64],
+    game: GameChoice,
+    rules: Rules,
+    spec_text: &str,
+    opts: &PlayOptions,
+    until: Option<StopRule>,
 ) -> Result<Vec<GameRow>, ValidateError> {
     if opts.threads == Some(0) {
         return Err(ValidateError::NoThreads);
@@ -324,23 +383,7 @@ pub fn play_pairings(
     // but be safe), and check the rows are the tasks they claim to be.
     let done = rows.len() / 2;
     rows.truncate(done * 2);
-    for (k, r) in rows.iter().enumerate() {
-        let (p, j) = tasks
-            .get(k / 2)
-            .copied()
-            .unwrap_or((usize::MAX, usize::MAX));
-        if r.pairing != p
-            || r.sequence != j
-            || r.candidate_seat != k % 2
-            || r.tile_seed != tile_seeds[j.min(tile_seeds.len() - 1)]
-        {
-            return Err(ValidateError::Corrupt {
-                file: games_file.display().to_string(),
-                line: k + 2,
-                message: "does not belong to this spec's schedule".into(),
-            });
-        }
-    }
+    check_schedule(&rows, &tasks, tile_seeds, &games_file)?;
     {
         // Rewrite the kept rows, so an interrupted tail is gone before appending.
         let mut text = String::from(HEADER);
@@ -356,18 +399,24 @@ pub fn play_pairings(
         .expect("a thread pool");
     let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &game);
     let started = Instant::now();
-    let stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
+    let mut stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
     let mut next = done;
     let mut file = crate::runfs::open_own(&games_file, std::fs::OpenOptions::new().append(true))
         .map_err(|e| io_error(&games_file, e))?;
     let mut finished_steps = None;
-    while next < stop {
+    loop {
+        if let Some(decided) = until.and_then(|rule| rule(&rows)) {
+            stop = stop.min(decided.div_ceil(CHUNK) * CHUNK).min(tasks.len());
+        }
+        if next >= stop {
+            break;
+        }
         // On an allocation, every remaining game is one step: its records survive a failed
         // task, and the rows are appended in order once all are in.
-        let end = if opts.srun.is_some() {
+        let end = if opts.srun.is_some() && until.is_none() {
             stop
         } else {
-            (next + CHUNK).min(stop)
+            ((next / CHUNK + 1) * CHUNK).min(stop)
         };
         let chunk = &tasks[next..end];
         let games: Vec<(usize, u64)> = chunk.iter().map(|&(p, j)| (p, tile_seeds[j])).collect();
@@ -571,15 +620,18 @@ pub fn run_validation(
         candidate: spec.candidate.clone(),
         other: spec.baseline.clone(),
     };
-    let rows = play_pairings(
+    let rule = spec.sequential.map(sprt::stop_rule);
+    let rows = play_pairings_until(
         std::slice::from_ref(&pairing),
         &spec.tile_seeds(),
         spec.game,
         spec.rules,
         &spec.to_ron(),
         opts,
+        rule.as_ref().map(|r| r as StopRule),
     )?;
     let summary = summarise(&pairing.label, &rows, 0);
+    let sequential = sprt::write_outcome(spec, &rows, &opts.out_dir)?;
     // The spec holds the formula itself (files are read when the spec is), so the summary
     // says what was validated even if a champion file changes later.
     let formula = match &spec.candidate {
@@ -602,7 +654,10 @@ pub fn run_validation(
             spec.sequences,
             spec.seed,
         ),
-        &summary_table(std::slice::from_ref(&summary)),
+        &format!(
+            "{}{sequential}",
+            summary_table(std::slice::from_ref(&summary))
+        ),
         "Win rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same per-sequence differences.",
     )?;
     Ok(summary)
@@ -636,6 +691,7 @@ fn write_summary(
 }
 
 mod bandit_baselines;
+pub mod sprt;
 pub mod sweep;
 
 pub use bandit_baselines::*;
