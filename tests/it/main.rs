@@ -63,4 +63,5 @@ mod search_star_generic;
 mod search_star_narrow;
 mod steps;
 mod support;
+mod tune;
 mod validate;

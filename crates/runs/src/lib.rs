@@ -22,4 +22,5 @@ pub mod progress;
 pub mod runfs;
 pub mod slurm;
 pub mod stats;
+pub mod tune;
 pub mod validation;
