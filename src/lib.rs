@@ -7,7 +7,7 @@
 //!   neither knows the other, and neither does I/O;
 //! - `evomcts-search` (`crates/search`): the searches, over any game; no I/O;
 //! - `evomcts-runs` (`crates/runs`): `arena`, `runfs`, `bounds`, `stats`, `league`, `slurm`,
-//!   `evolve`, `validation`, and `escape` and `progress`, which everything above the searches
+//!   `evolve`, `validation`, `tune`, and `escape` and `progress`, which everything above the searches
 //!   uses;
 //! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
 //!

@@ -82,7 +82,7 @@ fn a_tiny_connect_four_tune_resumes_byte_for_byte_whatever_the_threads() {
     // tune.csv holds every evaluation: 12 steps × 2 points × 1 sequence, then the header.
     let csv = std::fs::read_to_string(whole.join("tune.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 24);
-    assert!(csv.starts_with("step,side,C_E,W1,tile_seed,"), "{csv}");
+    assert!(csv.starts_with("step,side,c_e,w1,tile_seed,"), "{csv}");
     // The tuned controller reads back as a controller, with the placeholder filled in.
     let tuned = std::fs::read_to_string(whole.join("tuned.ron")).unwrap();
     let controller: ControllerSpec = evomcts::runfs::ron_options()

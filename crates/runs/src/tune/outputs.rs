@@ -19,7 +19,7 @@ pub const TRAJECTORY_CSV: &str = "trajectory.csv";
 /// The tuned controller.
 pub const TUNED_RON: &str = "tuned.ron";
 
-/// `trajectory.csv`: `step,<names…>,a_k,c_k,f_plus,f_minus`, values in natural units; the
+/// `trajectory.csv`: `step,<names in lowercase…>,a_k,c_k,f_plus,f_minus`, values in natural units; the
 /// last row is the iterate after the last step written, with the other fields empty.
 pub(super) fn write_trajectory(
     dir: &Path,
@@ -28,7 +28,10 @@ pub(super) fn write_trajectory(
 ) -> Result<(), TuneError> {
     let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
     let gains = spec.gains();
-    let mut csv = format!("step,{},a_k,c_k,f_plus,f_minus\n", names.join(","));
+    let mut csv = format!(
+        "step,{},a_k,c_k,f_plus,f_minus\n",
+        super::rows::columns(&names)
+    );
     let values = |x: &[f64]| -> String {
         spec.parameters
             .iter()

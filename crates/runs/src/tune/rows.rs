@@ -1,9 +1,9 @@
 //! `tune.csv`: every evaluation of a tuning run, one row per (step, point, sequence), with the
 //! point's values in natural units and both seatings' scores.
 //!
-//! Columns: `step,side,<parameter names…>,tile_seed,candidate_seat0,opponent_seat0,
-//! candidate_seat1,opponent_seat1`; `side` is `plus` or `minus` (the two points of SPSA's
-//! step). Numbers are written in Rust's shortest round-trip form, so a value read back is the
+//! Columns: `step,side,<parameter names in lowercase…>,tile_seed,candidate_seat0,
+//! opponent_seat0,candidate_seat1,opponent_seat1`; `side` is `plus` or `minus` (the two points
+//! of SPSA's step); the tile seed is quoted, as every 64-bit seed of a run's CSV files. Numbers are written in Rust's shortest round-trip form, so a value read back is the
 //! value played. Reading checks each row could have been played (a final score of the game, a
 //! known side); whether it is the row the schedule expects is the run's check on resume.
 
@@ -49,19 +49,28 @@ impl Row {
     }
 }
 
-/// The header for parameters named `names`.
+/// The header for parameters named `names` (each column the name in lowercase: `c_e`, `w1`).
 pub fn header(names: &[&str]) -> String {
     format!(
         "step,side,{},tile_seed,candidate_seat0,opponent_seat0,candidate_seat1,opponent_seat1",
-        names.join(",")
+        columns(names)
     )
+}
+
+/// The parameters' columns: their names in lowercase, comma-separated.
+pub fn columns(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| n.to_lowercase())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A row as the file holds it, with its line break.
 pub fn row_text(r: &Row) -> String {
     let values: Vec<String> = r.values.iter().map(|v| v.to_string()).collect();
     format!(
-        "{},{},{},{},{},{},{},{}\n",
+        "{},{},{},\"{}\",{},{},{},{}\n",
         r.step,
         r.side.word(),
         values.join(","),
@@ -140,6 +149,9 @@ pub fn read_rows(path: &Path, names: &[&str], game: GameChoice) -> Result<Vec<Ro
             .collect::<Result<_, _>>()?;
         let at = 2 + names.len();
         let tile_seed = f[at]
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .unwrap_or("not quoted")
             .parse::<u64>()
             .map_err(|e| corrupt(format!("field {}: {e}", at + 1)))?;
         rows.push(Row {
