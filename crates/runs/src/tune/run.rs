@@ -361,8 +361,13 @@ impl Progress {
             .zip(values)
             .map(|(n, v)| format!("{n} = {}", crate::escape::number(*v)))
             .collect();
+        let until = if self.stop == self.steps {
+            "the end of the re-estimate".to_string()
+        } else {
+            format!("step {}", self.stop)
+        };
         crate::note!(
-            "step {done}/{} ({} games), {}, {} in, ETA {} (the re-estimate's games included): {}",
+            "step {done}/{} ({} games), {}, {} in, ETA {} (to {until}): {}",
             self.steps,
             done * self.games_per_step,
             crate::progress::rate(rate, "games"),
