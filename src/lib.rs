@@ -7,7 +7,7 @@
 //!   neither knows the other, and neither does I/O;
 //! - `evomcts-search` (`crates/search`): the searches, over any game; no I/O;
 //! - `evomcts-runs` (`crates/runs`): `arena`, `runfs`, `bounds`, `stats`, `sequential`, `league`, `slurm`,
-//!   `evolve`, `validation`, and `escape` and `progress`, which everything above the searches
+//!   `evolve`, `validation`, `tune`, and `escape` and `progress`, which everything above the searches
 //!   uses;
 //! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
 //!
@@ -30,7 +30,7 @@ pub use evomcts_analysis as analysis;
 pub use evomcts_formula as formula;
 pub use evomcts_games as games;
 pub use evomcts_runs::{
-    arena, bounds, escape, evolve, league, note, progress, runfs, sequential, slurm, stats,
+    arena, bounds, escape, evolve, league, note, progress, runfs, sequential, slurm, stats, tune,
     validation,
 };
 pub use evomcts_search as search;

@@ -43,6 +43,7 @@ __all__ = [
     "play",
     "random_game",
     "run_league",
+    "tune",
     "__version__",
     "command_line",
 ]
@@ -138,6 +139,36 @@ def evolve(
     continues it exactly as if it had not stopped.
     """
     return _evomcts.evolve(
+        os.fspath(spec_path),
+        os.fspath(out),
+        threads=threads,
+        resume=resume,
+        stop_after=stop_after,
+        quiet=quiet,
+    )
+
+
+def tune(
+    spec_path: PathLike,
+    out: PathLike,
+    *,
+    threads: Optional[int] = None,
+    resume: bool = False,
+    stop_after: Optional[int] = None,
+    quiet: bool = False,
+) -> Dict[str, Any]:
+    """Runs the tuning run of the RON spec file ``spec_path`` into the folder ``out``, as
+    ``evomcts tune SPEC --out OUT [--threads N] [--resume] [--stop-after N] [--quiet]`` does
+    (SPSA over a controller's named constants, then a re-estimate on fresh sequences; see
+    docs/evolution.md, "Tuning constants").
+
+    Returns ``steps``, ``steps_done`` and ``played_now``; once every step is played also
+    ``start`` and ``tuned`` (values by parameter name), ``reestimate_sequences``,
+    ``paired_difference`` (mean, low, high of tuned − start per sequence) and ``paired_p``
+    (Wilcoxon). Ctrl-C stops the run once the step under way is written; ``resume=True``
+    continues it exactly as if it had not stopped.
+    """
+    return _evomcts.tune(
         os.fspath(spec_path),
         os.fspath(out),
         threads=threads,

@@ -196,6 +196,20 @@ def evolve(
 ) -> Dict[str, object]:
     """Runs or resumes an evolution into ``out``."""
 
+def tune(
+    spec_path: str,
+    out: str,
+    *,
+    threads: Optional[int] = None,
+    resume: bool = False,
+    stop_after: Optional[int] = None,
+    quiet: bool = False,
+) -> Dict[str, object]:
+    """Runs or resumes a tuning run (``evomcts tune``) into ``out``: ``steps``,
+    ``steps_done``, ``played_now`` and, once finished, ``start`` and ``tuned`` (values by
+    parameter name), ``reestimate_sequences``, ``paired_difference`` (mean, low, high of
+    tuned − start per sequence) and ``paired_p`` (Wilcoxon)."""
+
 def run_tables(path: str) -> List[Tuple[str, str]]:
     """A run folder's tables as CSV text by name, with ``kind`` first."""
 

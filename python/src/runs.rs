@@ -1,5 +1,5 @@
-//! Leagues and evolution runs into run folders, and a run folder's tables, as `evomcts
-//! league`, `evomcts evolve` and `evomcts table` produce them.
+//! Leagues, evolution runs and tuning runs into run folders, and a run folder's tables, as
+//! `evomcts league`, `evomcts evolve`, `evomcts tune` and `evomcts table` produce them.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,7 +9,8 @@ use anyhow::Context;
 use evomcts_runs::evolve::{run_evolution, EvolveSpec};
 use evomcts_runs::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
 use evomcts_runs::progress::duration;
-use evomcts_runs::runfs::{read_capped_text, MAX_DATA_FILE_BYTES};
+use evomcts_runs::runfs::{read_capped_text, SpecFile, MAX_DATA_FILE_BYTES};
+use evomcts_runs::tune::{run_tune_until, TuneOptions, TuneSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -140,6 +141,61 @@ fn evolve<'py>(
     Ok(result)
 }
 
+/// Runs (or with ``resume`` continues) the tuning run of ``spec_path`` into the folder ``out``,
+/// as ``evomcts tune SPEC --out OUT`` does, stopping once step ``stop_after`` is written if
+/// given. Ctrl-C stops it after the step under way is written; ``resume=True`` continues it as
+/// if never stopped. Returns the steps done and, once every step is played, the starting and
+/// tuned values by parameter name and the re-estimate's paired difference (tuned − start).
+#[pyfunction]
+#[pyo3(signature = (spec_path, out, *, threads=None, resume=false, stop_after=None, quiet=false))]
+fn tune<'py>(
+    py: Python<'py>,
+    spec_path: PathBuf,
+    out: PathBuf,
+    threads: Option<usize>,
+    resume: bool,
+    stop_after: Option<usize>,
+    quiet: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_option(threads)?;
+    let spec = TuneSpec::from_file(&spec_path).map_err(raise)?;
+    let opts = TuneOptions {
+        out_dir: out,
+        resume,
+        threads,
+        progress: !quiet,
+        stop_after,
+        // Python runs on the caller's machine; an allocation is the command line's job.
+        srun: None,
+    };
+    let cancel = AtomicBool::new(false);
+    let outcome =
+        interruptible(py, &cancel, || run_tune_until(&spec, &opts, &cancel))?.map_err(raise)?;
+    let result = PyDict::new(py);
+    result.set_item("steps", outcome.steps)?;
+    result.set_item("steps_done", outcome.steps_done)?;
+    result.set_item("played_now", outcome.played_now)?;
+    if let Some(r) = &outcome.result {
+        let values = |v: &[f64]| -> PyResult<Bound<'py, PyDict>> {
+            let d = PyDict::new(py);
+            for (p, x) in spec.parameters.iter().zip(v) {
+                d.set_item(&p.name, x)?;
+            }
+            Ok(d)
+        };
+        result.set_item("start", values(&r.start)?)?;
+        result.set_item("tuned", values(&r.tuned)?)?;
+        let e = &r.reestimate;
+        result.set_item("reestimate_sequences", e.sequences)?;
+        result.set_item(
+            "paired_difference",
+            (e.paired_mean, e.paired_low, e.paired_high),
+        )?;
+        result.set_item("paired_p", e.paired_p)?;
+    }
+    Ok(result)
+}
+
 /// The tables of a run folder as CSV text by name: for a league folder (``spec.ron`` and
 /// ``games.jsonl``) the tables ``evomcts table`` writes, recomputed from the records
 /// (``games``, ``standings``, ``ratings``, ``matches``, ...); for an evolution folder, its
@@ -173,6 +229,7 @@ fn run_tables(path: PathBuf) -> PyResult<Vec<(String, String)>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_league, m)?)?;
     m.add_function(wrap_pyfunction!(evolve, m)?)?;
+    m.add_function(wrap_pyfunction!(tune, m)?)?;
     m.add_function(wrap_pyfunction!(run_tables, m)?)?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-"""Leagues and evolution runs into run folders, their tables, bad input and Ctrl-C."""
+"""Leagues, evolution and tuning runs into run folders, their tables, bad input and Ctrl-C."""
 
 import filecmp
 import os
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import evomcts
-from evomcts import EvomctsError, evolve, load_run, run_league
+from evomcts import EvomctsError, evolve, load_run, run_league, tune
 
 from conftest import require
 
@@ -104,6 +104,25 @@ def test_bad_evolution_input_names_the_field(data, tmp_path):
     spec.write_text(text)
     with pytest.raises(EvomctsError, match=r"bad.ron: field `strategy"):
         evolve(spec, tmp_path / "out")
+
+
+def test_a_tuning_run_resumes_byte_for_byte_and_refuses_a_bad_field(data, tmp_path):
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    result = tune(data / "tiny_tune.ron", whole, threads=2, quiet=True)
+    assert (result["steps"], result["steps_done"], result["played_now"]) == (12, 12, 12)
+    assert set(result["tuned"]) == {"C_E", "W1"} and result["start"] == {"C_E": 0.5, "W1": 1.0}
+    low, high = result["paired_difference"][1:]
+    assert low <= result["paired_difference"][0] <= high
+    first = tune(data / "tiny_tune.ron", parts, threads=1, stop_after=5, quiet=True)
+    assert first["steps_done"] == 5 and "tuned" not in first
+    rest = tune(data / "tiny_tune.ron", parts, threads=2, resume=True, quiet=True)
+    assert rest["played_now"] == 7
+    for name in ["tune.csv", "trajectory.csv", "summary.md", "tuned.ron", "reestimate/games.csv"]:
+        assert filecmp.cmp(whole / name, parts / name, shallow=False), name
+    spec = tmp_path / "bad.ron"
+    spec.write_text((data / "tiny_tune.ron").read_text().replace("budget: 48", "budget: 7"))
+    with pytest.raises(EvomctsError, match=r"bad.ron: field `budget`"):
+        tune(spec, tmp_path / "out")
 
 
 def interrupt_after(seconds: float) -> threading.Timer:

@@ -44,6 +44,9 @@ enum Command {
     CheckFingerprints(check_fingerprints::CheckFingerprintsArgs),
     /// An evolved formula against tuned UCT on unseen tile sequences; UCT sweeps; bandit baselines.
     Validate(validate::ValidateArgs),
+    /// Tune a controller's constants jointly (SPSA on sweep sequences), then re-estimate them
+    /// on fresh ones.
+    Tune(tune::TuneArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
     Plot(plot::PlotArgs),
     /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
@@ -106,6 +109,7 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::CheckFingerprints(args) => check_fingerprints::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Replicate(args) => replicate::run(args),
         Command::Report(args) => report::run(args),
         Command::Analyse(args) => analyse::run(args),

@@ -37,6 +37,7 @@ pub mod run_args;
 pub mod slurm;
 pub mod step_worker;
 pub mod table;
+pub mod tune;
 pub mod validate;
 
 /// A count from a flag: between `min` and `max`, the message naming the flag and both bounds.

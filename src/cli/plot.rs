@@ -11,7 +11,8 @@
 //!
 //! Several run folders of one league merge (as in `evomcts table`). Every figure is written
 //! as PNG and SVG into DIR (default `plots/` inside the first run folder); tables go to the
-//! terminal and to CSV/Markdown next to the figures. `plot all` also takes an evolution run.
+//! terminal and to CSV/Markdown next to the figures. `plot all` also takes an evolution run or
+//! a tuning run.
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
@@ -117,10 +118,11 @@ enum PlotCommand {
     },
     /// Every figure of a run but boards: for league runs the formulas, league and games
     /// figures; for an evolution run (a folder of gen-NNN.ron files) fitness per generation
-    /// with 95% intervals, formula sizes and samples spent.
+    /// with 95% intervals, formula sizes and samples spent; for a tuning run (tune.csv) each
+    /// parameter's iterate per step.
     All {
         /// Run folders of one league (each with spec.ron and games.jsonl; several merge), or
-        /// one evolution run folder (gen-NNN.ron files).
+        /// one evolution run folder (gen-NNN.ron files), or one tuning run folder (tune.csv).
         #[arg(required = true)]
         runs: Vec<PathBuf>,
         /// Folder for the figures and tables [default: RUN/plots, inside the first run folder].
@@ -157,6 +159,11 @@ fn load(runs: &[PathBuf]) -> Result<(LeagueSpec, Vec<LeagueGame>)> {
         RunFolder::Evolution { dir, .. } => {
             bail!("{} is an evolution run, not a league run", dir.display())
         }
+        RunFolder::Tune { .. } => bail!(
+            "{} is a tuning run (tune.csv): draw its figure with `evomcts plot all {}`",
+            runs[0].display(),
+            runs[0].display()
+        ),
     }
 }
 

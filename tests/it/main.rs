@@ -64,5 +64,6 @@ mod search_star_generic;
 mod search_star_narrow;
 mod steps;
 mod support;
+mod tune;
 mod validate;
 mod validate_sequential;

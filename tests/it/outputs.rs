@@ -239,6 +239,47 @@ fn every_file_and_csv_column_of_an_evolution_folder_is_documented() {
 }
 
 #[test]
+fn every_file_and_csv_column_of_a_tuning_folder_is_documented() {
+    let dir = temp_dir("tune");
+    let spec = dir.join("tiny.ron");
+    // One parameter, C_E: the documented example of the parameters' columns.
+    std::fs::write(
+        &spec,
+        r#"(
+            name: "tiny",
+            seed: 2,
+            game: ConnectFour,
+            controller: (sims: 10, c_e: 0.5, reward: WinLoss),
+            parameters: [(name: "C_E", low: 0.1, high: 2.0, log: true)],
+            budget: 16,
+            spsa: (a: 0.1),
+            recommend_blocks: 1,
+            reestimate_sequences: 2,
+        )"#,
+    )
+    .unwrap();
+    let run = dir.join("run");
+    evomcts(&[
+        "tune",
+        spec.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ]);
+    evomcts(&["plot", "all", run.to_str().unwrap()]);
+    evomcts(&["report", run.to_str().unwrap()]);
+    let doc = outputs_doc();
+    assert_eq!(check_folder(&run, &doc), ["trajectory.csv", "tune.csv"]);
+    assert!(run.join("plots/tune-trajectory.svg").is_file());
+    let page = std::fs::read_to_string(run.join("report/index.html")).unwrap();
+    assert!(
+        page.contains("Paired score difference") && page.contains("<svg"),
+        "{page}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn a_changed_header_fails_the_check() {
     let doc = outputs_doc();
     let dir = temp_dir("changed");

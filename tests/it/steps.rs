@@ -389,3 +389,71 @@ fn every_preset_fitness_spec_reaches_the_workers_unchanged() {
         assert_eq!(back, work, "{}", path.display());
     }
 }
+
+#[test]
+fn a_tuning_run_played_as_steps_writes_the_same_files() {
+    let slurm = fake_slurm("srun-tune");
+    let spec = scratch("steps", "tune-spec.ron");
+    std::fs::write(
+        &spec,
+        r#"(
+            name: "tiny-tune",
+            seed: 3,
+            game: ConnectFour,
+            controller: (sims: 10, c_e: 0.5, reward: WinLoss),
+            parameters: [(name: "C_E", low: 0.1, high: 2.0, log: true)],
+            budget: 12,
+            spsa: (a: 0.1),
+            recommend_blocks: 1,
+            reestimate_sequences: 3,
+        )"#,
+    )
+    .unwrap();
+    let local = scratch("steps", "tune-local");
+    let args = |dir: &Path| -> Vec<String> {
+        ["tune", text(&spec), "--out", text(dir), "--quiet"]
+            .map(String::from)
+            .to_vec()
+    };
+    let local_args = args(&local);
+    let local_args: Vec<&str> = local_args.iter().map(String::as_str).collect();
+    ok(&run(&local_args, None, &[]));
+    let dir = scratch("steps", "tune");
+    let mut srun_args = args(&dir);
+    srun_args.push("--srun".into());
+    let srun_args: Vec<&str> = srun_args.iter().map(String::as_str).collect();
+    ok(&run(&srun_args, Some(&slurm), &[]));
+    // Every file, the re-estimate's folder included, but the steps' progress line and locks.
+    let files = |root: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        for sub in ["", "reestimate"] {
+            for e in std::fs::read_dir(root.join(sub)).unwrap() {
+                let path = e.unwrap().path();
+                let name = format!("{sub}/{}", path.file_name().unwrap().to_string_lossy());
+                if path.is_file()
+                    && !name.ends_with("steps-progress.txt")
+                    && !name.ends_with(".evomcts.lock")
+                {
+                    out.push((name, std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        out.sort();
+        out
+    };
+    let (a, b) = (files(&local), files(&dir));
+    let names = |f: &[(String, Vec<u8>)]| f.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name} differs between one machine and job steps");
+    }
+    assert!(names(&a).contains(&"/tuned.ron".to_string()));
+    assert!(
+        !dir.join("steps").exists(),
+        "the steps' records are cleared"
+    );
+    for d in [slurm, local, dir] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+    std::fs::remove_file(spec).unwrap();
+}

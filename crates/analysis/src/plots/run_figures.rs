@@ -1,12 +1,14 @@
 //! Every figure of a run folder, whichever kind it is: a league run (`spec.ron` and
 //! `games.jsonl`) gets the formula, league and game figures; an evolution run (`gen-NNN.ron`
-//! files) gets the evolution figures. `evomcts plot all` and the HTML report both draw through
-//! here, so they show the same figures.
+//! files) gets the evolution figures; a tuning run (`tune.csv`) its parameters' trajectories.
+//! `evomcts plot all` and the HTML report both draw through here, so they show the same
+//! figures.
 
 use super::curves::GameCurves;
 use super::evolution_plots::EvolutionFigures;
 use super::formulas::FormulaReport;
 use super::league_plots::write_league_figures;
+use super::tune_plots::TuneTrajectoryFigure;
 use super::{PlotError, WrittenFigure};
 use evomcts_runs::evolve::population::{gap_warning, generations_on_disk, read_generations};
 use evomcts_runs::evolve::{EvolveSpec, Generation};
@@ -32,6 +34,11 @@ pub enum RunFolder {
         generations: Vec<Generation>,
         warnings: Vec<String>,
     },
+    /// A tuning run of `evomcts tune`: its spec and trajectory.
+    Tune {
+        figure: Box<TuneTrajectoryFigure>,
+        warnings: Vec<String>,
+    },
 }
 
 /// True when `dir` holds an evolution run (generation files) rather than a league run.
@@ -43,7 +50,9 @@ impl RunFolder {
     /// What reading the folders noticed that the user should know.
     pub fn warnings(&self) -> &[String] {
         match self {
-            RunFolder::League { warnings, .. } | RunFolder::Evolution { warnings, .. } => warnings,
+            RunFolder::League { warnings, .. }
+            | RunFolder::Evolution { warnings, .. }
+            | RunFolder::Tune { warnings, .. } => warnings,
         }
     }
 
@@ -53,6 +62,18 @@ impl RunFolder {
         let Some(first) = runs.first() else {
             return Err(PlotError::Data("no run folder given".into()));
         };
+        if evomcts_runs::tune::is_tune_run(first) {
+            if runs.len() > 1 {
+                return Err(PlotError::Data(format!(
+                    "{} is a tuning run: give it alone (tuning runs are plotted one at a time)",
+                    first.display()
+                )));
+            }
+            return Ok(RunFolder::Tune {
+                figure: Box::new(TuneTrajectoryFigure::read(first)?),
+                warnings: Vec::new(),
+            });
+        }
         if is_evolution_run(first)? {
             if runs.len() > 1 {
                 return Err(PlotError::Data(format!(
@@ -175,6 +196,7 @@ pub fn write_figures(run: &RunFolder, out: &Path, top: usize) -> Result<Written,
         RunFolder::Evolution {
             spec, generations, ..
         } => EvolutionFigures::new(spec.as_deref(), generations)?.write(out),
+        RunFolder::Tune { figure, .. } => figure.write(out),
     }
 }
 

@@ -4,7 +4,8 @@
 //! inlined as SVG, the ES formula table and a table of every game in schedule order, each
 //! game linking to its viewer page `games/game-K.html` (the board turn by turn, see `viewer`).
 //! For an evolution run: the logbook, fitness per generation with its intervals, the hall of
-//! fame and the champion's lineage.
+//! fame and the champion's lineage. For a tuning run: its summary, the parameters'
+//! trajectories and its spec.
 //!
 //! Nothing on a page names an outside address: the style sheet and scripts are files of the
 //! report folder (`report.css`, `viewer.js`, `tiles.js`) loaded by relative `<link>` and
@@ -20,6 +21,7 @@ pub mod history;
 pub mod html;
 mod league;
 pub mod pig;
+mod tune;
 pub mod viewer;
 
 use crate::plots::run_figures::write_figures;
@@ -30,6 +32,7 @@ use std::path::{Path, PathBuf};
 
 pub use evolution::write_evolution_report;
 pub use league::write_league_report;
+pub use tune::write_tune_report;
 
 /// The report's style sheet, shared by every page.
 pub const STYLESHEET: &str = include_str!("report.css");
@@ -60,6 +63,8 @@ pub enum RunKind {
     League,
     /// `gen-NNN.ron` files of `evomcts evolve`.
     Evolution,
+    /// `tune.csv` of `evomcts tune`.
+    Tune,
 }
 
 impl RunKind {
@@ -68,9 +73,12 @@ impl RunKind {
     pub fn of(dir: &Path) -> Result<RunKind, ReportError> {
         if !dir.is_dir() {
             return Err(ReportError::Input(format!(
-                "{}: not a folder (expected a league run folder or an evolution run folder)",
+                "{}: not a folder (expected a league, evolution or tuning run folder)",
                 dir.display()
             )));
+        }
+        if evomcts_runs::tune::is_tune_run(dir) {
+            return Ok(RunKind::Tune);
         }
         Ok(if generations_on_disk(dir)?.is_empty() {
             RunKind::League
@@ -166,9 +174,10 @@ pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport, Repor
     match kinds.as_slice() {
         [] => Err(ReportError::Input("no run folder given".into())),
         [RunKind::Evolution] => write_evolution_report(&runs[0], out),
+        [RunKind::Tune] => write_tune_report(&runs[0], out),
         k if k.iter().all(|k| *k == RunKind::League) => write_league_report(runs, out),
         _ => Err(ReportError::Input(format!(
-            "{}: one report covers the runs of one league or a single evolution run; report evolution runs one at a time",
+            "{}: one report covers the runs of one league or a single evolution or tuning run; report evolution and tuning runs one at a time",
             runs.iter()
                 .map(|r| r.display().to_string())
                 .collect::<Vec<_>>()

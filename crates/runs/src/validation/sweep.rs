@@ -23,7 +23,8 @@ use evomcts_games::carcassonne::Rules;
 use evomcts_search::mcts::{FinalMove, MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
 
-/// The text a formula's weight placeholder is written as.
+/// The name of a formula's weight placeholder, and the text it is written as.
+pub const W_NAME: &str = "W";
 pub const W_PLACEHOLDER: &str = "{W}";
 
 /// The most grid points one sweep plays.
@@ -100,22 +101,42 @@ impl SpecFile for SweepSpec {
     }
 }
 
-/// Checks that every `{W}` of a formula template stands alone as an operand (`{W}*H`,
-/// `Q + {W}`): each is filled in as the text of a number, so one next to a digit or to another
-/// `{W}` (`2{W}`, `{W}{W}`) would make a different number than the tables say. Filled in with
-/// a parenthesised value, such a template does not parse.
-fn check_placeholders(template: &str) -> Result<(), String> {
-    if !template.contains(W_PLACEHOLDER) {
+/// Checks that every placeholder of `names` (written `{NAME}`, e.g. `{W}` or `{W2}`) in a
+/// formula template stands alone as an operand (`{W}*H`, `Q + {W}`): each is filled in as the
+/// text of a number, so one next to a digit or to another placeholder (`2{W}`, `{W}{W}`) would
+/// make a different number than the tables say. Filled in with a parenthesised value, such a
+/// template does not parse. A template holding none of them is accepted as it is.
+pub fn check_placeholders(template: &str, names: &[&str]) -> Result<(), String> {
+    let present: Vec<String> = names
+        .iter()
+        .map(|name| format!("{{{name}}}"))
+        .filter(|p| template.contains(p.as_str()))
+        .collect();
+    if present.is_empty() {
         return Ok(());
     }
-    evomcts_formula::Formula::parse(&template.replace(W_PLACEHOLDER, "(1)"))
+    let filled = present.iter().fold(template.to_string(), |text, p| {
+        text.replace(p.as_str(), "(1)")
+    });
+    evomcts_formula::Formula::parse(&filled)
         .map(drop)
         .map_err(|_| {
+            let p = &present[0];
             format!(
-                "each {W_PLACEHOLDER} must stand alone as an operand, as in `{W_PLACEHOLDER}*H` \
-                 or `Q + {W_PLACEHOLDER}`, not be part of a number or follow another operand: \
-                 got {template:?}"
+                "each {} must stand alone as an operand, as in `{p}*H` or `Q + {p}`, not be part \
+                 of a number or follow another operand: got {template:?}",
+                present.join(", ")
             )
+        })
+}
+
+/// A formula template with each placeholder `{NAME}` of `values` replaced by the text of its
+/// number (checked first by [`check_placeholders`]).
+pub fn fill_placeholders(template: &str, values: &[(&str, f64)]) -> String {
+    values
+        .iter()
+        .fold(template.to_string(), |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), &format!("{value}"))
         })
 }
 
@@ -140,7 +161,8 @@ impl SweepSpec {
             ));
         }
         if let Some(text) = template {
-            check_placeholders(text).map_err(|m| ("settings.selection".to_string(), m))?;
+            check_placeholders(text, &[W_NAME])
+                .map_err(|m| ("settings.selection".to_string(), m))?;
         }
         let has_w = template.is_some_and(|text| text.contains(W_PLACEHOLDER));
         if has_w == self.w_values.is_empty() {
@@ -246,7 +268,7 @@ impl SweepSpec {
             ..self.settings.clone()
         };
         if let (Some(w), Selection::Formula(text)) = (point.w, &self.settings.selection) {
-            settings.selection = Selection::Formula(text.replace(W_PLACEHOLDER, &format!("{w}")));
+            settings.selection = Selection::Formula(fill_placeholders(text, &[(W_NAME, w)]));
         }
         if let Some(t) = point.prior_temperature {
             settings.prior_temperature = t;
