@@ -82,6 +82,12 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         return Ok(());
     }
+    spec.game.check_playable_here().map_err(|why| {
+        anyhow::anyhow!(
+            "{}: its games cannot be replayed by this program: {why}",
+            escape::path(&args.run)
+        )
+    })?;
     if let Some(k) = args.game {
         let game = find_game(&spec, &games, k, &args.run)?;
         show(&spec, game)?;

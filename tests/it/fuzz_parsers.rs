@@ -171,7 +171,7 @@ fn extreme_number() -> impl Strategy<Value = &'static str> {
 
 /// A folder of its own for one test (tests run in parallel), holding `files` of `run`.
 fn case_dir(test: &str, run: &Path, files: &[&str]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-fuzz-{}-{test}", std::process::id()));
+    let dir = crate::support::scratch("fuzz", test);
     std::fs::create_dir_all(&dir).unwrap();
     for f in files {
         std::fs::copy(run.join(f), dir.join(f)).unwrap();
@@ -322,7 +322,7 @@ fn bandit_work_json() -> String {
 fn run_step_files(test: &str, work: &str, todo: &str) {
     use evomcts::evolve::work::{run_worker, Work};
     use evomcts::slurm::steps::{read_results, WorkerSlot};
-    let dir = std::env::temp_dir().join(format!("evomcts-fuzz-{}-{test}", std::process::id()));
+    let dir = crate::support::scratch("fuzz", test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("work.json"), work).unwrap();
@@ -395,8 +395,7 @@ proptest! {
     ) {
         use evomcts::evolve::work::Work;
         use evomcts::slurm::steps::read_results;
-        let dir = std::env::temp_dir()
-            .join(format!("evomcts-fuzz-{}-step-results", std::process::id()));
+        let dir = crate::support::scratch("fuzz", "step-results");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("results-edited.jsonl"), results_line(task, value)).unwrap();

@@ -5,7 +5,7 @@
 
 use super::fitness::{evaluate_all_reported, Request};
 use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};
-use crate::arena::{play_pairing_games, GameChoice, Pairing};
+use crate::arena::{by_seat, play_pairing_games, GameChoice, Pairing};
 use crate::slurm::steps::{self, StepError, StepWork, WorkerOutcome, WorkerSlot};
 use evomcts_formula::Formula;
 use evomcts_games::carcassonne::Rules;
@@ -73,12 +73,27 @@ impl StepWork for Work {
         }
     }
 
-    /// A fitness sample, or four final scores of the game played.
+    /// A fitness sample, or the candidate's and the other's final scores in each seating,
+    /// each pair a result of the game.
     fn check_values(&self, values: &[f64]) -> Result<(), String> {
-        values.iter().try_for_each(|&value| match self {
-            Work::Fitness { fitness, .. } => fitness.check_sample(value),
-            Work::Pairings { game, .. } => game.check_final_score(value),
-        })
+        match self {
+            Work::Fitness { fitness, .. } => values
+                .iter()
+                .try_for_each(|&value| fitness.check_sample(value)),
+            Work::Pairings { game, .. } => {
+                values
+                    .chunks(2)
+                    .enumerate()
+                    .try_for_each(|(seat, pair)| match *pair {
+                        [candidate, other] => game
+                            .check_result(by_seat(seat, (candidate, other)))
+                            .map_err(|m| {
+                                format!("the seating with the candidate in seat {seat}: {m}")
+                            }),
+                        _ => Err(format!("{} values, expected pairs", values.len())),
+                    })
+            }
+        }
     }
 
     /// The same checks and bounds as the spec passed: the fitness or each pairing's

@@ -52,6 +52,13 @@ pub enum LoadError {
         field: &'static str,
         message: String,
     },
+    #[error("{file}:{line}: game {game}: game.final_scores: {message}; keep a copy and remove that line")]
+    ImpossibleResult {
+        file: String,
+        line: usize,
+        game: GameId,
+        message: String,
+    },
     #[error("game {game} is recorded differently in {first} and {other}: the runs are not of the same code or seeds")]
     Conflict {
         game: GameId,
@@ -190,6 +197,14 @@ impl Expected {
                 format!("{} instead of {}", g.game.seed(), job.seed),
             ));
         }
+        self.game
+            .check_result(g.game.final_scores().map(f64::from))
+            .map_err(|message| LoadError::ImpossibleResult {
+                file: file.clone(),
+                line,
+                game: g.id(),
+                message,
+            })?;
         let names = [&self.names[g.id().first], &self.names[g.id().second]];
         if g.names[0] != *names[0] || g.names[1] != *names[1] {
             return Err(differs(

@@ -199,8 +199,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
 }
 
 /// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
-/// a row no game produces (`NaN`, a score out of range, a seat other than 0 or 1) is refused
-/// with its line, as a bad record is.
+/// a row no game produces (`NaN`, a score out of range, a pair of scores the game cannot end
+/// with, a seat other than 0 or 1) is refused with its line, as a bad record is.
 fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateError> {
     let read = crate::runfs::read_capped_text(
         path,
@@ -251,13 +251,16 @@ fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateErro
                 "field 4: the candidate's seat is 0 or 1, got {seat}"
             )));
         }
+        let scores = (score(4)?, score(5)?);
+        game.check_result(crate::arena::by_seat(seat as usize, scores))
+            .map_err(|m| corrupt(format!("fields 5 and 6: {m}")))?;
         rows.push(GameRow {
             pairing: int(0)? as usize,
             sequence: int(1)? as usize,
             tile_seed: int(2)?,
             candidate_seat: seat as usize,
-            candidate_score: score(4)?,
-            other_score: score(5)?,
+            candidate_score: scores.0,
+            other_score: scores.1,
         });
     }
     Ok(rows)
