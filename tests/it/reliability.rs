@@ -102,7 +102,8 @@ fn a_locked_run_folder_is_refused_by_league_and_evolve() {
         .expect("the folder is locked")
         .to_string();
     assert!(
-        err.contains("in use by another evomcts process") && err.contains("a test holding"),
+        err.contains("in use by another run of this same process")
+            && err.contains("a test holding"),
         "{err}"
     );
     assert!(!record_path(&dir).exists(), "nothing was written");
@@ -111,7 +112,10 @@ fn a_locked_run_folder_is_refused_by_league_and_evolve() {
         .err()
         .expect("the folder is locked")
         .to_string();
-    assert!(err.contains("in use by another evomcts process"), "{err}");
+    assert!(
+        err.contains("in use by another run of this same process"),
+        "{err}"
+    );
     drop(lock);
     run_league(&tiny(), &opts(&dir, true)).unwrap();
     let _ = std::fs::remove_dir_all(dir);

@@ -22,6 +22,8 @@ pub struct RunLock {
 pub enum LockError {
     #[error("{dir} is in use by another evomcts process ({holder}); wait for it to finish, or choose another --out")]
     Busy { dir: String, holder: String },
+    #[error("{dir} is in use by another run of this same process ({holder}), in another thread (two Python threads, say): a folder takes one run at a time; wait for it to finish, or choose another --out")]
+    BusyHere { dir: String, holder: String },
     #[error("{file}: cannot lock the run folder: {source}")]
     Io {
         file: String,
@@ -56,24 +58,25 @@ impl RunLock {
                 // A holder line is short; a planted file must not fill memory.
                 let _ = (&mut file).take(4096).read_to_string(&mut holder);
                 let holder = holder.trim();
-                return Err(LockError::Busy {
-                    dir: dir.display().to_string(),
-                    holder: if holder.is_empty() {
+                let here = holder.starts_with(&holder_prefix());
+                let (dir, holder) = (
+                    dir.display().to_string(),
+                    if holder.is_empty() {
                         "it is just starting".to_string()
                     } else {
                         crate::escape::terminal(holder)
                     },
+                );
+                return Err(if here {
+                    LockError::BusyHere { dir, holder }
+                } else {
+                    LockError::Busy { dir, holder }
                 });
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
         // Who holds the lock, for the message of a process that finds it taken.
-        let holder = format!(
-            "pid {} on {}, {what}, since {}",
-            std::process::id(),
-            hostname(),
-            utc_now()
-        );
+        let holder = format!("{}{what}, since {}", holder_prefix(), utc_now());
         file.set_len(0).map_err(io)?;
         file.rewind().map_err(io)?;
         file.write_all(holder.as_bytes()).map_err(io)?;
@@ -98,6 +101,12 @@ impl Drop for RunLock {
         let _ = self._file.set_len(0);
         let _ = self._file.unlock();
     }
+}
+
+/// How this process starts its holder line (`pid 123 on host, `), so a lock found held by
+/// a line starting so is held by this very process.
+fn holder_prefix() -> String {
+    format!("pid {} on {}, ", std::process::id(), hostname())
 }
 
 fn hostname() -> String {
@@ -146,8 +155,9 @@ mod tests {
         let err = RunLock::acquire(&dir, "league other")
             .unwrap_err()
             .to_string();
+        // Issue 43, cause 15: the holder is this process, and the message says so.
         assert!(
-            err.contains("in use by another evomcts process")
+            err.contains("in use by another run of this same process")
                 && err.contains(&format!("pid {}", std::process::id()))
                 && err.contains("league test"),
             "{err}"
