@@ -86,7 +86,7 @@ fn deeply_nested_specs_are_refused_not_overflowed() {
 fn league_run() -> &'static (PathBuf, String) {
     static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = crate::support::scratch("fuzz", "league");
+        let dir = crate::support::fixture_dir("fuzz", "league");
         let spec = LeagueSpec::from_ron(
             "(name: \"f\", games_per_match: 1, seed: 1, controllers: [(name: \"a\", spec: Random), \
              (name: \"b\", spec: Random), (name: \"c\", spec: Random)])",
@@ -103,7 +103,7 @@ fn league_run() -> &'static (PathBuf, String) {
 fn evolution_run() -> &'static (PathBuf, String) {
     static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = crate::support::scratch("fuzz", "evolve");
+        let dir = crate::support::fixture_dir("fuzz", "evolve");
         let spec = EvolveSpec::from_ron(
             "(name: \"g\", seed: 1, strategy: (mu: 2, lambda: 3, generations: 1, plus: true), \
              noise: (samples: 4, elites: 1, elite_samples: 4), \
@@ -266,7 +266,7 @@ proptest! {
 fn validation_run() -> &'static (PathBuf, String) {
     static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = crate::support::scratch("fuzz", "validation");
+        let dir = crate::support::fixture_dir("fuzz", "validation");
         let rows = run_tiny_validation(&dir).expect("a fresh validation");
         (dir, rows)
     })

@@ -130,3 +130,78 @@ fn a_validation_row_with_a_result_the_game_cannot_end_in_is_refused() {
     std::fs::write(v.join("games.csv"), &rows).unwrap();
     assert!(validate(&["--resume"]).status.success());
 }
+
+// The regression of issue 43: `validate … --stop-after 0`, a sweep stopped before any game and
+// a league with no recorded game say there is no result, instead of a win rate of 0.000
+// [0.000, 1.000], a score difference of −0.00 and a Wilcoxon p of 1 over zero games.
+#[test]
+fn a_run_with_no_games_yet_says_there_is_no_result() {
+    let dir = folder("no-games");
+    let no_number = |what: &str, text: &str| {
+        assert!(
+            !text.contains("0.000") && !text.contains("1.000") && !text.contains("0.00 "),
+            "{what}: {text}"
+        );
+    };
+    let spec = dir.join("v.ron");
+    std::fs::write(
+        &spec,
+        r#"(name:"v",seed:3,sequences:4,game:ConnectFour,candidate:Random,baseline:Random)"#,
+    )
+    .unwrap();
+    let v = dir.join("v");
+    let args = [
+        "validate",
+        "carcassonne",
+        s(&spec),
+        "--out",
+        s(&v),
+        "--stop-after",
+        "0",
+    ];
+    let (stdout, _) = crate::support::evomcts_ok(&args);
+    assert!(stdout.contains("no games yet: no result"), "{stdout}");
+    no_number("validate", &stdout);
+    let summary = std::fs::read_to_string(v.join("summary.md")).unwrap();
+    assert!(summary.contains("no games yet: no result"), "{summary}");
+
+    let sweep = dir.join("sw.ron");
+    std::fs::write(
+        &sweep,
+        r#"(name:"sw",seed:3,sequences:2,game:ConnectFour,settings:(sims:5),opponent:Random,c_values:[0.5,1.0])"#,
+    )
+    .unwrap();
+    let sw = dir.join("sw");
+    let args = [
+        "validate",
+        "sweep",
+        s(&sweep),
+        "--out",
+        s(&sw),
+        "--stop-after",
+        "0",
+    ];
+    let (stdout, _) = crate::support::evomcts_ok(&args);
+    assert!(stdout.contains("best: none yet"), "{stdout}");
+    no_number("sweep", &stdout);
+    let csv = std::fs::read_to_string(sw.join("sweep.csv")).unwrap();
+    assert!(csv.ends_with("\n1,0,,,,,,,\n"), "{csv}");
+
+    let league = dir.join("l");
+    std::fs::create_dir_all(&league).unwrap();
+    std::fs::write(
+        league.join("spec.ron"),
+        r#"(name: "l", games_per_match: 2, seed: 5, game: ConnectFour,
+            controllers: [(name: "A", spec: Random), (name: "B", spec: Random)])"#,
+    )
+    .unwrap();
+    let (stdout, _) = crate::support::evomcts_ok(&["table", s(&league)]);
+    assert!(
+        stdout.starts_with("No games recorded yet, so no result"),
+        "{stdout}"
+    );
+    no_number("table", &stdout);
+    let tables = std::fs::read_to_string(league.join("tables.md")).unwrap();
+    assert!(tables.contains("No games recorded yet"), "{tables}");
+    no_number("tables.md", &tables);
+}

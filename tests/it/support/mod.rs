@@ -23,6 +23,16 @@ pub fn scratch(module: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// A folder for a fixture that several tests share (built once, in a `OnceLock`), which no
+/// single test may remove: `evomcts-<module>-<name>` in Cargo's folder for integration tests'
+/// data (`target/tmp`), replaced by the next run and removed by `cargo clean`, never in the
+/// system's temporary folder. Removed if it exists and not created.
+pub fn fixture_dir(module: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("evomcts-{module}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 /// A scratch folder, removed when dropped unless its test failed.
 struct Scratch(PathBuf);
 

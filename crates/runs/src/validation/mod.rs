@@ -543,6 +543,15 @@ pub fn summary_table(rows: &[PairingSummary]) -> String {
         "| pairing | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |\n|---|---|---|---|---|---|---|\n",
     );
     for s in rows {
+        // Nothing played yet (`--stop-after 0`, a fresh sweep point): no rate, interval or
+        // test, rather than the formulas' values over nothing.
+        if s.games == 0 {
+            out.push_str(&format!(
+                "| {} | {} | 0 | 0-0-0 | no games yet: no result | – | – |\n",
+                s.label, s.sequences
+            ));
+            continue;
+        }
         out.push_str(&format!(
             "| {} | {} | {} | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.2} [{:+.2}, {:+.2}] | {} ({}) |\n",
             s.label,
