@@ -94,6 +94,15 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         if let Some(dir) = &args.pictures {
             draw_every_turn(game, k, dir)?;
         }
+        // The moves shown are legal (the replay checks each); whether the record is the
+        // game its seeds play is checked as `replay` of the folder checks it.
+        let again = play_league_game(&spec, &game.job, &spec.hash())?;
+        if let Some(d) = divergence(game, &again) {
+            bail!(
+                "{}: the record shown does not reproduce: {d}",
+                game_label(&spec, game)
+            );
+        }
         return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()

@@ -29,6 +29,27 @@ fn league(dir: &Path, game: &str) -> LeagueSpec {
     spec
 }
 
+/// A validation of Connect Four between two random players, 4 seeds.
+const VALIDATION: &str =
+    r#"(name:"v",seed:3,sequences:4,game:ConnectFour,candidate:Random,baseline:Random)"#;
+
+/// `validate KIND SPEC --stop-after 0` in `dir` on a spec of `text`: its stdout and folder.
+fn validate_no_games(dir: &Path, kind: &str, text: &str) -> (String, PathBuf) {
+    let spec = dir.join(format!("{kind}.ron"));
+    std::fs::write(&spec, text).unwrap();
+    let out = dir.join(kind);
+    let args = [
+        "validate",
+        kind,
+        s(&spec),
+        "--out",
+        s(&out),
+        "--stop-after",
+        "0",
+    ];
+    (crate::support::evomcts_ok(&args).0, out)
+}
+
 fn set_scores(g: &mut PlayedGame, scores: [i32; 2]) {
     match g {
         PlayedGame::History(r) => r.final_scores = scores,
@@ -94,11 +115,7 @@ fn each_game_says_which_results_it_can_end_in() {
 fn a_validation_row_with_a_result_the_game_cannot_end_in_is_refused() {
     let dir = folder("rows");
     let spec = dir.join("v.ron");
-    std::fs::write(
-        &spec,
-        r#"(name:"v",seed:3,sequences:4,game:ConnectFour,candidate:Random,baseline:Random)"#,
-    )
-    .unwrap();
+    std::fs::write(&spec, VALIDATION).unwrap();
     let v = dir.join("v");
     let validate = |extra: &[&str]| {
         let mut args = vec![
@@ -143,45 +160,16 @@ fn a_run_with_no_games_yet_says_there_is_no_result() {
             "{what}: {text}"
         );
     };
-    let spec = dir.join("v.ron");
-    std::fs::write(
-        &spec,
-        r#"(name:"v",seed:3,sequences:4,game:ConnectFour,candidate:Random,baseline:Random)"#,
-    )
-    .unwrap();
-    let v = dir.join("v");
-    let args = [
-        "validate",
-        "carcassonne",
-        s(&spec),
-        "--out",
-        s(&v),
-        "--stop-after",
-        "0",
-    ];
-    let (stdout, _) = crate::support::evomcts_ok(&args);
+    let (stdout, v) = validate_no_games(&dir, "carcassonne", VALIDATION);
     assert!(stdout.contains("no games yet: no result"), "{stdout}");
     no_number("validate", &stdout);
     let summary = std::fs::read_to_string(v.join("summary.md")).unwrap();
     assert!(summary.contains("no games yet: no result"), "{summary}");
-
-    let sweep = dir.join("sw.ron");
-    std::fs::write(
-        &sweep,
-        r#"(name:"sw",seed:3,sequences:2,game:ConnectFour,settings:(sims:5),opponent:Random,c_values:[0.5,1.0])"#,
-    )
-    .unwrap();
-    let sw = dir.join("sw");
-    let args = [
-        "validate",
+    let (stdout, sw) = validate_no_games(
+        &dir,
         "sweep",
-        s(&sweep),
-        "--out",
-        s(&sw),
-        "--stop-after",
-        "0",
-    ];
-    let (stdout, _) = crate::support::evomcts_ok(&args);
+        r#"(name:"sw",seed:3,sequences:2,game:ConnectFour,settings:(sims:5),opponent:Random,c_values:[0.5,1.0])"#,
+    );
     assert!(stdout.contains("best: none yet"), "{stdout}");
     no_number("sweep", &stdout);
     let csv = std::fs::read_to_string(sw.join("sweep.csv")).unwrap();
@@ -204,4 +192,26 @@ fn a_run_with_no_games_yet_says_there_is_no_result() {
     let tables = std::fs::read_to_string(league.join("tables.md")).unwrap();
     assert!(tables.contains("No games recorded yet"), "{tables}");
     no_number("tables.md", &tables);
+}
+
+// Issue 43, cause 4: `replay --game K` shows a record whose moves are legal but which its
+// seeds do not play (Connect Four's `turns` edited) and says it does not reproduce, status 2,
+// as `replay` of the folder calls it diverged.
+#[test]
+fn showing_a_game_says_when_its_record_does_not_reproduce() {
+    let dir = folder("reproduce");
+    league(&dir, "ConnectFour");
+    let (shown, _) = crate::support::evomcts_ok(&["replay", s(&dir), "--game", "0"]);
+    assert!(shown.contains("final scores"), "{shown}");
+    edit_first(&dir, |g| match &mut g.game {
+        PlayedGame::History(r) => r.turns = [1, 1],
+        other => panic!("a history record: {}", other.label()),
+    });
+    let out = crate::support::evomcts(&["replay", s(&dir), "--game", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("does not reproduce"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("final scores"));
+    let out = crate::support::evomcts(&["replay", s(&dir), "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
 }

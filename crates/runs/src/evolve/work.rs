@@ -247,6 +247,27 @@ mod tests {
         }
     }
 
+    // Issue 43, cause 2: a job step's pairing values are checked as results in seat order:
+    // the candidate's and the other's scores of each seating.
+    #[test]
+    fn pairing_values_are_checked_as_results_of_the_game() {
+        let work = Work::Pairings {
+            game: GameChoice::Pig(evomcts_games::pig::PigRules::new(10).unwrap()),
+            rules: Rules::default(),
+            pairings: Vec::new(),
+            tasks: Vec::new(),
+        };
+        assert_eq!(work.check_values(&[10.0, 3.0, 4.0, 12.0]), Ok(()));
+        for bad in [
+            [10.0, 10.0, 4.0, 12.0],
+            [10.0, 3.0, 4.0, 9.0],
+            [11.0, 3.0, 2.0, 16.0],
+        ] {
+            let why = work.check_values(&bad).unwrap_err();
+            assert!(why.contains("seat"), "{bad:?}: {why}");
+        }
+    }
+
     #[test]
     fn work_round_trips_through_json() {
         let w = work();
