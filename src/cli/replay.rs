@@ -82,11 +82,26 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         return Ok(());
     }
+    spec.game.check_playable_here().map_err(|why| {
+        anyhow::anyhow!(
+            "{}: its games cannot be replayed by this program: {why}",
+            escape::path(&args.run)
+        )
+    })?;
     if let Some(k) = args.game {
         let game = find_game(&spec, &games, k, &args.run)?;
         show(&spec, game)?;
         if let Some(dir) = &args.pictures {
             draw_every_turn(game, k, dir)?;
+        }
+        // The moves shown are legal (the replay checks each); whether the record is the
+        // game its seeds play is checked as `replay` of the folder checks it.
+        let again = play_league_game(&spec, &game.job, &spec.hash())?;
+        if let Some(d) = divergence(game, &again) {
+            bail!(
+                "{}: the record shown does not reproduce: {d}",
+                game_label(&spec, game)
+            );
         }
         return Ok(());
     }

@@ -5,7 +5,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::evolve::EvolveSpec;
+use evomcts::evolve::{EvolveSpec, FitnessSpec};
 use evomcts::league::{schedule, LeagueSpec};
 use evomcts::runfs::SpecFile;
 use evomcts::slurm::scripts::{
@@ -124,6 +124,7 @@ pub fn run(args: SlurmArgs) -> Result<()> {
         return allocation(args, &spec_path);
     }
     let spec = LeagueSpec::from_file(&spec_path)?;
+    check_playable(&spec.game, &spec_path)?;
     let stem = runfs::spec_file_stem(&spec_path);
     let out = match args.out.clone() {
         Some(out) => out,
@@ -161,16 +162,33 @@ fn options(args: SlurmArgs, out: PathBuf, job_name: String) -> Result<SlurmOptio
     })
 }
 
+/// That the jobs this program would write can play the spec's game: every job runs this
+/// binary, which cannot play OpenSpiel's games, so such a spec is refused before anything is
+/// written, naming `python -m evomcts`.
+fn check_playable(game: &evomcts::arena::GameChoice, spec_path: &Path) -> Result<()> {
+    game.check_playable_here().map_err(|why| {
+        anyhow::anyhow!(
+            "{}: game: the jobs `slurm` writes run this program, which cannot play the game: \
+             {why}; OpenSpiel's games run on one machine",
+            escape::path(spec_path)
+        )
+    })
+}
+
 /// The driver job of an evolution, validation or sweep.
 fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
     let (name, text, command, default): (String, String, &[&str], PathBuf) = match args.kind {
         Kind::Evolve => {
             let spec = EvolveSpec::from_file(spec_path)?;
+            if let FitnessSpec::Games(games) = &spec.fitness {
+                check_playable(&games.game, spec_path)?;
+            }
             let out = PathBuf::from("populations").join(&spec.name);
             (spec.name.clone(), spec.to_ron(), &["evolve"], out)
         }
         Kind::Validate => {
             let spec = ValidateSpec::from_file(spec_path)?;
+            check_playable(&spec.game, spec_path)?;
             let out = PathBuf::from("runs/validate").join(&spec.name);
             (
                 spec.name.clone(),
@@ -181,6 +199,7 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
         }
         Kind::Sweep => {
             let spec = SweepSpec::from_file(spec_path)?;
+            check_playable(&spec.game, spec_path)?;
             let out = PathBuf::from("runs/validate").join(&spec.name);
             (
                 spec.name.clone(),

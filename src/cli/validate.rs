@@ -192,7 +192,11 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             let out = run_sweep(&spec, &opts)?;
             let table: Vec<_> = out.summaries.iter().map(|(_, s)| s.clone()).collect();
             out!("{}", summary_table(&table))?;
-            outln!("best: {}", out.best)?;
+            if table.iter().all(|s| s.games == 0) {
+                outln!("best: none yet (no games played, so no result)")?;
+            } else {
+                outln!("best: {}", out.best)?;
+            }
         }
         ValidateCommand::Bandit(a) => {
             if let Some(out) = &a.out {

@@ -28,7 +28,8 @@ const SPEC: &str = r#"(
 fn run_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = temp_dir("run");
+        let dir = crate::support::fixture_dir("analysis", "run");
+        std::fs::create_dir_all(&dir).unwrap();
         let spec = LeagueSpec::from_ron(SPEC, "tiny.ron").unwrap();
         let opts = RunOptions {
             out_dir: dir.clone(),

@@ -23,7 +23,7 @@ const SPEC: &str = r#"(
 #[test]
 fn evolved_champion_beats_or_matches_ucb1_on_held_out_runs() {
     let spec = EvolveSpec::from_ron(SPEC, "bandit-test.ron").unwrap();
-    let dir = std::env::temp_dir().join(format!("evomcts-evolve-bandit-{}", std::process::id()));
+    let dir = crate::support::scratch("evolve", "bandit");
     let _ = std::fs::remove_dir_all(&dir);
     let out = run_evolution(
         &spec,

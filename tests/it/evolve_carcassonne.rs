@@ -62,7 +62,7 @@ fn a_formula_equal_to_the_baseline_scores_exactly_even() {
 #[test]
 fn a_small_run_writes_a_champion_that_mcts_reads_from_its_file() {
     let spec = EvolveSpec::from_ron(SPEC, "tiny.ron").unwrap();
-    let dir = std::env::temp_dir().join(format!("evomcts-evolve-carc-{}", std::process::id()));
+    let dir = crate::support::scratch("evolve", "carc");
     let _ = std::fs::remove_dir_all(&dir);
     let out = run_evolution(
         &spec,

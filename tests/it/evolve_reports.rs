@@ -32,7 +32,7 @@ fn csv_rows(text: &str) -> Vec<BTreeMap<String, String>> {
 #[test]
 fn logbook_hall_of_fame_and_lineage_match_the_generation_files() {
     let spec = EvolveSpec::from_ron(SPEC, "reports.ron").unwrap();
-    let dir = std::env::temp_dir().join(format!("evomcts-reports-{}", std::process::id()));
+    let dir = crate::support::scratch("evolve", "reports");
     let _ = std::fs::remove_dir_all(&dir);
     run_evolution(
         &spec,

@@ -86,7 +86,7 @@ fn deeply_nested_specs_are_refused_not_overflowed() {
 fn league_run() -> &'static (PathBuf, String) {
     static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = crate::support::scratch("fuzz", "league");
+        let dir = crate::support::fixture_dir("fuzz", "league");
         let spec = LeagueSpec::from_ron(
             "(name: \"f\", games_per_match: 1, seed: 1, controllers: [(name: \"a\", spec: Random), \
              (name: \"b\", spec: Random), (name: \"c\", spec: Random)])",
@@ -103,7 +103,7 @@ fn league_run() -> &'static (PathBuf, String) {
 fn evolution_run() -> &'static (PathBuf, String) {
     static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = crate::support::scratch("fuzz", "evolve");
+        let dir = crate::support::fixture_dir("fuzz", "evolve");
         let spec = EvolveSpec::from_ron(
             "(name: \"g\", seed: 1, strategy: (mu: 2, lambda: 3, generations: 1, plus: true), \
              noise: (samples: 4, elites: 1, elite_samples: 4), \
@@ -171,7 +171,7 @@ fn extreme_number() -> impl Strategy<Value = &'static str> {
 
 /// A folder of its own for one test (tests run in parallel), holding `files` of `run`.
 fn case_dir(test: &str, run: &Path, files: &[&str]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evomcts-fuzz-{}-{test}", std::process::id()));
+    let dir = crate::support::scratch("fuzz", test);
     std::fs::create_dir_all(&dir).unwrap();
     for f in files {
         std::fs::copy(run.join(f), dir.join(f)).unwrap();
@@ -266,7 +266,7 @@ proptest! {
 fn validation_run() -> &'static (PathBuf, String) {
     static RUN: OnceLock<(PathBuf, String)> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = crate::support::scratch("fuzz", "validation");
+        let dir = crate::support::fixture_dir("fuzz", "validation");
         let rows = run_tiny_validation(&dir).expect("a fresh validation");
         (dir, rows)
     })
@@ -322,7 +322,7 @@ fn bandit_work_json() -> String {
 fn run_step_files(test: &str, work: &str, todo: &str) {
     use evomcts::evolve::work::{run_worker, Work};
     use evomcts::slurm::steps::{read_results, WorkerSlot};
-    let dir = std::env::temp_dir().join(format!("evomcts-fuzz-{}-{test}", std::process::id()));
+    let dir = crate::support::scratch("fuzz", test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("work.json"), work).unwrap();
@@ -395,8 +395,7 @@ proptest! {
     ) {
         use evomcts::evolve::work::Work;
         use evomcts::slurm::steps::read_results;
-        let dir = std::env::temp_dir()
-            .join(format!("evomcts-fuzz-{}-step-results", std::process::id()));
+        let dir = crate::support::scratch("fuzz", "step-results");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("results-edited.jsonl"), results_line(task, value)).unwrap();

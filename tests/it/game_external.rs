@@ -10,9 +10,11 @@ use evomcts::search::mcts::{MctsController, MctsSettings, Selection};
 
 use crate::game_conformance::check_game;
 
-/// Connect Four as an OpenSpiel state: actions are columns, returns the scores (1 for a line).
+/// Connect Four as an OpenSpiel state: actions are columns, returns the scores (1 for a line);
+/// or, when zero-sum (the second field), as OpenSpiel gives it: +1 and −1 for a win, 0 each
+/// for a draw, with the promise that they sum to 0 (`constant_sum`).
 #[derive(Clone, Debug)]
-struct ConnectFour(ConnectFourState);
+struct ConnectFour(ConnectFourState, bool);
 
 impl ExternalState for ConnectFour {
     fn clone_box(&self) -> Box<dyn ExternalState> {
@@ -38,10 +40,18 @@ impl ExternalState for ConnectFour {
     }
     fn chance_outcomes(&self, _: &mut Vec<(i64, f64)>) {}
     fn returns(&self) -> [f64; 2] {
-        self.0.scores().map(f64::from)
+        let [a, b] = self.0.scores().map(f64::from);
+        if self.1 {
+            [a - b, b - a]
+        } else {
+            [a, b]
+        }
     }
     fn move_number(&self) -> usize {
         self.0.turns_played()
+    }
+    fn constant_sum(&self) -> Option<f64> {
+        self.1.then_some(0.0)
     }
     fn text(&self) -> String {
         self.0.render()
@@ -55,7 +65,7 @@ impl ExternalState for ConnectFour {
 }
 
 fn connect_four(state: ConnectFourState) -> ExternalGame {
-    ExternalGame::new(Box::new(ConnectFour(state)), 1.0).expect("Connect Four fits")
+    ExternalGame::new(Box::new(ConnectFour(state, false)), 1.0).expect("Connect Four fits")
 }
 
 /// Pig as an OpenSpiel state: roll is action 0, hold 1; a roll's faces are the chance
@@ -185,4 +195,28 @@ fn mcts_through_the_external_interface_searches_as_on_the_native_game() {
                 .unwrap_or_else(|why| panic!("{at}: {why}"));
         }
     }
+}
+
+// Issue 43, cause 2: a game that promises its returns sum to a constant refuses results that
+// do not (both players winning a zero-sum game); its own results pass (the conformance suite
+// checks every played game's result), and a game without the promise accepts any pair.
+#[test]
+fn a_zero_sum_external_game_refuses_results_that_do_not_sum_to_zero() {
+    let zero_sum = || {
+        let state = ConnectFour(ConnectFourState::new(), true);
+        ExternalGame::new(Box::new(state), 1.0).expect("Connect Four fits")
+    };
+    check_game(|_| zero_sum(), 40, 3);
+    let game = zero_sum();
+    for ok in [[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0]] {
+        assert_eq!(game.check_result(ok), Ok(()), "{ok:?}");
+    }
+    for bad in [[1.0, 1.0], [-1.0, -1.0], [1.0, 0.0]] {
+        let why = game.check_result(bad).unwrap_err();
+        assert!(why.contains("sum to 0"), "{bad:?}: {why}");
+    }
+    assert_eq!(
+        connect_four(ConnectFourState::new()).check_result([1.0, 1.0]),
+        Ok(())
+    );
 }

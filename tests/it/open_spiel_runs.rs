@@ -95,7 +95,7 @@ fn the_binary_refuses_to_play_an_open_spiel_game_and_names_the_python_entry_poin
     assert!(!out_dir.exists(), "a refused league leaves no folder");
     let out = evomcts(&["replay", RUN, "--quiet"]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("played from the Python package"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("played from the Python package"));
     let out = evomcts(&[
         "evolve",
         "runs/open-spiel/evolve/pig.ron",

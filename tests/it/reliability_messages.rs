@@ -424,3 +424,44 @@ fn analyse_shows_the_top_children_of_the_record_too() {
     assert_eq!(rows, 2, "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// Issue 43, cause 15: a message describes the situation it reports. A record repeated within
+// one games.jsonl is not "recorded in more than one run"; `evolve` given a league's folder
+// says it is not an evolution run, not which field of the league's spec an evolution lacks.
+#[test]
+fn messages_describe_the_situation_they_report() {
+    let dir = scratch("situation");
+    file(&dir, "tiny.ron", TINY);
+    evomcts_ok(&[
+        "league",
+        s(&dir.join("tiny.ron")),
+        "--out",
+        s(&dir.join("run")),
+        "--quiet",
+    ]);
+    let records = dir.join("run/games.jsonl");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let first = text.lines().next().unwrap();
+    std::fs::write(&records, format!("{text}{first}\n")).unwrap();
+    let (_, err) = evomcts_ok(&["table", s(&dir.join("run"))]);
+    assert!(
+        err.contains("1 records repeat a game recorded earlier in the same games.jsonl")
+            && !err.contains("more than one run"),
+        "{err}"
+    );
+    let evolve = file(&dir, "evolve.ron", crate::reliability_paths::TINY_EVOLVE);
+    let run = dir.join("run");
+    for resume in [false, true] {
+        let mut args = vec!["evolve", s(&evolve), "--out", s(&run), "--quiet"];
+        if resume {
+            args.push("--resume");
+        }
+        let out = evomcts(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("not an evolution run: a league's folder") && !err.contains("field"),
+            "{err}"
+        );
+    }
+}

@@ -31,7 +31,7 @@ fn league(dir: &Path) -> LeagueSpec {
 }
 
 /// Rewrites the run's records with `edit` applied to the first one.
-fn edit_first(dir: &Path, edit: impl FnOnce(&mut LeagueGame)) {
+pub fn edit_first(dir: &Path, edit: impl FnOnce(&mut LeagueGame)) {
     let path = record_path(dir);
     let mut games = read_records(&path).unwrap().games;
     edit(&mut games[0]);
@@ -44,7 +44,7 @@ fn edit_first(dir: &Path, edit: impl FnOnce(&mut LeagueGame)) {
 
 /// Every command that reads the records of `run` refuses them with status 2 and a message
 /// naming the record file, its line and `field`, without a panic.
-fn every_reader_refuses(run: &Path, field: &str) {
+pub fn every_reader_refuses(run: &Path, field: &str) {
     let r = run.to_str().unwrap();
     let out = run.join("out");
     let o = out.to_str().unwrap();
@@ -130,8 +130,8 @@ fn records_not_as_scheduled_are_refused_not_counted() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-// D16: extreme scores in a record give one winner everywhere: the game's row, its match and
-// the point difference agree.
+// D16: extreme scores give one winner everywhere: the game's row, its match and the point
+// difference agree.
 #[test]
 fn extreme_scores_give_one_winner_in_every_table() {
     let dir = folder("scores");
@@ -141,12 +141,8 @@ fn extreme_scores_give_one_winner_in_every_table() {
     for g in &mut games {
         g.game.carcassonne_mut().unwrap().final_scores = [i32::MAX, i32::MIN];
     }
-    let lines: String = games
-        .iter()
-        .map(|g| serde_json::to_string(g).unwrap() + "\n")
-        .collect();
-    std::fs::write(&path, lines).unwrap();
-    let (_, games, _) = load_runs(std::slice::from_ref(&dir)).unwrap();
+    // No reader admits such a record (a Carcassonne score is at most 10000, issue 43): the
+    // tables are computed from the games in memory.
     let t = tables(&spec, &games);
     for row in &t.games {
         assert_eq!(row.winner, row.first, "{row:?}");

@@ -191,7 +191,7 @@ fn the_report_is_written_from_the_seed_folders() {
         load_preset_runs, render_markdown, MarkdownInput,
     };
     use evomcts::league::{run_league, RunOptions};
-    let out = std::env::temp_dir().join(format!("evomcts-test-{}-replication", std::process::id()));
+    let out = crate::support::scratch("test", "replication");
     let _ = std::fs::remove_dir_all(&out);
     let spec_text = r#"(name: "tiny-reward", games_per_match: 3, seed: 40, controllers: [
         (name: "MCTS score difference", spec: Random),

@@ -43,7 +43,8 @@ fn evomcts(args: &[&str]) -> String {
 fn league_run() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = temp_dir("report-league");
+        let dir = crate::support::fixture_dir("analysis", "report-league");
+        std::fs::create_dir_all(&dir).unwrap();
         let spec = dir.join("league.ron");
         std::fs::write(&spec, LEAGUE).unwrap();
         let run = dir.join("run");

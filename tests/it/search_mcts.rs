@@ -624,7 +624,7 @@ fn bad_settings_name_the_field() {
 
 #[test]
 fn a_formula_file_and_a_grammar_file_are_read_with_the_spec_not_by_the_search() {
-    let dir = std::env::temp_dir().join(format!("evomcts-mcts-{}", std::process::id()));
+    let dir = crate::support::scratch("mcts", "files");
     std::fs::create_dir_all(&dir).unwrap();
     let formula = dir.join("formula.txt");
     std::fs::write(&formula, "Q + 2*C*sqrt(2*ln(N)/n)\n").unwrap();

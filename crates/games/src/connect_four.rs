@@ -244,6 +244,14 @@ impl Game for ConnectFourState {
         1.0
     }
 
+    /// One winner at most: 1 and 0, 0 and 1, or 0 and 0 for a draw.
+    fn check_result(&self, scores: [f64; 2]) -> Result<(), String> {
+        if scores == [1.0, 1.0] {
+            return Err("a game of Connect Four has one winner at most".into());
+        }
+        Ok(())
+    }
+
     fn text(&self) -> Option<String> {
         Some(self.render())
     }

@@ -76,6 +76,11 @@ pub trait ExternalState: Send + Sync + Debug {
     /// The game's name, for messages (OpenSpiel: `get_game().get_type().short_name`); read
     /// once, by [`ExternalGame::new`].
     fn game_name(&self) -> String;
+    /// The sum every final result's returns have, when the game promises one (OpenSpiel's
+    /// zero-sum and constant-sum games); `None` when results need not sum to a constant.
+    fn constant_sum(&self) -> Option<f64> {
+        None
+    }
     /// Whether [`ExternalState::play_out_randomly`] is implemented; read once, by
     /// [`ExternalGame::new`].
     fn plays_out_randomly(&self) -> bool {
@@ -120,6 +125,8 @@ pub struct ExternalError {
 pub enum ExternalErrorKind {
     #[error("returns bound: expected a finite positive number, found {0}")]
     InvalidBound(f64),
+    #[error("constant sum of the returns: expected a finite number, found {0}")]
+    InvalidConstantSum(f64),
     #[error(
         "up to {0} chance outcomes at a node; an external game may have at most \
          {MAX_CHANCE_OUTCOMES} (outcomes are labelled 0 to 255)"
@@ -160,6 +167,8 @@ pub struct ExternalGame {
     returns_bound: f64,
     /// The game's promise, kept for messages.
     max_outcomes: usize,
+    /// What every result's returns sum to, when the game promises it (read once).
+    constant_sum: Option<f64>,
     /// Decisions taken through this wrapper.
     turns: usize,
     /// Who took the last decision (0 before any): `to_move` away from a decision.
@@ -198,6 +207,7 @@ impl ExternalGame {
         let game = ExternalGame {
             name: state.game_name().into(),
             max_outcomes: state.max_chance_outcomes(),
+            constant_sum: state.constant_sum(),
             plays_out: state.plays_out_randomly(),
             state: Some(state),
             returns_bound,
@@ -207,6 +217,8 @@ impl ExternalGame {
         let returns = game.returns();
         let refused = if !(returns_bound.is_finite() && returns_bound > 0.0) {
             Some(Kind::InvalidBound(returns_bound))
+        } else if let Some(sum) = game.constant_sum.filter(|s| !s.is_finite()) {
+            Some(Kind::InvalidConstantSum(sum))
         } else if game.max_outcomes > MAX_CHANCE_OUTCOMES {
             Some(Kind::TooManyChanceOutcomes(game.max_outcomes))
         } else if let ExternalPlayer::Player(player @ 2..) = game.player() {
@@ -322,6 +334,7 @@ impl Game for ExternalGame {
             name: Arc::from("placeholder"),
             returns_bound: 1.0,
             max_outcomes: 0,
+            constant_sum: None,
             turns: 0,
             last_mover: 0,
             plays_out: false,
@@ -552,6 +565,34 @@ impl Game for ExternalGame {
     /// Minus [`Game::max_score`]: returns are signed.
     fn min_score(&self) -> f64 {
         -self.max_score()
+    }
+
+    /// For a game whose returns sum to a constant c: scores (each return rounded half away
+    /// from zero) sum to c when c is whole (rounding x and c − x gives c − round(x) for the
+    /// second), and to within 1 of c otherwise (each rounding moves at most ½).
+    fn check_result(&self, scores: [f64; 2]) -> Result<(), String> {
+        let Some(sum) = self.constant_sum else {
+            return Ok(());
+        };
+        let total = scores[0] + scores[1];
+        let possible = if sum.fract() == 0.0 {
+            total == sum
+        } else {
+            (total - sum).abs() < 1.0
+        };
+        if !possible {
+            return Err(format!(
+                "the returns of every game of {} sum to {sum}, so its final scores (the \
+                 returns rounded) sum to {}",
+                self.name,
+                if sum.fract() == 0.0 {
+                    format!("{sum}")
+                } else {
+                    format!("{} or {}", sum.floor(), sum.ceil())
+                }
+            ));
+        }
+        Ok(())
     }
 
     fn text(&self) -> Option<String> {

@@ -299,6 +299,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         0.0
     }
 
+    /// Whether `scores`, each a whole number from [`Game::min_score`] to [`Game::max_score`],
+    /// can be the final scores of one game of this state's game (its rules, not its position):
+    /// `Err` says what every result of the game has that this pair lacks (Connect Four: at
+    /// most one winner). What a file or another process reports as a result is checked here.
+    /// By default every such pair is one.
+    fn check_result(&self, scores: [f64; 2]) -> Result<(), String> {
+        let _ = scores;
+        Ok(())
+    }
+
     /// The state as text for people (a report page shows it after each step of a game), where
     /// the game offers one.
     fn text(&self) -> Option<String> {

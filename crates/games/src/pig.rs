@@ -432,6 +432,18 @@ impl Game for PigState {
         f64::from(self.rules().target) + 5.0
     }
 
+    /// Exactly one player reaches the target: the game ends the moment one does.
+    fn check_result(&self, scores: [f64; 2]) -> Result<(), String> {
+        let target = f64::from(self.rules().target);
+        if scores.iter().filter(|&&s| s >= target).count() != 1 {
+            return Err(format!(
+                "a game of Pig to {target} ends when one player reaches the target, so \
+                 exactly one final score is {target} or more"
+            ));
+        }
+        Ok(())
+    }
+
     /// Own banked score minus the opponent's (Pig offers only `ScoreDifference`).
     fn evaluate(&self, player: usize, _evaluation: Evaluation) -> f64 {
         f64::from(self.banked[player]) - f64::from(self.banked[1 - player])

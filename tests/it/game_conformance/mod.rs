@@ -71,7 +71,8 @@ const FEATURE_SCALE: f64 = 2.0;
 ///    what records and the league's replays rely on.
 /// 5. **The end is an end.** At `is_over` no move is legal, nothing is left to sample, and the
 ///    final `scores` are the rollout's (`play_out_randomly` changes nothing) and the score
-///    difference's; at every state each offered evaluation lies within its bound (a bound of
+///    difference's, within the game's range and a result its `check_result` accepts (what
+///    files reporting results are checked by); at every state each offered evaluation lies within its bound (a bound of
 ///    the game, the same in every state), and player 0's value is the negation of player 1's
 ///    (the search is zero-sum).
 /// 6. **The search runs on it.** On two positions of each of the first [`SEARCHED_GAMES`]
@@ -662,6 +663,15 @@ fn check_end<G: Game>(state: &G, seen: &Observation<G::Move>, at: &str) {
         "{at}: a rollout from the end changed the state"
     );
     let [s0, s1] = seen.scores;
+    let (min, max) = (state.min_score(), state.max_score());
+    let result = seen.scores.map(f64::from);
+    assert!(
+        result.iter().all(|s| (min..=max).contains(s)),
+        "{at}: the final scores {result:?} are outside the game's range {min} to {max}"
+    );
+    if let Err(why) = state.check_result(result) {
+        panic!("{at}: the game's check refuses its own result {result:?}: {why}");
+    }
     for (player, own, other) in [(0, s0, s1), (1, s1, s0)] {
         let difference = state.evaluate(player, Evaluation::ScoreDifference);
         assert_eq!(

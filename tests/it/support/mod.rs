@@ -13,11 +13,71 @@ use std::process::{Command, Output, Stdio};
 
 /// A scratch folder `evomcts-<module>-<pid>-<name>` in the system's temporary folder, removed
 /// if it exists and not created. Tests of one run share the process id, so each module passes
-/// its own prefix.
+/// its own prefix. The folder is removed again when the test that asked for it ends (the
+/// test's thread, as the test harness runs each test on a thread of its own): a passing test
+/// leaves nothing behind; a failing one keeps its folder and says where on stderr.
 pub fn scratch(module: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("evomcts-{module}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    SCRATCH.with(|folders| folders.borrow_mut().push(Scratch(dir.clone())));
     dir
+}
+
+/// A folder for a fixture that several tests share (built once, in a `OnceLock`), which no
+/// single test may remove: `evomcts-<module>-<name>` in Cargo's folder for integration tests'
+/// data (`target/tmp`), replaced by the next run and removed by `cargo clean`, never in the
+/// system's temporary folder. Removed if it exists and not created.
+pub fn fixture_dir(module: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("evomcts-{module}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A scratch folder, removed when dropped unless its test failed.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if FAILED.with(std::cell::Cell::get) {
+            if self.0.exists() {
+                eprintln!(
+                    "the failed test's scratch folder is kept: {}",
+                    self.0.display()
+                );
+            }
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+thread_local! {
+    /// The scratch folders of the test running on this thread, removed when it ends.
+    static SCRATCH: std::cell::RefCell<Vec<Scratch>> = {
+        note_failures();
+        std::cell::RefCell::new(Vec::new())
+    };
+    /// Whether a panic (a failed assertion) happened on this thread. No destructor, so the
+    /// folders' destructors can still read it.
+    static FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// After a panic the test caught and expected (`catch_unwind`): the test has not failed.
+pub fn panic_was_expected() {
+    FAILED.with(|failed| failed.set(false));
+}
+
+/// Installs, once, a panic hook that marks the panicking thread's test as failed before the
+/// harness's own report.
+fn note_failures() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            FAILED.with(|failed| failed.set(true));
+            report(info);
+        }));
+    });
 }
 
 /// League run options for a test: no progress bar, `threads` workers, at most `max_games`.

@@ -37,6 +37,21 @@ fn draw_error(path: &Path, message: impl ToString) -> PlotError {
     }
 }
 
+/// What went wrong drawing a PNG, by its cause: the bitmap backend's own `Display` is its
+/// `Debug` (`ImageError(IoError(Custom { kind: Other, error: "No space left on device" }))`),
+/// so its I/O and encoding errors are unwrapped to their messages (`No space left on device`).
+fn bitmap_error(error: &DrawingAreaErrorKind<plotters_bitmap::BitMapBackendError>) -> String {
+    use plotters_bitmap::BitMapBackendError as Bitmap;
+    match error {
+        DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(cause)) => match cause {
+            Bitmap::IOError(e) => e.to_string(),
+            Bitmap::ImageError(e) => e.to_string(),
+            other => format!("{other:?}"),
+        },
+        other => other.to_string(),
+    }
+}
+
 fn create_parent(path: &Path) -> Result<(), PlotError> {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => evomcts_runs::runfs::create_folder(dir)
@@ -65,7 +80,7 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
             .fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
-            .map_err(|e| draw_error(png, e));
+            .map_err(|e| draw_error(png, bitmap_error(&e)));
         // Any failure keeps the old file: the temporary one is removed.
         drawn
             .as_ref()
@@ -525,6 +540,25 @@ mod tests {
         assert!(short > 20 && long > 3 * short, "{short} {long}");
         assert!(text_width("MCTS", 30.0) > short * 3 / 2);
         assert_eq!(widest(["MCTS", "MCTS with a much longer name"], 15.0), long);
+    }
+
+    // Issue 43, cause 16: a full disk while writing a PNG is reported by its cause, not as the
+    // backend's `Debug` text.
+    #[test]
+    fn a_failed_png_write_is_reported_by_its_cause() {
+        use plotters_bitmap::BitMapBackendError as Bitmap;
+        let full = || std::io::Error::other("No space left on device");
+        let wrap = |e| DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(e));
+        for error in [
+            wrap(Bitmap::ImageError(image::ImageError::IoError(full()))),
+            wrap(Bitmap::IOError(full())),
+        ] {
+            let shown = draw_error(Path::new("plots/x.png"), bitmap_error(&error)).to_string();
+            assert_eq!(
+                shown,
+                "plots/x.png: cannot draw the figure: No space left on device"
+            );
+        }
     }
 
     #[test]

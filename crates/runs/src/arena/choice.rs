@@ -100,6 +100,20 @@ impl GameChoice {
         self.dispatch(Rules::default(), Start)
     }
 
+    /// That this process can play the game: an OpenSpiel game where OpenSpiel cannot be
+    /// loaded (the binary) is refused, the message naming `python -m evomcts`. Commands that
+    /// play a run's games without going through a run's start (`replay`'s verification, the
+    /// job scripts `slurm` writes) check it first, so nothing is reported as diverged or
+    /// written to fail.
+    pub fn check_playable_here(&self) -> Result<(), String> {
+        match self {
+            GameChoice::OpenSpiel(game) if self.is_open_spiel_without_provider() => {
+                game.start().map(drop)
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// An OpenSpiel game in a process that cannot load one (the binary): its specs are read,
     /// unchecked against the game, and playing it is refused where it starts (`dispatch`).
     fn is_open_spiel_without_provider(&self) -> bool {
@@ -183,8 +197,7 @@ impl GameChoice {
     }
 
     /// That `score` is a final score a game of this game can end with: a whole number in
-    /// [`Self::score_range`]. What a file or another process reports as a score (a
-    /// validation's rows, a job step's results) is checked here before it is counted.
+    /// [`Self::score_range`]. [`Self::check_result`] checks each score of a result so.
     pub fn check_final_score(&self, score: f64) -> Result<(), String> {
         let (min, max) = self.score_range();
         if !(score.is_finite() && score.fract() == 0.0 && (min..=max).contains(&score)) {
@@ -195,6 +208,34 @@ impl GameChoice {
             ));
         }
         Ok(())
+    }
+
+    /// That `scores` (the first seat's, then the second's) are a result a game of this game
+    /// can end with: each a final score ([`Self::check_final_score`]) and the pair one the
+    /// game's rules allow ([`Game::check_result`]: Connect Four has one winner at most, a
+    /// zero-sum game's scores sum to 0). Every reader of results from files or other
+    /// processes (a league's records, a validation's rows, a job step's results) checks them
+    /// here before it counts them. Without OpenSpiel in this process an OpenSpiel game's
+    /// pair is not checked beyond each score.
+    pub fn check_result(&self, scores: [f64; 2]) -> Result<(), String> {
+        scores
+            .iter()
+            .try_for_each(|&score| self.check_final_score(score))?;
+        if self.is_open_spiel_without_provider() {
+            return Ok(());
+        }
+        struct Check([f64; 2]);
+        impl GameTask for Check {
+            type Output = Result<(), String>;
+            fn run<G: Game>(self, start: G) -> Result<(), String> {
+                start.check_result(self.0)
+            }
+        }
+        self.dispatch(Rules::default(), Check(scores))?
+            .map_err(|why| {
+                let [a, b] = scores.map(crate::escape::number);
+                format!("{a} and {b} are not a result a game can end with: {why}")
+            })
     }
 
     /// Builds the controller of `spec` for this game once and drops it: what a run does before

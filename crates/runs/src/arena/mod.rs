@@ -29,6 +29,6 @@ pub use play::{
 };
 pub use record::{PigRecord, PlayedGame};
 pub use seatings::{
-    play_both_seatings, play_both_seatings_recorded, play_pairing_games, Pairing, SeatedGame,
-    SeatingScores,
+    by_seat, play_both_seatings, play_both_seatings_recorded, play_pairing_games, Pairing,
+    SeatedGame, SeatingScores,
 };

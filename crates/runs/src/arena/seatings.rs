@@ -65,6 +65,16 @@ pub fn play_both_seatings_recorded(
     Ok([play(0)?, play(1)?])
 }
 
+/// A game's final scores in seat order from the candidate's seat and the candidate's and the
+/// other's scores, as a result is checked ([`GameChoice::check_result`]).
+pub fn by_seat(candidate_seat: usize, (candidate, other): (f64, f64)) -> [f64; 2] {
+    if candidate_seat == 0 {
+        [candidate, other]
+    } else {
+        [other, candidate]
+    }
+}
+
 /// One pairing of a set of games: a candidate against another controller.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Pairing {

@@ -65,7 +65,17 @@ fn stored_spec(
         Ok(stored) => (stored.hash(), false),
         Err(refused) => match names_the_same_files(&text, spec) {
             Some(old) => (old, true),
-            None => return Err(refused.into()),
+            None => {
+                // A league's or a validation's folder given by mistake is named for what it
+                // is, not refused for a field an evolution's spec does not have.
+                if ["games.jsonl", "games.csv"]
+                    .iter()
+                    .any(|f| dir.join(f).is_file())
+                {
+                    super::population::check_evolution_folder(dir)?;
+                }
+                return Err(refused.into());
+            }
         },
     };
     if old != hash && !names_files {

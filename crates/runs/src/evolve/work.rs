@@ -5,7 +5,7 @@
 
 use super::fitness::{evaluate_all_reported, Request};
 use super::spec::{FitnessSpec, MAX_RUN_PULLS, MAX_RUN_SAMPLES};
-use crate::arena::{play_pairing_games, GameChoice, Pairing};
+use crate::arena::{by_seat, play_pairing_games, GameChoice, Pairing};
 use crate::slurm::steps::{self, StepError, StepWork, WorkerOutcome, WorkerSlot};
 use evomcts_formula::Formula;
 use evomcts_games::carcassonne::Rules;
@@ -73,12 +73,27 @@ impl StepWork for Work {
         }
     }
 
-    /// A fitness sample, or four final scores of the game played.
+    /// A fitness sample, or the candidate's and the other's final scores in each seating,
+    /// each pair a result of the game.
     fn check_values(&self, values: &[f64]) -> Result<(), String> {
-        values.iter().try_for_each(|&value| match self {
-            Work::Fitness { fitness, .. } => fitness.check_sample(value),
-            Work::Pairings { game, .. } => game.check_final_score(value),
-        })
+        match self {
+            Work::Fitness { fitness, .. } => values
+                .iter()
+                .try_for_each(|&value| fitness.check_sample(value)),
+            Work::Pairings { game, .. } => {
+                values
+                    .chunks(2)
+                    .enumerate()
+                    .try_for_each(|(seat, pair)| match *pair {
+                        [candidate, other] => game
+                            .check_result(by_seat(seat, (candidate, other)))
+                            .map_err(|m| {
+                                format!("the seating with the candidate in seat {seat}: {m}")
+                            }),
+                        _ => Err(format!("{} values, expected pairs", values.len())),
+                    })
+            }
+        }
     }
 
     /// The same checks and bounds as the spec passed: the fitness or each pairing's
@@ -229,6 +244,27 @@ mod tests {
                     seed: s,
                 })
                 .collect(),
+        }
+    }
+
+    // Issue 43, cause 2: a job step's pairing values are checked as results in seat order:
+    // the candidate's and the other's scores of each seating.
+    #[test]
+    fn pairing_values_are_checked_as_results_of_the_game() {
+        let work = Work::Pairings {
+            game: GameChoice::Pig(evomcts_games::pig::PigRules::new(10).unwrap()),
+            rules: Rules::default(),
+            pairings: Vec::new(),
+            tasks: Vec::new(),
+        };
+        assert_eq!(work.check_values(&[10.0, 3.0, 4.0, 12.0]), Ok(()));
+        for bad in [
+            [10.0, 10.0, 4.0, 12.0],
+            [10.0, 3.0, 4.0, 9.0],
+            [11.0, 3.0, 2.0, 16.0],
+        ] {
+            let why = work.check_values(&bad).unwrap_err();
+            assert!(why.contains("seat"), "{bad:?}: {why}");
         }
     }
 

@@ -52,6 +52,13 @@ pub enum LoadError {
         field: &'static str,
         message: String,
     },
+    #[error("{file}:{line}: game {game}: game.final_scores: {message}; keep a copy and remove that line")]
+    ImpossibleResult {
+        file: String,
+        line: usize,
+        game: GameId,
+        message: String,
+    },
     #[error("game {game} is recorded differently in {first} and {other}: the runs are not of the same code or seeds")]
     Conflict {
         game: GameId,
@@ -65,8 +72,11 @@ pub enum LoadError {
 pub struct MergeReport {
     /// Folders whose last record was cut off mid-write (not counted).
     pub torn: Vec<PathBuf>,
-    /// Games recorded (identically) in more than one folder, counted once.
+    /// Games recorded (identically) more than once, counted once: in more than one folder, or
+    /// repeated within one folder's records.
     pub duplicates: usize,
+    /// Of [`Self::duplicates`], the records repeating a game of the same folder's records.
+    pub repeated: usize,
     /// Scheduled games recorded in no folder, in schedule order.
     pub missing: Vec<GameId>,
     /// Games the schedule holds.
@@ -86,10 +96,17 @@ impl MergeReport {
                 )
             })
             .collect();
-        if self.duplicates > 0 {
+        let across = self.duplicates - self.repeated;
+        if across > 0 {
             out.push(format!(
-                "{} games were recorded in more than one run (identically) and are counted once",
-                self.duplicates
+                "{across} games were recorded in more than one run (identically) and are counted once"
+            ));
+        }
+        if self.repeated > 0 {
+            out.push(format!(
+                "{} records repeat a game recorded earlier in the same games.jsonl (identically); \
+                 each game is counted once",
+                self.repeated
             ));
         }
         if !self.missing.is_empty() {
@@ -190,6 +207,14 @@ impl Expected {
                 format!("{} instead of {}", g.game.seed(), job.seed),
             ));
         }
+        self.game
+            .check_result(g.game.final_scores().map(f64::from))
+            .map_err(|message| LoadError::ImpossibleResult {
+                file: file.clone(),
+                line,
+                game: g.id(),
+                message,
+            })?;
         let names = [&self.names[g.id().first], &self.names[g.id().second]];
         if g.names[0] != *names[0] || g.names[1] != *names[1] {
             return Err(differs(
@@ -207,8 +232,9 @@ impl Expected {
 
 /// Adds the games of one folder (`dir`, its records read into `read`) to `merged` after
 /// checking each against `expected`: a game recorded again identically counts once (the
-/// count of such duplicates is returned), a game recorded differently is refused, and so is a
-/// record the spec does not schedule. Every command that reads records (`league --resume`,
+/// count of such duplicates is returned, with how many of them repeat a game of the same
+/// folder), a game recorded differently is refused, and so is a record the spec does not
+/// schedule. Every command that reads records (`league --resume`,
 /// `table`, `replay`, the plots, the report) merges through here, so they count the same
 /// games and none indexes tables by a record it has not checked.
 pub fn merge_games(
@@ -216,8 +242,8 @@ pub fn merge_games(
     read: ReadRecords,
     dir: &Path,
     expected: &Expected,
-) -> Result<usize, LoadError> {
-    let mut duplicates = 0;
+) -> Result<(usize, usize), LoadError> {
+    let (mut duplicates, mut repeated) = (0, 0);
     let file = record_path(dir);
     for (g, line) in read.games.into_iter().zip(read.lines) {
         expected.check(&g, &file, line)?;
@@ -229,13 +255,16 @@ pub fn merge_games(
                     other: shown(dir),
                 })
             }
-            Some(_) => duplicates += 1,
+            Some((_, known_dir)) => {
+                duplicates += 1;
+                repeated += usize::from(known_dir == dir);
+            }
             None => {
                 merged.insert(g.id(), (g, dir.to_path_buf()));
             }
         }
     }
-    Ok(duplicates)
+    Ok((duplicates, repeated))
 }
 
 /// Reads a run folder's stored `spec.ron` as it was written (the files it once named are not
@@ -283,7 +312,9 @@ pub fn load_runs(
             report.torn.push(dir.clone());
         }
         let expected = expected.as_ref().expect("set with the first spec");
-        report.duplicates += merge_games(&mut games, read, dir, expected)?;
+        let (duplicates, repeated) = merge_games(&mut games, read, dir, expected)?;
+        report.duplicates += duplicates;
+        report.repeated += repeated;
     }
     let (spec, _, _) = spec.ok_or(LoadError::NoRuns)?;
     let order = schedule(spec.seed, spec.controllers.len(), spec.games_per_match);

@@ -313,8 +313,17 @@ pub fn all_tables(t: &Tables) -> Vec<(&'static str, TextTable)> {
     ]
 }
 
-/// The terminal view: everything but the per-match list (that is in matches.csv).
+/// What the tables of a league with no recorded game say instead of standings, ratings and
+/// tests computed over nothing (`0.000 [0.000, 1.000]`): there is no result yet.
+pub const NO_GAMES: &str =
+    "No games recorded yet, so no result: standings, ratings, tests and win rates need games.";
+
+/// The terminal view: everything but the per-match list (that is in matches.csv); with no
+/// games, [`NO_GAMES`].
 pub fn to_text(t: &Tables) -> String {
+    if t.games.is_empty() {
+        return format!("{NO_GAMES}\n");
+    }
     all_tables(t)
         .into_iter()
         .filter(|(name, _)| *name != "matches")
@@ -583,9 +592,14 @@ pub fn write_tables(t: &Tables, dir: &Path) -> std::io::Result<()> {
         write(name, &table.to_csv())?;
     }
     let mut md = String::from("# League tables\n\n");
-    for (_, table) in all_tables(t) {
-        md.push_str(&table.to_markdown());
+    if t.games.is_empty() {
+        md.push_str(NO_GAMES);
         md.push('\n');
+    } else {
+        for (_, table) in all_tables(t) {
+            md.push_str(&table.to_markdown());
+            md.push('\n');
+        }
     }
     write("tables.md", &md)?;
     write(

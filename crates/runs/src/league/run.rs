@@ -584,7 +584,7 @@ pub fn run_league_until(
     let (valid_len, torn_tail) = (existing.valid_len, existing.torn_tail);
     let mut merged = Merged::new();
     let expected = Expected::new(spec, hash.clone(), &jobs);
-    let duplicates = merge_games(&mut merged, existing, dir, &expected)?;
+    let (duplicates, _) = merge_games(&mut merged, existing, dir, &expected)?;
     if write_spec {
         write_spec_atomically(dir, spec).map_err(io)?;
     }

@@ -207,8 +207,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
 }
 
 /// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
-/// a row no game produces (`NaN`, a score out of range, a seat other than 0 or 1) is refused
-/// with its line, as a bad record is.
+/// a row no game produces (`NaN`, a score out of range, a pair of scores the game cannot end
+/// with, a seat other than 0 or 1) is refused with its line, as a bad record is.
 fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateError> {
     let read = crate::runfs::read_capped_text(
         path,
@@ -259,13 +259,16 @@ fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateErro
                 "field 4: the candidate's seat is 0 or 1, got {seat}"
             )));
         }
+        let scores = (score(4)?, score(5)?);
+        game.check_result(crate::arena::by_seat(seat as usize, scores))
+            .map_err(|m| corrupt(format!("fields 5 and 6: {m}")))?;
         rows.push(GameRow {
             pairing: int(0)? as usize,
             sequence: int(1)? as usize,
             tile_seed: int(2)?,
             candidate_seat: seat as usize,
-            candidate_score: score(4)?,
-            other_score: score(5)?,
+            candidate_score: scores.0,
+            other_score: scores.1,
         });
     }
     Ok(rows)
@@ -589,6 +592,15 @@ pub fn summary_table(rows: &[PairingSummary]) -> String {
         "| pairing | sequences | games | W-D-L | win rate [95% CI] | mean score diff [95% CI] | Wilcoxon p (n) |\n|---|---|---|---|---|---|---|\n",
     );
     for s in rows {
+        // Nothing played yet (`--stop-after 0`, a fresh sweep point): no rate, interval or
+        // test, rather than the formulas' values over nothing.
+        if s.games == 0 {
+            out.push_str(&format!(
+                "| {} | {} | 0 | 0-0-0 | no games yet: no result | – | – |\n",
+                s.label, s.sequences
+            ));
+            continue;
+        }
         out.push_str(&format!(
             "| {} | {} | {} | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.2} [{:+.2}, {:+.2}] | {} ({}) |\n",
             s.label,

@@ -323,14 +323,21 @@ pub fn run_sweep(spec: &SweepSpec, opts: &PlayOptions) -> Result<SweepOutcome, V
         .enumerate()
         .map(|(p, pairing)| (points[p], summarise(&pairing.label, &rows, p)))
         .collect();
-    // Grid order puts smaller constants first, so `>` keeps the smaller one on ties.
+    // Grid order puts smaller constants first, so `>` keeps the smaller one on ties; a point
+    // with no games yet has no mean and is never best.
     let mut best = 0;
     for (i, (_, summary)) in summaries.iter().enumerate() {
-        if summary.diff_mean > summaries[best].1.diff_mean {
+        let earlier = &summaries[best].1;
+        if summary.games > 0 && (earlier.games == 0 || summary.diff_mean > earlier.diff_mean) {
             best = i;
         }
     }
     let best = summaries[best].0;
+    let best_line = if summaries.iter().all(|(_, s)| s.games == 0) {
+        "Best point: none yet (no games played, so no result)".to_string()
+    } else {
+        format!("Best point (highest mean score difference): **{best}**")
+    };
     let table: Vec<PairingSummary> = summaries.iter().map(|(_, s)| s.clone()).collect();
     let (sequences, _) = sequence_words(spec.game);
     write_summary(
@@ -345,7 +352,7 @@ pub fn run_sweep(spec: &SweepSpec, opts: &PlayOptions) -> Result<SweepOutcome, V
             spec.seed,
         ),
         &summary_table(&table),
-        &format!("Best point (highest mean score difference): **{best}**"),
+        &best_line,
     )?;
     let path = opts.out_dir.join("sweep.csv");
     write_file(&path, &sweep_csv(spec, &summaries))?;
@@ -378,6 +385,11 @@ fn sweep_csv(spec: &SweepSpec, summaries: &[(SweepPoint, PairingSummary)]) -> St
                 FinalMove::HighestQ => ",highest_q",
                 FinalMove::MostVisits => ",most_visits",
             });
+        }
+        if s.games == 0 {
+            // No games, no result: the statistics' fields are left empty.
+            csv.push_str(&format!(",{},,,,,,,\n", s.sequences));
+            continue;
         }
         csv.push_str(&format!(
             ",{},{},{},{},{},{},{},{}\n",
