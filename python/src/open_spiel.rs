@@ -48,6 +48,9 @@ pub struct PyState {
     cancel: Option<Arc<AtomicBool>>,
     /// The returns of a rollout played in one call (the state is then over).
     rolled_out: Option<[f64; 2]>,
+    /// The sum of every result's returns, for a zero- or constant-sum game
+    /// ([`ExternalState::constant_sum`]); shared by the clones.
+    constant_sum: Option<f64>,
 }
 
 /// OpenSpiel's player id as the interface's player (chance −1, terminal −4, simultaneous −2).
@@ -86,6 +89,7 @@ impl PyState {
             hide_reasons: false,
             cancel: None,
             rolled_out: None,
+            constant_sum: None,
         })
     }
 
@@ -153,6 +157,7 @@ impl ExternalState for PyState {
                 hide_reasons: self.hide_reasons,
                 cancel: self.cancel.clone(),
                 rolled_out: self.rolled_out,
+                constant_sum: self.constant_sum,
             })
         })
     }
@@ -219,6 +224,10 @@ impl ExternalState for PyState {
         self.game_name.to_string()
     }
 
+    fn constant_sum(&self) -> Option<f64> {
+        self.constant_sum
+    }
+
     fn plays_out_randomly(&self) -> bool {
         true
     }
@@ -263,8 +272,9 @@ impl ExternalState for PyState {
     }
 }
 
-/// A loaded `pyspiel.Game`, its returns' bound and its most chance outcomes at a node.
-type LoadedPyGame = (Py<PyAny>, f64, usize);
+/// A loaded `pyspiel.Game`, its returns' bound, its most chance outcomes at a node and the sum
+/// its results' returns always have (`refusal` admits only zero- and constant-sum games).
+type LoadedPyGame = (Py<PyAny>, f64, usize, Option<f64>);
 
 /// Loads OpenSpiel's games through `pyspiel`, once per spec.
 pub struct PySpielProvider {
@@ -352,22 +362,22 @@ fn refusal(
 impl PySpielProvider {
     fn load_game(&self, py: Python<'_>, spec: &OpenSpielSpec) -> Result<LoadedPyGame, String> {
         let key = spec.to_string();
-        if let Some((game, bound, outcomes)) = self
+        if let Some((game, bound, outcomes, sum)) = self
             .games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&key)
         {
-            return Ok((game.clone_ref(py), *bound, *outcomes));
+            return Ok((game.clone_ref(py), *bound, *outcomes, *sum));
         }
         let pyspiel = pyspiel(py)?;
         let loaded = with_stderr_silenced(py, || checked_game(py, &pyspiel, spec))?;
-        let (game, bound, outcomes) = loaded;
+        let (game, bound, outcomes, sum) = loaded;
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(key, (game.clone_ref(py), bound, outcomes));
-        Ok((game, bound, outcomes))
+            .insert(key, (game.clone_ref(py), bound, outcomes, sum));
+        Ok((game, bound, outcomes, sum))
     }
 }
 
@@ -409,13 +419,16 @@ fn checked_game(
         return Err(why);
     }
     check_sizes(&spec.shown(), actions, length)?;
-    let checked = (|| -> PyResult<(f64, usize)> {
+    let checked = (|| -> PyResult<(f64, usize, f64)> {
         let min: f64 = game.call_method0("min_utility")?.extract()?;
         let max: f64 = game.call_method0("max_utility")?.extract()?;
         let outcomes: i64 = game.call_method0("max_chance_outcomes")?.extract()?;
-        Ok((min.abs().max(max.abs()), outcomes.max(0) as usize))
+        // `refusal` admitted only zero- and constant-sum games, for which OpenSpiel states
+        // the sum (`Game::UtilitySum`).
+        let sum: f64 = game.call_method0("utility_sum")?.extract()?;
+        Ok((min.abs().max(max.abs()), outcomes.max(0) as usize, sum))
     })();
-    let (bound, outcomes) = checked.map_err(|e| failed("", e))?;
+    let (bound, outcomes, sum) = checked.map_err(|e| failed("", e))?;
     let probe = (|| -> PyResult<()> {
         let bot = pyspiel.getattr("make_uniform_random_bot")?;
         let bots = PyList::new(py, [bot.call1((0, 1))?, bot.call1((1, 2))?])?;
@@ -424,7 +437,7 @@ fn checked_game(
         Ok(())
     })();
     probe.map_err(|e| failed(" fails in a random game played to check it", e))?;
-    Ok((game.unbind(), bound, outcomes))
+    Ok((game.unbind(), bound, outcomes, Some(sum)))
 }
 
 /// `f`, with file descriptor 2 sent to the null device while it runs: OpenSpiel prints each
@@ -524,7 +537,7 @@ impl OpenSpielProvider for PySpielProvider {
 
     fn load(&self, spec: &OpenSpielSpec) -> Result<LoadedGame, String> {
         Python::attach(|py| {
-            let (game, returns_bound, outcomes) = self.load_game(py, spec)?;
+            let (game, returns_bound, outcomes, constant_sum) = self.load_game(py, spec)?;
             let hide_reasons = spec.names_a_file();
             let mut start = game
                 .call_method0(py, "new_initial_state")
@@ -534,6 +547,7 @@ impl OpenSpielProvider for PySpielProvider {
                     format!("OpenSpiel's `{}`: {why}", spec.shown())
                 })?;
             start.hide_reasons = hide_reasons;
+            start.constant_sum = constant_sum;
             Ok(LoadedGame {
                 start: Box::new(start),
                 returns_bound,
