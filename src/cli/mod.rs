@@ -57,11 +57,23 @@ pub fn check_work(product: &str, work: u128, max: u64, unit: &str) -> anyhow::Re
     Ok(())
 }
 
+/// Set (by the binary, before Rust's runtime starts, on Linux) when the process was started with
+/// its standard output closed: the runtime puts the null device there, so writes would
+/// succeed and lose the output; `write_stdout` refuses them instead.
+pub static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 /// Writes `text` to stdout and flushes it, so that an error surfaces here, at the text that
 /// was lost, and not when the process exits (where Rust ignores it). Architecture invariant:
 /// the only writer of stdout (through `out!`/`outln!`).
 pub fn write_stdout(text: std::fmt::Arguments) -> anyhow::Result<()> {
     use std::io::Write;
+    if STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(anyhow::anyhow!(
+            "writing to standard output: it was closed when evomcts started (`>&-`); \
+             send it to a file, or to /dev/null to discard it"
+        ));
+    }
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_fmt(text)

@@ -77,3 +77,34 @@ fn nothing_prints_in_a_way_that_panics() {
             && !code.contains("eprint")
     });
 }
+
+// Issue 43, cause 17: a stdout closed when the command starts (`>&-`) is not success. Rust's
+// runtime puts the null device in its place before `main`, so the binary notes it earlier.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_is_an_error_not_success() {
+    let dir = folder("closed");
+    for args in ["formula show Q", "play --seed 1"] {
+        let out = Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} >&-"))
+            .arg(env!("CARGO_BIN_EXE_evomcts"))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {stderr}");
+        assert!(
+            stderr.contains("it was closed when evomcts started"),
+            "{args}: {stderr}"
+        );
+    }
+    // Sent to /dev/null on purpose, the output is discarded without an error.
+    let out = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(["formula", "show", "Q"])
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
