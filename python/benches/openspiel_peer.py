@@ -16,8 +16,8 @@ sims, max_memory_mb, solve=False, seed, verbose=False)``.
 Each line: seed, seating (0: evomcts moves first), evomcts's return, decisions and seconds
 of each side. The summary: evomcts's win rate (draws count one half) with a Wilson 95%
 interval, the mean per-seed return difference with a 95% interval, a Wilcoxon signed-rank
-test on the per-seed sums of evomcts's returns over both seatings, and the median time per
-decision of each side.
+test and an exact sign test on the per-seed sums of evomcts's returns over both seatings, and
+the median time per decision of each side.
 """
 
 from __future__ import annotations
@@ -119,6 +119,14 @@ def wilcoxon(diffs: List[float]) -> float:
     return max(0.0, min(1.0, math.erfc(max(z, 0.0) / SQRT2)))
 
 
+def sign_test(diffs: List[float]) -> float:
+    """Two-sided p of the exact sign test (zeros dropped)."""
+    plus = sum(d > 0 for d in diffs)
+    minus = sum(d < 0 for d in diffs)
+    m, k = plus + minus, min(plus, minus)
+    return min(1.0, 2 * sum(math.comb(m, j) for j in range(k + 1)) / 2**m) if m else 1.0
+
+
 def summary(paths: List[str]) -> Dict:
     rows = [json.loads(line) for path in paths for line in open(path) if line.strip()]
     by_seed: Dict[int, List[float]] = {}
@@ -148,6 +156,8 @@ def summary(paths: List[str]) -> Dict:
         "mean_seed_return_sum": mean,
         "mean_seed_return_sum_95": [mean - 1.96 * se, mean + 1.96 * se],
         "wilcoxon_p": wilcoxon(paired),
+        "seeds_won_lost": [sum(d > 0 for d in paired), sum(d < 0 for d in paired)],
+        "sign_test_p": sign_test(paired),
         "evomcts_ms_per_decision_median_game": 1000 * per_decision("evomcts"),
         "open_spiel_ms_per_decision_median_game": 1000 * per_decision("open_spiel"),
     }

@@ -8,7 +8,7 @@ use evomcts::games::pig::{PigMove, PigRules, PigState};
 use evomcts::games::Game;
 use evomcts::search::mcts::{MctsController, MctsSettings, Selection};
 
-use crate::game_conformance::check_game;
+use crate::game_conformance::{check_game, check_immediate_wins};
 
 /// Connect Four as an OpenSpiel state: actions are columns, returns the scores (1 for a line);
 /// or, when zero-sum (the second field), as OpenSpiel gives it: +1 and −1 for a win, 0 each
@@ -133,6 +133,17 @@ fn pig(seed: u64) -> ExternalGame {
 #[test]
 fn connect_four_through_the_external_interface_conforms() {
     check_game(|_| connect_four(ConnectFourState::new()), 100, 7);
+}
+
+/// A search through the adapter plays an immediate win among siblings, under both UCT rules
+/// (`game_conformance::check_immediate_wins`); Pig through it has none, as natively.
+#[test]
+fn immediate_wins_through_the_external_interface_are_played() {
+    assert_eq!(
+        check_immediate_wins(|_| connect_four(ConnectFourState::new()), 10, 13),
+        10
+    );
+    assert_eq!(check_immediate_wins(pig, 5, 14), 0);
 }
 
 /// Chance events: sampled and listed outcomes, what follows them, and the search's chance

@@ -47,6 +47,26 @@ fn connect_four_conforms() {
     check_game(|_| ConnectFourState::new(), 200, 5);
 }
 
+/// Immediate wins among siblings (`immediate_wins`): Connect Four has them wherever a line
+/// can be closed; Carcassonne at its last placements, where one placement can decide the game.
+#[test]
+fn connect_four_plays_its_immediate_wins() {
+    assert_eq!(check_immediate_wins(|_| ConnectFourState::new(), 20, 9), 20);
+}
+
+#[test]
+fn carcassonne_plays_its_immediate_wins() {
+    assert_eq!(check_immediate_wins(carcassonne, 4, 10), 4);
+}
+
+/// Pig has no immediate win to find: a move never ends the game (it ends at the outcome of a
+/// roll), so the check finds no position, in the published game nor in tiny Pig.
+#[test]
+fn pig_has_no_move_that_ends_the_game() {
+    assert_eq!(check_immediate_wins(pig, 5, 11), 0);
+    assert_eq!(check_immediate_wins(|_| TinyPig::placeholder(), 5, 12), 0);
+}
+
 /// Pig whose chance events list the faces 2 to 6 only, while its die still shows 1 a sixth of
 /// the time: the listed outcomes carry 5/6 of the probability, so an exact search would value
 /// every roll as if a 1 could not come.

@@ -789,3 +789,6 @@ fn check_search<G: Game>(state: &G, seed: u64, at: &str) {
 }
 
 mod games;
+mod immediate_wins;
+
+pub(crate) use immediate_wins::check_immediate_wins;

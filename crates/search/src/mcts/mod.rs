@@ -491,7 +491,10 @@ impl<G: Game> MctsController<G> {
         if !self.started {
             return None;
         }
-        let child = self.core.best_root_child(self.settings.final_move);
+        let child = self.core.best_root_child(
+            self.settings.final_move,
+            self.policy.final_move_ranks_outcomes_first(),
+        );
         Some(self.core.tree.get(child).mv)
     }
 

@@ -383,7 +383,7 @@ impl<G: Game> Core<G> {
         }
         let recommended = match scoring.fitness {
             EsFitness::MeanReward => None,
-            EsFitness::Recommendation => Some(self.best_root_child(scoring.final_move)),
+            EsFitness::Recommendation => Some(self.best_root_child(scoring.final_move, false)),
         };
         if integrated {
             self.tree.rollback();
@@ -403,20 +403,29 @@ impl<G: Game> Core<G> {
         fitness
     }
 
-    /// The root child the final-move rule picks (among visited children).
-    pub(crate) fn best_root_child(&self, rule: FinalMove) -> NodeId {
+    /// The root child the final-move rule picks (among visited children). With
+    /// `outcomes_first` (OpenSpiel's `SearchNode::CompareFinal`), a child whose game is over
+    /// ranks by its outcome before the rule, every other child as an outcome of 0: a win
+    /// tried once beats any unproven child, an unproven child beats a loss, and a draw
+    /// competes by the rule; equal keys keep the first child in arena order.
+    pub(crate) fn best_root_child(&self, rule: FinalMove, outcomes_first: bool) -> NodeId {
         let root = self.tree.get(ROOT);
         let mut best = root.first_child;
-        let mut best_key = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        let mut best_key = (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
         for id in root.children() {
             let child = self.tree.get(id);
             if child.visits == 0 {
                 continue;
             }
             let (q, n) = (child.q(), child.visits as f64);
+            let outcome = if outcomes_first && child.kind == NodeKind::Terminal {
+                q
+            } else {
+                0.0
+            };
             let key = match rule {
-                FinalMove::HighestQ => (q, n),
-                FinalMove::MostVisits => (n, q),
+                FinalMove::HighestQ => (outcome, q, n),
+                FinalMove::MostVisits => (outcome, n, q),
             };
             if key > best_key {
                 best = id;

@@ -143,9 +143,16 @@ fn select_by_hand_coded_uct<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -
     })
 }
 
-/// OpenSpiel's `SearchNode::UCTValue`: a terminal child's value is its outcome (its mean
-/// here: every simulation through it ends the same), without exploration; every other
-/// child's is UCT's, computed as `select_by_hand_coded_uct` computes it.
+/// OpenSpiel's `SearchNode::UCTValue` (`open_spiel/algorithms/mcts.cc`), line by line:
+/// a child whose `outcome` is set (OpenSpiel sets it when a simulation reaches the end of the
+/// game there, so here: a terminal child, which has been reached) is valued by that outcome
+/// alone, without exploration (its mean here: every simulation through it ends the same);
+/// an unvisited child by +∞; every other child by UCT, computed as
+/// `select_by_hand_coded_uct` computes it. Ties go to the first child in arena order, a
+/// random order, as OpenSpiel's strict `>` over its shuffled children. OpenSpiel's other half
+/// of the rule, that the final move prefers a proven outcome, is
+/// `SearchCore::best_root_child` with `outcomes_first`. OpenSpiel's solver (`solve=true`,
+/// which also gives non-terminal nodes an outcome) is not reproduced.
 fn select_as_open_spiel<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
@@ -153,8 +160,19 @@ fn select_as_open_spiel<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> No
         let child = tree.get(child);
         if child.kind == NodeKind::Terminal {
             child.q()
+        } else if child.visits == 0 {
+            f64::INFINITY
         } else {
             child.q() + (2.0 * c_e) * ((2.0 * ln_parent) / child.visits as f64).sqrt()
         }
     })
+}
+
+impl Policy {
+    /// Whether the final move ranks a root child whose game is over by its outcome before
+    /// the final-move rule (OpenSpiel's `SearchNode::CompareFinal`): only `OpenSpielUct`,
+    /// whose tree policy starves such a child of visits once tried.
+    pub(crate) fn final_move_ranks_outcomes_first(&self) -> bool {
+        matches!(self, Policy::OpenSpielUct)
+    }
 }

@@ -121,9 +121,12 @@ pub enum Selection {
     /// UCT written out by hand, bit-for-bit equal to `Uct`: the reference the tests
     /// compare the formula engine with.
     HandCodedUct,
-    /// UCT as OpenSpiel's `MCTSBot` computes it: a child where the game is over is valued by
-    /// its outcome alone, with no exploration term; every other child as `HandCodedUct`.
-    /// For comparing with OpenSpiel's MCTS (docs/openspiel.md).
+    /// UCT as OpenSpiel's `MCTSBot` (without its solver) computes it: a child where the game
+    /// is over is valued by its outcome alone, with no exploration term; every other child as
+    /// `HandCodedUct`. Its final move ranks a root child where the game is over by its
+    /// outcome first (a win tried once is played), then by `final_move`; under
+    /// `final_move: MostVisits` that is OpenSpiel's choice. For comparing with OpenSpiel's
+    /// MCTS (docs/openspiel.md).
     OpenSpielUct,
     /// MCTS-RAVE: `(1-β)·Q + β·Q_AMAF + 2·C·sqrt(2·ln(N)/n)` with the minimum-MSE
     /// schedule `β = Ñ/(n + Ñ + 4·bias²·n·Ñ)`.
