@@ -199,6 +199,24 @@ def test_a_record_of_a_parameter_of_another_type_is_not_taken_for_the_specs(tmp_
         load_run(out)
 
 
+# Cause 2: a result no zero-sum game can end in (both players winning) is refused where
+# records are read, as each score out of range is.
+def test_a_record_where_both_players_win_a_zero_sum_game_is_refused(tmp_path):
+    import re
+
+    spec = league_spec(tmp_path / "pig.ron", 'OpenSpiel(name: "pig", params: {"winscore": 20})', 1)
+    out = tmp_path / "pig"
+    run_league(spec, out, quiet=True)
+    load_run(out)
+    records = out / "games.jsonl"
+    text = records.read_text()
+    edited = re.sub(r'"final_scores":\[[^\]]*\]', '"final_scores":[1,1]', text, count=1)
+    assert edited != text
+    records.write_text(edited)
+    with pytest.raises(EvomctsError, match="final_scores"):
+        load_run(out)
+
+
 # Cause 9: text from records reaches the terminal escaped and cut.
 def test_a_records_openspiel_version_is_shown_escaped_and_cut(tmp_path, capfd):
     spec = league_spec(tmp_path / "c4.ron", 'OpenSpiel(name: "connect_four")', 1)
