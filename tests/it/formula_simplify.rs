@@ -151,3 +151,15 @@ fn the_connect_four_champion_loses_its_constant_logarithm() {
     );
     assert_eq!((formula.size(), simplified.size()), (23, 20));
 }
+
+#[test]
+fn formula_simplify_prints_both_forms_with_their_node_counts() {
+    let out = crate::support::evomcts(&["formula", "simplify", "Q + 2*C*sqrt(2*C)", "--c", "0.5"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "original:   Q + 2*C*sqrt(2*C) [C=0.5]  (10 nodes)\nsimplified: 1 + Q  (3 nodes)\n"
+    );
+    let out = crate::support::evomcts(&["formula", "simplify", "Q +"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
