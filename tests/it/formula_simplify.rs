@@ -163,3 +163,53 @@ fn formula_simplify_prints_both_forms_with_their_node_counts() {
     let out = crate::support::evomcts(&["formula", "simplify", "Q +"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// docs/evolution.md's table of simplified champions is what `formula simplify` prints today,
+/// for every committed champion, at any C_E and at the run's C_E (a `c_e` of its spec).
+#[test]
+fn the_documented_table_of_simplified_champions_is_current() {
+    let doc = std::fs::read_to_string(root().join("docs/evolution.md")).unwrap();
+    let start = doc.find("## The committed champions, simplified").unwrap();
+    let end = start + doc[start..].find("What it shows.").unwrap();
+    let code = |cell: &str| cell.trim().trim_matches('`').to_string();
+    let mut rows = 0;
+    for line in doc[start..end]
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (run, original, n0, simplified, n1, c_e, at_c_e, nc) = (
+            cells[1],
+            code(cells[2]),
+            cells[3],
+            code(cells[4]),
+            cells[5],
+            cells[6],
+            code(cells[7]),
+            cells[8],
+        );
+        let dir = root().join("populations").join(run);
+        let champion = std::fs::read_to_string(dir.join("champion.txt")).unwrap();
+        assert_eq!(champion.trim(), original, "{run}");
+        let formula = Formula::parse(&original).unwrap();
+        let s = formula.simplify();
+        assert_eq!(
+            (s.to_string(), s.size().to_string()),
+            (simplified, n1.to_string()),
+            "{run}"
+        );
+        assert_eq!(formula.size().to_string(), n0, "{run}");
+        let spec = std::fs::read_to_string(dir.join("spec.ron")).unwrap();
+        assert!(spec.contains(&format!("c_e: {c_e},")), "{run}: c_e {c_e}");
+        let at = formula.with_c_e(Some(c_e.parse().unwrap())).simplify();
+        assert_eq!(
+            (at.to_string(), at.size().to_string()),
+            (at_c_e, nc.to_string()),
+            "{run}"
+        );
+        rows += 1;
+    }
+    let mut champions = Vec::new();
+    collect_champions(&root().join("populations"), &mut champions);
+    assert_eq!(rows, champions.len());
+}
