@@ -20,6 +20,8 @@ class Formula:
         """The formula in LaTeX."""
     def canonical(self) -> Formula:
         """The canonical form (equal formulas counted once); its value is the same."""
+    def simplify(self) -> Formula:
+        """The simplified form (constants folded, dead branches removed); its value is the same."""
     @property
     def size(self) -> int:
         """Number of nodes of the tree."""

@@ -103,6 +103,14 @@ impl PyFormula {
         }
     }
 
+    /// The simplified form: the same value for every input, with constants folded through
+    /// the protected operators and identities and provably dead branches removed.
+    fn simplify(&self) -> PyFormula {
+        PyFormula {
+            inner: self.inner.simplify(),
+        }
+    }
+
     /// Number of nodes of the tree.
     #[getter]
     fn size(&self) -> usize {

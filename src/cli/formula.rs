@@ -28,6 +28,19 @@ enum FormulaCommand {
         /// The formula, e.g. "Q + 2*C*sqrt(2*ln(N)/n)".
         expr: String,
     },
+    /// Print a formula simplified and its node counts before and after.
+    ///
+    /// The simplified formula has the same value as the original for every input (so it
+    /// picks the same child everywhere): constants folded through the protected operators,
+    /// identities and the dead branches the operators' ranges prove removed.
+    Simplify {
+        /// The formula, e.g. "Q + 2*C*sqrt(2*(ln(2 - 2)/(C/N - (2 + C)))/n)".
+        expr: String,
+        /// Simplify for this controller C_E, as if the formula carried `[C=...]` (a formula's
+        /// own value wins); without it, the result holds for every C_E.
+        #[arg(long = "c", allow_hyphen_values = true, value_parser = finite)]
+        c_e: Option<f64>,
+    },
     /// Evaluate a formula for one child.
     Eval {
         /// The formula, e.g. "Q + C*sqrt(ln(N)/n)".
@@ -118,6 +131,15 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
                     .c_e()
                     .map_or("from the controller".to_string(), |c| format!("{c} (own)"))
             )?;
+        }
+        FormulaCommand::Simplify { expr, c_e } => {
+            let mut formula = parse(&expr)?;
+            if formula.c_e().is_none() {
+                formula = formula.with_c_e(c_e);
+            }
+            let simplified = formula.simplify();
+            outln!("original:   {formula}  ({} nodes)", formula.size())?;
+            outln!("simplified: {simplified}  ({} nodes)", simplified.size())?;
         }
         FormulaCommand::Eval {
             expr,

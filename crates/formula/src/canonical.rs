@@ -44,7 +44,7 @@ impl Formula {
 
 /// A constant as stored in canonical trees: finite and without a negative zero, so
 /// structural equality of constants is equality of values.
-fn constant(value: f64) -> Expr {
+pub(crate) fn constant(value: f64) -> Expr {
     let value = ops::finite(value);
     Expr::Const(if value == 0.0 { 0.0 } else { value })
 }

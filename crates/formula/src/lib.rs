@@ -3,7 +3,8 @@
 //! A [`Formula`] scores a child during MCTS selection from the statistics in
 //! [`SelectionInputs`]; UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) is the seed. The module offers
 //! the tree and its text form (`tree`, `parse`), a canonical form for counting equal
-//! formulas once (`canonical`), functional fingerprints on a bank of sibling sets
+//! formulas once (`canonical`), a simplified form that also removes the dead structure
+//! the protected operators' ranges reveal (`simplify`), functional fingerprints on a bank of sibling sets
 //! (`fingerprint`), a fast allocation-free evaluator for the search
 //! (`compiled`), grammars loaded from RON (`grammar`), mutation (`mutation`) and the
 //! (μ, λ)/(μ + λ) evolution strategy (`evolution`). Protected operators live in [`ops`].
@@ -19,6 +20,7 @@ mod mutation;
 mod native;
 pub mod ops;
 mod parse;
+mod simplify;
 mod tree;
 pub mod typeset;
 
