@@ -213,3 +213,14 @@ fn generations_a_run_wrote_pass_the_value_checks() {
     }
     assert!(read >= 6, "only {read} committed evolution folders");
 }
+
+#[test]
+fn a_generation_whose_best_fitness_is_out_of_range_is_refused() {
+    let dir = pig_run_with("best", &[]);
+    let file = dir.join("gen-002.ron");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let start = text.find("\n    best: ").unwrap() + "\n    best: ".len();
+    let end = start + text[start..].find(",\n").unwrap();
+    std::fs::write(&file, format!("{}7.5{}", &text[..start], &text[end..])).unwrap();
+    refused_everywhere(&dir, "best: 7.5", "a win rate of two games is from 0 to 1");
+}

@@ -357,6 +357,28 @@ fn check_generation_values(
         check_member(member, generation.generation, rules)
             .map_err(|(field, problem)| format!("{place}.{field}: {problem}"))?;
     }
+    check_summary(generation, rules)
+}
+
+/// The generation's best and mean fitness: each a mean of ranks (`run::summary`), so minus
+/// infinity (a member without samples ranks last) or a fitness in the fitness's range. (The best
+/// is not compared with the mean: a mean of equal ranks may round above them.)
+fn check_summary(generation: &Generation, rules: Option<&RunRules<'_>>) -> Result<(), String> {
+    for (field, value) in [("best", generation.best), ("mean", generation.mean)] {
+        let why = if value.is_nan() || value == f64::INFINITY {
+            Some("not a number a run writes".to_string())
+        } else if value == f64::NEG_INFINITY {
+            None
+        } else {
+            rules.and_then(|r| r.spec.fitness.check_mean(value).err())
+        };
+        if let Some(why) = why {
+            return Err(format!(
+                "{field}: {} is not a fitness this run could have written: {why}",
+                crate::escape::number(value)
+            ));
+        }
+    }
     Ok(())
 }
 
