@@ -5,8 +5,8 @@
 //! `spec` reads a run from RON (every type a spec is made of but racing's); `bandit` is the
 //! cheap Bernoulli-bandit fitness domain; `fitness` turns samples (bandit runs, or pairs of
 //! games against a baseline on one seed) into estimates with intervals, in parallel;
-//! `population` is the run's folder (a file per generation, the champion); `run` is the
-//! generational loop; `resume` checks what a run finds in its folder (its stored spec, the
+//! `values` is what a generation file's values may be; `population` is the run's folder (a
+//! file per generation, the champion); `run` is the generational loop; `resume` checks what a run finds in its folder (its stored spec, the
 //! generations written) before it continues; `racing` spends a generation's games where they
 //! decide something; `hashing` lets candidates that behave alike on a bank of selection
 //! situations share their samples; `champion` is the rule that crowns a generation's champion;
@@ -17,7 +17,7 @@
 //! (`slurm::steps` carries it), with the same bytes as one machine.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
-//! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `population` →
+//! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `values` → `population` →
 //! `champion`, `report` → `reestimate`, `progress`, `work` → `error` → `hashing`, `resume` →
 //! `run`.
 //!
@@ -39,6 +39,7 @@ pub mod report;
 mod resume;
 pub mod run;
 pub mod spec;
+pub mod values;
 pub mod work;
 
 pub use error::EvolveError;

@@ -14,6 +14,8 @@
 //! reported with its line and column and left alone.
 
 use super::fitness::Estimate;
+use super::spec::EvolveSpec;
+use super::values::{breedable, check_estimate, RunRules};
 use evomcts_formula::Formula;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -176,11 +178,17 @@ pub fn generations_on_disk(dir: &Path) -> Result<Vec<usize>, PopulationError> {
     Ok(found)
 }
 
-/// Every generation file of `dir`, in order.
+/// Every generation file of `dir`, in order, each with its values checked against the run's
+/// `spec.ron` when it reads (see `values`); a file no run of it could have written is refused.
 pub fn read_generations(dir: &Path) -> Result<Vec<Generation>, PopulationError> {
+    let spec_path = dir.join("spec.ron");
+    let spec = crate::runfs::read_spec_text(&spec_path)
+        .ok()
+        .and_then(|text| EvolveSpec::from_ron(&text, &spec_path.display().to_string()).ok());
+    let rules = spec.as_ref().and_then(RunRules::new);
     generations_on_disk(dir)?
         .into_iter()
-        .map(|g| Generation::read(&generation_path(dir, g), g))
+        .map(|g| Generation::read_of(&generation_path(dir, g), g, rules.as_ref()))
         .collect()
 }
 
@@ -262,8 +270,19 @@ impl Generation {
         text
     }
 
-    /// Reads and checks a generation file; `expected` is the generation its name says.
+    /// Reads and checks a generation file; `expected` is the generation its name says. Its
+    /// values are checked as far as no spec is needed (see [`Generation::read_of`]).
     pub fn read(path: &Path, expected: usize) -> Result<Generation, PopulationError> {
+        Generation::read_of(path, expected, None)
+    }
+
+    /// Reads and checks a generation file of the run whose spec and grammar are `rules` (when
+    /// known): its structure, then every value (see `values`).
+    pub fn read_of(
+        path: &Path,
+        expected: usize,
+        rules: Option<&RunRules<'_>>,
+    ) -> Result<Generation, PopulationError> {
         let file = path.display().to_string();
         let text = crate::runfs::read_capped_text(
             path,
@@ -308,8 +327,103 @@ impl Generation {
                 generation.next_id
             )));
         }
+        check_generation_values(&generation, rules).map_err(inconsistent)?;
         Ok(generation)
     }
+}
+
+/// Checks every member of `generation` against the run's `rules` when known (see `values`);
+/// the error is `PLACE.FIELD: PROBLEM`.
+fn check_generation_values(
+    generation: &Generation,
+    rules: Option<&RunRules<'_>>,
+) -> Result<(), String> {
+    let named = [
+        ("champion".to_string(), &generation.champion),
+        ("reference".to_string(), &generation.reference),
+    ];
+    let listed = [
+        ("parents", &generation.parents),
+        ("offspring", &generation.offspring),
+    ]
+    .into_iter()
+    .flat_map(|(list, members)| {
+        members
+            .iter()
+            .enumerate()
+            .map(move |(i, m)| (format!("{list}[{i}]"), m))
+    });
+    for (place, member) in named.into_iter().chain(listed) {
+        check_member(member, generation.generation, rules)
+            .map_err(|(field, problem)| format!("{place}.{field}: {problem}"))?;
+    }
+    check_summary(generation, rules)
+}
+
+/// The generation's best and mean fitness: each a mean of ranks (`run::summary`), so minus
+/// infinity (a member without samples ranks last) or a fitness in the fitness's range. (The best
+/// is not compared with the mean: a mean of equal ranks may round above them.)
+fn check_summary(generation: &Generation, rules: Option<&RunRules<'_>>) -> Result<(), String> {
+    for (field, value) in [("best", generation.best), ("mean", generation.mean)] {
+        let why = if value.is_nan() || value == f64::INFINITY {
+            Some("not a number a run writes".to_string())
+        } else if value == f64::NEG_INFINITY {
+            None
+        } else {
+            rules.and_then(|r| r.spec.fitness.check_mean(value).err())
+        };
+        if let Some(why) = why {
+            return Err(format!(
+                "{field}: {} is not a fitness this run could have written: {why}",
+                crate::escape::number(value)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One member's values, refused as `(field, problem)`.
+fn check_member(
+    m: &Member,
+    generation: usize,
+    rules: Option<&RunRules<'_>>,
+) -> Result<(), (&'static str, String)> {
+    check_estimate(&m.fitness, rules)?;
+    if m.born > generation {
+        return Err((
+            "born",
+            format!(
+                "{} is later than this file's generation {generation}",
+                m.born
+            ),
+        ));
+    }
+    if let Some(parent) = m.parent.filter(|&p| p >= m.id) {
+        return Err((
+            "parent",
+            format!("{parent} is not born before its child {}", m.id),
+        ));
+    }
+    for (field, written, formula) in [
+        ("size", m.size, m.formula.size()),
+        ("depth", m.depth, m.formula.depth()),
+    ] {
+        if written != formula {
+            return Err((
+                field,
+                format!("{written}, but the formula's {field} is {formula}"),
+            ));
+        }
+    }
+    if let Some(rules) = rules {
+        breedable(&m.formula, &rules.grammar, &rules.spec.seed_formula).map_err(|why| {
+            (
+                "formula",
+                format!("not one this run's grammar breeds: {why}"),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// Writes `text` to `path` through a synced temporary file and a rename (see

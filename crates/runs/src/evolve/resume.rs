@@ -8,6 +8,7 @@ use super::population::{
     PopulationError,
 };
 use super::spec::EvolveSpec;
+use super::values::RunRules;
 use std::path::Path;
 
 /// Checks that `dir` holds this run of `spec` (whose hash is `hash`) and nothing else: its
@@ -137,15 +138,16 @@ fn read_history(
         }
         .into());
     }
+    let rules = RunRules::new(spec);
     let mut last = None;
     for &g in &on_disk {
-        last = Some(read_own_generation(dir, g, spec, hash)?);
+        last = Some(read_own_generation(dir, g, spec, hash, rules.as_ref())?);
     }
     Ok(last)
 }
 
 /// Reads generation `g` of the run in `dir` and checks it belongs to `spec` (hash `hash`): its
-/// spec hash, its number of parents and the id counter, which a run of this spec holds at
+/// values (against `rules`, the spec's grammar), its spec hash, its number of parents and the id counter, which a run of this spec holds at
 /// exactly μ + 1 + λ·g after generation g (ids are births), so an edited counter cannot make
 /// the next generation wrap around or reuse ids.
 fn read_own_generation(
@@ -153,9 +155,10 @@ fn read_own_generation(
     g: usize,
     spec: &EvolveSpec,
     hash: &str,
+    rules: Option<&RunRules<'_>>,
 ) -> Result<Generation, EvolveError> {
     let path = generation_path(dir, g);
-    let generation = Generation::read(&path, g)?;
+    let generation = Generation::read_of(&path, g, rules)?;
     let file = path.display().to_string();
     if generation.spec_hash != hash {
         return Err(EvolveError::ForeignGeneration {

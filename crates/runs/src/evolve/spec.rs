@@ -332,7 +332,39 @@ impl FitnessSpec {
     /// multiple of ¼ from 0 to 1. What another process reports (a job step's results) is
     /// checked here before it is counted.
     pub fn check_sample(&self, value: f64) -> Result<(), String> {
-        let (low, high, step, what) = match self {
+        let (low, high, step, what) = self.sample_bounds();
+        let on_step = step.is_none_or(|step| (value / step).fract() == 0.0);
+        if !(value.is_finite() && (low..=high).contains(&value) && on_step) {
+            let step = step.map_or(String::new(), |s| format!(", a multiple of {s}"));
+            return Err(format!(
+                "{what} is from {} to {}{step}, got {}",
+                crate::escape::number(low),
+                crate::escape::number(high),
+                crate::escape::number(value)
+            ));
+        }
+        Ok(())
+    }
+
+    /// That `value` is a mean of samples [`FitnessSpec::check_sample`] accepts: finite and
+    /// within their bounds (a mean need not be on their step). Rounding in the running mean
+    /// may pass a bound by a few units in the last place, which is allowed (10⁻⁹ of the range).
+    pub fn check_mean(&self, value: f64) -> Result<(), String> {
+        let (low, high, _, what) = self.sample_bounds();
+        let slack = (high - low) * 1e-9;
+        if !(value.is_finite() && (low - slack..=high + slack).contains(&value)) {
+            return Err(format!(
+                "{what} is from {} to {}",
+                crate::escape::number(low),
+                crate::escape::number(high)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The lowest and highest sample, the step samples are multiples of, and what a sample is.
+    fn sample_bounds(&self) -> (f64, f64, Option<f64>, &'static str) {
+        match self {
             FitnessSpec::Bandit(b) => (
                 -(f64::from(b.horizon) * b.epsilon),
                 0.0,
@@ -348,18 +380,7 @@ impl FitnessSpec {
                 ),
                 Score::WinRate => (0.0, 1.0, Some(0.25), "a win rate of two games"),
             },
-        };
-        let on_step = step.is_none_or(|step| (value / step).fract() == 0.0);
-        if !(value.is_finite() && (low..=high).contains(&value) && on_step) {
-            let step = step.map_or(String::new(), |s| format!(", a multiple of {s}"));
-            return Err(format!(
-                "{what} is from {} to {}{step}, got {}",
-                crate::escape::number(low),
-                crate::escape::number(high),
-                crate::escape::number(value)
-            ));
         }
-        Ok(())
     }
 }
 
