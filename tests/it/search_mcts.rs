@@ -198,7 +198,7 @@ fn mcts_with_2000_simulations_finds_the_clearly_best_move_for_either_seat() {
 #[test]
 fn most_visits_final_move_also_finds_it() {
     let mut s = settings(2000);
-    s.final_move = FinalMove::MostVisits;
+    s.final_move = Some(FinalMove::MostVisits);
     check_finds_clear_best(&s, 2);
 }
 
@@ -434,7 +434,7 @@ fn every_policy_beats_the_random_player() {
         (
             "win-loss",
             MctsSettings {
-                reward: Reward::WinLoss,
+                reward: Some(Reward::WinLoss),
                 c_e: 0.5,
                 ..settings(100)
             },
@@ -442,7 +442,7 @@ fn every_policy_beats_the_random_player() {
         (
             "scaled",
             MctsSettings {
-                reward: Reward::ScaledScoreDiff(50.0),
+                reward: Some(Reward::ScaledScoreDiff(50.0)),
                 c_e: 0.25,
                 ..settings(100)
             },
@@ -508,7 +508,7 @@ fn settings_read_as_a_league_spec_writes_them() {
          selection: Formula(\"Q + C*sqrt(ln(N)/n)\"), es: Some((mode: Partial, generations: 10)))",
     )
     .unwrap();
-    assert_eq!(s.reward, Reward::ScaledScoreDiff(50.0));
+    assert_eq!(s.reward, Some(Reward::ScaledScoreDiff(50.0)));
     assert_eq!(
         s.es,
         Some(EsSettings {
@@ -560,7 +560,7 @@ fn bad_settings_name_the_field() {
     );
     assert_eq!(
         field(MctsSettings {
-            reward: Reward::ScaledScoreDiff(0.0),
+            reward: Some(Reward::ScaledScoreDiff(0.0)),
             ..settings(10)
         }),
         "reward"
