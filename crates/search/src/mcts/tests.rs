@@ -115,8 +115,8 @@ fn pig_trees_keep_their_invariants_with_moves_that_lead_straight_to_decisions() 
     );
 }
 
-/// A controller whose settings name no reward or final move plays with its game's: Pig and
-/// Connect Four are won or lost (`WinLoss`, most visits), Carcassonne is played for points
+/// A controller whose settings name no reward or final move plays with its game's: Pig,
+/// Connect Four and OpenSpiel's games are won or lost (`WinLoss`, most visits), Carcassonne is played for points
 /// (the paper's score difference and highest Q); what the settings name is kept.
 #[test]
 fn reward_and_final_move_left_out_are_the_games() {
@@ -132,6 +132,11 @@ fn reward_and_final_move_left_out_are_the_games() {
     let points = (Some(Reward::ScoreDiff), Some(FinalMove::HighestQ));
     assert_eq!(built::<PigState>(&left_out), win_loss);
     assert_eq!(built::<ConnectFourState>(&left_out), win_loss);
+    // OpenSpiel's games, as `OpenSpielController` plays them.
+    assert_eq!(
+        built::<evomcts_games::external::ExternalGame>(&left_out),
+        win_loss
+    );
     assert_eq!(built::<GameState>(&left_out), points);
     let named = MctsSettings {
         reward: Some(Reward::ScaledScoreDiff(5.0)),
