@@ -190,3 +190,62 @@ fn a_worker_refuses_work_no_spec_could_have_made() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A job step's worker whose results file is removed, or replaced by another file, while it
+/// appends to it fails with status 2 and says so (README, "Promises": job-step results removed
+/// or replaced), rather than report work that is on no disk. The worker plays the tiny
+/// validation's whole step (12 games) and the file goes once it holds the first game's record,
+/// long before the worker's last game.
+#[test]
+fn a_workers_results_removed_or_replaced_under_it_fail_with_status_2() {
+    use std::process::{Command, Stdio};
+    let slurm = fake_slurm("reliability-results-gone");
+    for how in ["removed", "replaced"] {
+        let dir = scratch("rsteps", &format!("results-{how}"));
+        let validation = dir.join("v");
+        let args = ["validate", "carcassonne", VALIDATE, "--out", s(&validation)];
+        let mut first = args.to_vec();
+        first.extend(["--srun", "--quiet"]);
+        // Every task skipped: the step folder holds the work and the whole todo list.
+        let failed = run(
+            &first,
+            Some(&slurm),
+            &[("FAKE_SRUN_TASKS", "1"), ("FAKE_SRUN_SKIP", "0")],
+        );
+        assert_eq!(failed.status.code(), Some(2));
+        let step = step_folder(&validation);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_evomcts"))
+            .args(["step-worker", s(&step), "--worker", "0/1", "--threads", "1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let results = step.join(format!("results-local.local-0-{}.jsonl", child.id()));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        // After the first record: the worker has opened and checked its file (`open_own`).
+        while std::fs::metadata(&results).map_or(true, |m| m.len() == 0) {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the worker ended first"
+            );
+            assert!(std::time::Instant::now() < deadline, "no record");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        match how {
+            "removed" => std::fs::remove_file(&results).unwrap(),
+            _ => {
+                let other = step.join("other.tmp");
+                std::fs::write(&other, "").unwrap();
+                std::fs::rename(&other, &results).unwrap();
+            }
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{how}: {stderr}");
+        assert!(
+            stderr.contains("removed or replaced") && stderr.contains("results-local"),
+            "{how}: {stderr}"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
