@@ -146,7 +146,9 @@ class Game:
         """The board as an SVG picture, as ``evomcts plot board`` draws it."""
 
 class Controller:
-    """A controller from the spec syntax of league files, e.g. ``Controller("Mcts(sims: 400)")``."""
+    """A controller from the spec syntax of league files, e.g. ``Controller("Mcts(sims: 400)")``;
+    an MCTS spec that names no ``reward`` or ``final_move`` plays Carcassonne's, ``ScoreDiff``
+    and ``HighestQ`` (``spec`` writes them out)."""
 
     def __init__(self, spec: str, seed: int = 0) -> None: ...
     @property
@@ -218,7 +220,9 @@ def run_tables(path: str) -> List[Tuple[str, str]]:
 
 class OpenSpielController:
     """A controller for OpenSpiel states, from the spec syntax of league files, e.g.
-    ``OpenSpielController("Mcts(sims: 1000, c_e: 0.35, reward: WinLoss)", seed=1)``."""
+    ``OpenSpielController("Mcts(sims: 1000, c_e: 0.35)", seed=1)``. An MCTS spec that names no
+    ``reward`` or ``final_move`` plays with ``WinLoss`` and ``MostVisits``: OpenSpiel's games
+    are played to win."""
 
     def __init__(self, spec: str, seed: int = 0) -> None: ...
     def step(self, state: Any) -> int:

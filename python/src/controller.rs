@@ -17,7 +17,8 @@ use crate::{interruptible, raise};
 /// A controller written as a league file writes one: ``Controller("Mcts(sims: 400, c_e:
 /// 2.0)")``, ``Controller("Star(depth: 2, probing: 1)")``, ``Controller("Random")``. Files it
 /// names (``FormulaFile(...)``, an ES grammar) are read relative to the working directory. All
-/// of its random choices come from ``seed``.
+/// of its random choices come from ``seed``. An MCTS spec that names no reward or final move
+/// plays Carcassonne's, ``ScoreDiff`` and ``HighestQ``, and ``spec`` writes them out.
 #[pyclass(module = "evomcts._evomcts", name = "Controller")]
 pub struct PyController {
     spec: ControllerSpec,
@@ -36,8 +37,10 @@ impl PyController {
     #[new]
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let spec = evomcts_runs::bounds::parse_controller(spec, "<controller>", Path::new(""))
-            .map_err(raise)?;
+        let mut spec =
+            evomcts_runs::bounds::parse_controller(spec, "<controller>", Path::new(""))
+                .map_err(raise)?;
+        spec.fill_defaults(<GameState as evomcts_games::Game>::OBJECTIVE);
         let agent = build(&spec, seed)?;
         Ok(PyController {
             spec,

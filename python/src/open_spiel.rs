@@ -591,7 +591,8 @@ pub fn install() {
 /// A controller for OpenSpiel states: ``OpenSpielController("Mcts(sims: 400, c_e: 0.35)",
 /// seed)`` chooses an action for a ``pyspiel.State`` at a decision, searching a copy of it, as
 /// a seat of a league does; its random generator runs on from one decision to the next. The GIL
-/// is released while it searches (the state's calls take it back).
+/// is released while it searches (the state's calls take it back). An MCTS spec that names no
+/// reward or final move plays with `WinLoss` and `MostVisits` (`ExternalGame::OBJECTIVE`).
 #[pyclass(module = "evomcts._evomcts", name = "OpenSpielController")]
 pub struct PyOpenSpielController {
     agent: Mutex<Box<dyn Agent<ExternalGame>>>,

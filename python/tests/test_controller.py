@@ -29,6 +29,14 @@ def test_a_formula_file_is_read_relative_to_the_working_directory(data, monkeypa
     assert c.decide(Game(1)) in Game(1).legal_moves()
 
 
+def test_a_spec_without_reward_or_final_move_shows_carcassonnes():
+    # Carcassonne is played for points: the paper's reward and final move, written out.
+    spec = Controller("Mcts(sims: 20)").spec.replace(" ", "")
+    assert "reward:ScoreDiff" in spec and "final_move:HighestQ" in spec, spec
+    named = Controller("Mcts(sims: 20, reward: WinLoss)").spec.replace(" ", "")
+    assert "reward:WinLoss" in named, named
+
+
 def test_bad_specs_name_the_place_or_the_field():
     with pytest.raises(EvomctsError, match=r"^<controller>:1:\d+: "):
         Controller("Mcts(sims: 30")

@@ -245,7 +245,7 @@ fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2
     let champion = Champion::from_ron(&text, &path.display().to_string())?;
     let with = |formula: &evomcts::formula::Formula| MctsSettings {
         sims,
-        reward: Reward::WinLoss,
+        reward: Some(Reward::WinLoss),
         selection: Selection::Formula(formula.to_string()),
         ..fitness.candidate.clone()
     };

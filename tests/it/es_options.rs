@@ -154,7 +154,7 @@ fn decided_endgame() -> GameState {
     for (i, state) in sample_positions(40, 77, 66..70).into_iter().enumerate() {
         let settings = MctsSettings {
             sims: 300,
-            reward: Reward::WinLoss,
+            reward: Some(Reward::WinLoss),
             ..MctsSettings::default()
         };
         let mut controller = MctsController::new(&settings, i as u64).unwrap();
@@ -175,7 +175,7 @@ fn acceptance_keeps_the_seed_when_no_candidate_beats_it_on_the_same_draws() {
     let state = decided_endgame();
     let settings = MctsSettings {
         sims: 300,
-        reward: Reward::WinLoss,
+        reward: Some(Reward::WinLoss),
         es: Some(EsSettings {
             generations: 5,
             acceptance: true,

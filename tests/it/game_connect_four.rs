@@ -191,7 +191,7 @@ fn visit_share(selection: Selection, state: &ConnectFourState, column: u8, seed:
         sims: 1000,
         // OpenSpiel's customary uct_c = 2 as evomcts's C_E: 2 / (2·sqrt 2).
         c_e: std::f64::consts::FRAC_1_SQRT_2,
-        reward: Reward::WinLoss,
+        reward: Some(Reward::WinLoss),
         selection,
         ..MctsSettings::default()
     });

@@ -345,7 +345,10 @@ fn the_end_of_an_evolution_on_games_says_whether_the_champion_beat_the_reference
     };
     let champion = std::fs::read_to_string(out.join("champion.txt")).unwrap();
     assert_eq!(settings.sims, 30);
-    assert_eq!(settings.reward, evomcts::search::mcts::Reward::WinLoss);
+    assert_eq!(
+        settings.reward,
+        Some(evomcts::search::mcts::Reward::WinLoss)
+    );
     assert_eq!(
         settings.selection,
         evomcts::search::mcts::Selection::Formula(champion.trim().to_string())

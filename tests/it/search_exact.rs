@@ -12,8 +12,8 @@ fn uct(sims: u32) -> MctsSettings {
     MctsSettings {
         sims,
         c_e: 0.5,
-        reward: Reward::WinLoss,
-        final_move: FinalMove::MostVisits,
+        reward: Some(Reward::WinLoss),
+        final_move: Some(FinalMove::MostVisits),
         ..MctsSettings::default()
     }
 }

@@ -19,7 +19,7 @@ fn reading(formula: &str, sims: u32) -> MctsSettings {
     MctsSettings {
         sims,
         c_e: 0.01,
-        reward: Reward::ScaledScoreDiff(SCALE),
+        reward: Some(Reward::ScaledScoreDiff(SCALE)),
         selection: Selection::Formula(formula.into()),
         ..MctsSettings::default()
     }

@@ -18,7 +18,7 @@ fn knowing(formula: &str, sims: u32, reward: Reward, unvisited: Unvisited) -> Mc
     MctsSettings {
         sims,
         c_e: 0.01,
-        reward,
+        reward: Some(reward),
         selection: Selection::Formula(formula.into()),
         unvisited,
         ..MctsSettings::default()

@@ -198,7 +198,7 @@ fn mcts_with_2000_simulations_finds_the_clearly_best_move_for_either_seat() {
 #[test]
 fn most_visits_final_move_also_finds_it() {
     let mut s = settings(2000);
-    s.final_move = FinalMove::MostVisits;
+    s.final_move = Some(FinalMove::MostVisits);
     check_finds_clear_best(&s, 2);
 }
 
@@ -434,7 +434,7 @@ fn every_policy_beats_the_random_player() {
         (
             "win-loss",
             MctsSettings {
-                reward: Reward::WinLoss,
+                reward: Some(Reward::WinLoss),
                 c_e: 0.5,
                 ..settings(100)
             },
@@ -442,7 +442,7 @@ fn every_policy_beats_the_random_player() {
         (
             "scaled",
             MctsSettings {
-                reward: Reward::ScaledScoreDiff(50.0),
+                reward: Some(Reward::ScaledScoreDiff(50.0)),
                 c_e: 0.25,
                 ..settings(100)
             },
@@ -499,7 +499,15 @@ fn every_policy_beats_the_random_player() {
 fn settings_read_as_a_league_spec_writes_them() {
     let s: MctsSettings =
         ron::from_str("(sims: 400, c_e: 2.0, reward: ScoreDiff, final_move: HighestQ)").unwrap();
-    assert_eq!(s, MctsSettings::default());
+    // The defaults with Carcassonne's reward and final move, which a game played for points
+    // gives a spec that leaves them out.
+    let mut paper = MctsSettings::default();
+    paper.fill_defaults(evomcts::games::Objective::Points);
+    assert_eq!(s, paper);
+    // Left out, they stay left to the game, and are written as left out.
+    let left: MctsSettings = ron::from_str("(sims: 400)").unwrap();
+    assert_eq!((left.reward, left.final_move), (None, None));
+    assert!(!ron::to_string(&left).unwrap().contains("reward"));
     let s: MctsSettings = ron::from_str("MctsSettings(c_e: 0.5)").unwrap();
     assert_eq!(s.c_e, 0.5);
     assert_eq!(s.sims, 400);
@@ -508,7 +516,7 @@ fn settings_read_as_a_league_spec_writes_them() {
          selection: Formula(\"Q + C*sqrt(ln(N)/n)\"), es: Some((mode: Partial, generations: 10)))",
     )
     .unwrap();
-    assert_eq!(s.reward, Reward::ScaledScoreDiff(50.0));
+    assert_eq!(s.reward, Some(Reward::ScaledScoreDiff(50.0)));
     assert_eq!(
         s.es,
         Some(EsSettings {
@@ -535,7 +543,9 @@ fn settings_round_trip_through_a_league_controller_spec() {
     let spec: ControllerSpec = options
         .from_str("Mcts(sims: 400, c_e: 2.0, reward: ScoreDiff, final_move: HighestQ)")
         .unwrap();
-    assert_eq!(spec, ControllerSpec::Mcts(MctsSettings::default()));
+    let mut paper = MctsSettings::default();
+    paper.fill_defaults(evomcts::games::Objective::Points);
+    assert_eq!(spec, ControllerSpec::Mcts(paper));
     let spec: ControllerSpec = options
         .from_str("Mcts(c_e: 1.0, es: Some((mode: Partial)))")
         .unwrap();
@@ -560,7 +570,7 @@ fn bad_settings_name_the_field() {
     );
     assert_eq!(
         field(MctsSettings {
-            reward: Reward::ScaledScoreDiff(0.0),
+            reward: Some(Reward::ScaledScoreDiff(0.0)),
             ..settings(10)
         }),
         "reward"

@@ -57,7 +57,7 @@ fn every_policy_and_reward_keeps_the_invariants() {
         let settings = MctsSettings {
             sims: 800,
             selection: selection.clone(),
-            reward,
+            reward: Some(reward),
             ..MctsSettings::default()
         };
         let checked = searched(&settings, state, 3).check_tree();

@@ -15,7 +15,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{Evaluation, Game, GameRng};
+use super::{Evaluation, Game, GameRng, Objective};
 
 /// Rows of the board.
 pub const ROWS: u8 = 6;
@@ -159,6 +159,7 @@ impl fmt::Display for ConnectFourState {
 impl Game for ConnectFourState {
     type Move = ConnectFourMove;
     type Error = ConnectFourError;
+    const OBJECTIVE: Objective = Objective::WinLoss;
 
     fn placeholder() -> Self {
         Self::new()

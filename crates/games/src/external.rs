@@ -30,7 +30,7 @@ use std::sync::Arc;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng};
+use super::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, Objective};
 use ExternalErrorKind as Kind;
 
 /// Who acts in a state: OpenSpiel's `current_player()`, whose chance (−1) and terminal (−4)
@@ -326,6 +326,9 @@ impl Clone for ExternalGame {
 impl Game for ExternalGame {
     type Move = ExternalMove;
     type Error = ExternalError;
+    /// OpenSpiel's games are mostly won or lost (returns +1/0/-1), and its `MCTSBot` picks
+    /// the most visited move; a game scored by points still gets the sign of its margin.
+    const OBJECTIVE: Objective = Objective::WinLoss;
 
     /// No state: a finished game, refusing every move, until a game is cloned into it.
     fn placeholder() -> Self {

@@ -193,6 +193,19 @@ pub struct MoveAssessment {
     pub features: MoveFeatures,
 }
 
+/// What a game's players play for, as its final scores say it: the notion a search takes its
+/// defaults from (how a finished simulation is rewarded, how the move is picked), so a spec
+/// that names neither plays each game as the game is meant to be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Points: the final score difference is the result, and a league counts it
+    /// (Carcassonne, as the papers play it).
+    Points,
+    /// Winning: only who won counts, however large the margin (Connect Four, Pig, OpenSpiel's
+    /// games, whose returns are mostly +1/0/-1).
+    WinLoss,
+}
+
 /// A two-player, zero-sum game with chance, as the searches see it.
 ///
 /// Architecture invariant: every method is pure game logic: no I/O, no clock, and every random
@@ -211,6 +224,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         + 'static;
     /// Why a move or outcome cannot be applied.
     type Error: std::error::Error + Send + Sync + 'static;
+
+    /// What the players play for; every game says it (no default), since searches take their
+    /// defaults from it.
+    const OBJECTIVE: Objective;
 
     /// A blank state for buffers that are overwritten (`clone_from`) before use.
     fn placeholder() -> Self;

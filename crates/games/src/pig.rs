@@ -32,7 +32,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng};
+use super::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, Objective};
 
 pub use positions::sample_positions;
 pub use solve::{solve, PigSolution, MAX_SOLVED_TARGET, SOLVER_TOLERANCE};
@@ -317,6 +317,8 @@ impl fmt::Display for PigState {
 
 impl Game for PigState {
     type Move = PigMove;
+    /// The first to the target wins; the margin means nothing.
+    const OBJECTIVE: Objective = Objective::WinLoss;
     type Error = PigError;
 
     /// A fresh game to the default target.

@@ -123,6 +123,15 @@ impl ControllerSpec {
         })
     }
 
+    /// Fills what an MCTS spec left to the game (reward, final move) with the defaults of a
+    /// game played for `objective` ([`MctsSettings::fill_defaults`]); other controllers have
+    /// nothing to fill.
+    pub fn fill_defaults(&mut self, objective: evomcts_games::Objective) {
+        if let ControllerSpec::Mcts(settings) = self {
+            settings.fill_defaults(objective);
+        }
+    }
+
     /// Whether the controller evolves formulas at its decisions (ES-MCTS, ES-p-MCTS).
     pub fn evolves(&self) -> bool {
         matches!(self, ControllerSpec::Mcts(s) if s.es.is_some())

@@ -76,6 +76,7 @@ struct PigWithoutOne(PigState);
 impl Game for PigWithoutOne {
     type Move = PigMove;
     type Error = PigError;
+    const OBJECTIVE: evomcts::games::Objective = evomcts::games::Objective::WinLoss;
 
     fn placeholder() -> Self {
         PigWithoutOne(PigState::placeholder())

@@ -49,6 +49,7 @@ impl TinyPig {
 impl Game for TinyPig {
     type Move = u8;
     type Error = Illegal;
+    const OBJECTIVE: evomcts::games::Objective = evomcts::games::Objective::WinLoss;
 
     fn placeholder() -> Self {
         TinyPig::at([0, 0], 0, 0)

@@ -102,8 +102,8 @@ pub fn exact_mcts_settings(options: &ExactOptions, sims: u32) -> MctsSettings {
     MctsSettings {
         sims,
         c_e: options.c_e,
-        reward: Reward::WinLoss,
-        final_move: FinalMove::MostVisits,
+        reward: Some(Reward::WinLoss),
+        final_move: Some(FinalMove::MostVisits),
         ..MctsSettings::default()
     }
 }

@@ -5,11 +5,13 @@
 use super::evaluation::{evaluate, evaluation_bound, order_moves};
 use super::Unplaceable;
 use super::{DrawUntil, Drawn, GameError, GameState, Move, Rules, SampledTiles, TileKind};
-use crate::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, MoveAssessment};
+use crate::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, MoveAssessment, Objective};
 
 impl Game for GameState {
     type Move = Move;
     type Error = GameError;
+    /// The papers play for points: a league counts the score difference.
+    const OBJECTIVE: Objective = Objective::Points;
 
     fn placeholder() -> Self {
         GameState::new(Rules::default())

@@ -6,8 +6,9 @@
 use evomcts_games::carcassonne::GameState;
 use evomcts_games::carcassonne::Rules;
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::external::ExternalGame;
 use evomcts_games::pig::{PigRules, PigState};
-use evomcts_games::Game;
+use evomcts_games::{Game, Objective};
 use evomcts_search::ControllerSpec;
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +49,19 @@ impl GameChoice {
             GameChoice::ConnectFour => task.run(ConnectFourState::new()),
             GameChoice::OpenSpiel(game) => task.run(game.start()?),
         })
+    }
+
+    /// What the game is played for, from which a controller spec takes the reward and final
+    /// move it leaves out. The game's own `Game::OBJECTIVE`, read from the type `dispatch`
+    /// plays, so no start state is needed (an OpenSpiel spec in the binary is read too);
+    /// a test checks each arm against `dispatch`.
+    pub fn objective(&self) -> Objective {
+        match self {
+            GameChoice::Carcassonne => GameState::OBJECTIVE,
+            GameChoice::Pig(_) => PigState::OBJECTIVE,
+            GameChoice::ConnectFour => ConnectFourState::OBJECTIVE,
+            GameChoice::OpenSpiel(_) => ExternalGame::OBJECTIVE,
+        }
     }
 
     /// The game's name for tables and messages: `Carcassonne`, `Pig to 100`, `Connect Four`.
@@ -249,5 +263,32 @@ impl GameChoice {
             }
         }
         self.dispatch(Rules::default(), Build(spec))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `objective` reads each game's `Game::OBJECTIVE` from the type `dispatch` plays.
+    #[test]
+    fn the_objective_is_the_dispatched_games() {
+        struct Of;
+        impl GameTask for Of {
+            type Output = Objective;
+            fn run<G: Game>(self, _: G) -> Objective {
+                G::OBJECTIVE
+            }
+        }
+        for choice in [
+            GameChoice::Carcassonne,
+            GameChoice::Pig(PigRules::default()),
+            GameChoice::ConnectFour,
+        ] {
+            let dispatched = choice.dispatch(Rules::default(), Of).unwrap();
+            assert_eq!(choice.objective(), dispatched, "{}", choice.label());
+        }
+        assert_eq!(GameChoice::Carcassonne.objective(), Objective::Points);
+        assert_eq!(GameChoice::ConnectFour.objective(), Objective::WinLoss);
     }
 }

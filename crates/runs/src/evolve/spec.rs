@@ -450,6 +450,14 @@ impl SpecFile for EvolveSpec {
         self.validate()
     }
 
+    fn fill_game_defaults(&mut self) {
+        if let FitnessSpec::Games(games) = &mut self.fitness {
+            let objective = games.game.objective();
+            games.candidate.fill_defaults(objective);
+            games.baseline.fill_defaults(objective);
+        }
+    }
+
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         self.grammar = crate::runfs::resolve_grammar(&self.grammar, base)
             .map_err(|e| ("grammar".into(), e))?;

@@ -155,6 +155,13 @@ impl SpecFile for LeagueSpec {
         self.validate()
     }
 
+    fn fill_game_defaults(&mut self) {
+        let objective = self.game.objective();
+        for entrant in &mut self.controllers {
+            entrant.spec.fill_defaults(objective);
+        }
+    }
+
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         for (i, c) in self.controllers.iter_mut().enumerate() {
             crate::runfs::resolve_controller(&mut c.spec, base).map_err(|(field, message)| {
@@ -321,6 +328,57 @@ mod tests {
         let mut other = spec.clone();
         other.seed = 8;
         assert_ne!(spec.hash(), other.hash());
+    }
+
+    /// A controller that names no reward or final move plays with its game's (win/loss games:
+    /// `WinLoss`, most visits; Carcassonne: the paper's score difference, highest Q), and the
+    /// stored spec writes them, so its hash is that of a spec naming them.
+    #[test]
+    fn reward_and_final_move_left_out_are_the_games() {
+        use evomcts_search::mcts::{FinalMove, Reward};
+        for (game, reward, final_move) in [
+            ("", "ScoreDiff", "HighestQ"),
+            ("game: ConnectFour,", "WinLoss", "MostVisits"),
+            ("game: Pig(target: 100),", "WinLoss", "MostVisits"),
+            (r#"game: OpenSpiel(name: "hex"),"#, "WinLoss", "MostVisits"),
+        ] {
+            let text = GOOD.replace("seed: 7,", &format!("seed: 7, {game}"));
+            let spec = LeagueSpec::from_ron(&text, "tiny.ron").unwrap();
+            let ControllerSpec::Mcts(settings) = &spec.controllers[1].spec else {
+                panic!("the second controller is MCTS");
+            };
+            assert_eq!(format!("{:?}", settings.reward.unwrap()), reward, "{game}");
+            assert_eq!(
+                format!("{:?}", settings.final_move.unwrap()),
+                final_move,
+                "{game}"
+            );
+            let stored = spec.to_ron();
+            assert!(stored.contains(&format!("reward: {reward},")), "{stored}");
+            assert!(
+                stored.contains(&format!("final_move: {final_move},")),
+                "{stored}"
+            );
+            let named = text.replace(
+                "c_e: 1.0)",
+                &format!("c_e: 1.0, reward: {reward}, final_move: {final_move})"),
+            );
+            assert_eq!(
+                LeagueSpec::from_ron(&named, "named.ron").unwrap().hash(),
+                spec.hash()
+            );
+            // A value the spec names is kept whatever the game.
+            let other = text.replace("c_e: 1.0)", "c_e: 1.0, reward: ScaledScoreDiff(5.0))");
+            let other = LeagueSpec::from_ron(&other, "other.ron").unwrap();
+            let ControllerSpec::Mcts(settings) = &other.controllers[1].spec else {
+                panic!("the second controller is MCTS");
+            };
+            assert_eq!(settings.reward, Some(Reward::ScaledScoreDiff(5.0)));
+            assert!(matches!(
+                settings.final_move,
+                Some(FinalMove::HighestQ | FinalMove::MostVisits)
+            ));
+        }
     }
 
     #[test]

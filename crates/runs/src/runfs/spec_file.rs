@@ -93,8 +93,10 @@ pub fn parse_spec<T: DeserializeOwned>(
 }
 
 /// A spec file kind (league, evolution run): RON in the shared dialect, validated on reading,
-/// with the files it names resolved relative to the spec file's folder.
-pub trait SpecFile: Serialize + DeserializeOwned {
+/// with the files it names resolved relative to the spec file's folder and what its
+/// controllers leave to the game (reward, final move) filled in from the spec's game, on
+/// reading and in the text it writes: a stored spec names every value it plays with.
+pub trait SpecFile: Serialize + DeserializeOwned + Clone {
     /// The first problem found, as (field, message).
     fn check(&self) -> Result<(), (String, String)>;
 
@@ -102,10 +104,22 @@ pub trait SpecFile: Serialize + DeserializeOwned {
     /// `base`; a spec that names no file is unchanged.
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)>;
 
+    /// Fills what the spec's MCTS controllers leave to the game (`reward`, `final_move`) with
+    /// the defaults of the spec's game (`GameChoice::objective`).
+    fn fill_game_defaults(&mut self);
+
     /// Parses and validates a spec as it is, without reading any file it names; `file` names
     /// it in errors. This is how a run's stored `spec.ron` is read.
     fn from_ron(text: &str, file: &str) -> Result<Self, SpecFileError> {
-        parse_spec(text, file, Self::check)
+        let mut spec: Self = parse_spec(text, file, |_| Ok(()))?;
+        spec.fill_game_defaults();
+        spec.check()
+            .map_err(|(field, message)| SpecFileError::Invalid {
+                file: file.to_string(),
+                field,
+                message,
+            })?;
+        Ok(spec)
     }
 
     /// Reads a spec file and resolves the files it names relative to the spec file's folder.
@@ -114,6 +128,7 @@ pub trait SpecFile: Serialize + DeserializeOwned {
         let file = path.display().to_string();
         // Validation waits for the named files: it checks their content.
         let mut spec: Self = parse_spec(&read_spec_text(path)?, &file, |_| Ok(()))?;
+        spec.fill_game_defaults();
         let base = path.parent().unwrap_or(Path::new(""));
         spec.resolve_files(base)
             .map_err(|(field, message)| SpecFileError::Invalid {
@@ -130,10 +145,13 @@ pub trait SpecFile: Serialize + DeserializeOwned {
         Ok(spec)
     }
 
-    /// The spec as RON, in the form `from_ron` reads.
+    /// The spec as RON, in the form `from_ron` reads, with the game's defaults written out
+    /// (also for a spec built in code), so its text and hash are those of what it plays.
     fn to_ron(&self) -> String {
+        let mut filled = self.clone();
+        filled.fill_game_defaults();
         ron_options()
-            .to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .to_string_pretty(&filled, ron::ser::PrettyConfig::default())
             .expect("a spec serialises")
     }
 }

@@ -200,6 +200,14 @@ impl SpecFile for TuneSpec {
         self.validate()
     }
 
+    fn fill_game_defaults(&mut self) {
+        let objective = self.game.objective();
+        self.controller.fill_defaults(objective);
+        if let Some(opponent) = &mut self.opponent {
+            opponent.fill_defaults(objective);
+        }
+    }
+
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         let mut controller = ControllerSpec::Mcts(self.controller.clone());
         resolve_controller(&mut controller, base)

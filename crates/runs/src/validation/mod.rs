@@ -107,6 +107,12 @@ impl SpecFile for ValidateSpec {
         self.validate()
     }
 
+    fn fill_game_defaults(&mut self) {
+        let objective = self.game.objective();
+        self.candidate.fill_defaults(objective);
+        self.baseline.fill_defaults(objective);
+    }
+
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         for (name, controller) in [
             ("candidate", &mut self.candidate),

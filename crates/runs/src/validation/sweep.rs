@@ -95,6 +95,12 @@ impl SpecFile for SweepSpec {
         self.validate()
     }
 
+    fn fill_game_defaults(&mut self) {
+        let objective = self.game.objective();
+        self.settings.fill_defaults(objective);
+        self.opponent.fill_defaults(objective);
+    }
+
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         resolve_controller(&mut self.opponent, base)
             .map_err(|(field, message)| (format!("opponent.{field}"), message))
@@ -274,7 +280,7 @@ impl SweepSpec {
             settings.prior_temperature = t;
         }
         if let Some(m) = point.final_move {
-            settings.final_move = m;
+            settings.final_move = Some(m);
         }
         settings
     }

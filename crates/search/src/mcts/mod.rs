@@ -169,7 +169,10 @@ pub struct CandidateTrace {
 /// An MCTS player. Deterministic: the same settings, seed and sequence of positions give
 /// the same moves.
 pub struct MctsController<G: Game> {
+    /// As given, with what the spec left to the game filled in from `G`.
     settings: MctsSettings,
+    reward: Reward,
+    final_move: FinalMove,
     core: Core<G>,
     /// The policy of the settings (the ES seed for ES controllers).
     base_policy: Policy,
@@ -194,9 +197,12 @@ const ES_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl<G: Game> MctsController<G> {
     /// Validates the settings, reads the files they name, and seeds every random choice
-    /// from `seed`.
+    /// from `seed`. A reward or final move the settings leave out is `G`'s default
+    /// ([`Reward::default_for`]`(G::OBJECTIVE)`).
     pub fn new(settings: &MctsSettings, seed: u64) -> Result<MctsController<G>, SettingsError> {
         settings.validate()?;
+        let reward = settings.reward_for(G::OBJECTIVE);
+        let final_move = settings.final_move_for(G::OBJECTIVE);
         let (base_policy, seed_formula) = resolve_policy(settings)?;
         let es = match &settings.es {
             Some(es_settings) => {
@@ -237,21 +243,25 @@ impl<G: Game> MctsController<G> {
             ));
         }
         let knowledge = reads_knowledge.then(|| KnowledgeSettings {
-            points_per_unit: settings.reward.points_per_unit(),
+            points_per_unit: reward.points_per_unit(),
             temperature: settings.prior_temperature,
             features: reads_features,
         });
         let core = Core::new(
             GameRng::seed_from_u64(seed),
             settings.c_e,
-            settings.reward,
+            reward,
             settings.rollouts_per_leaf,
             matches!(settings.selection, Selection::Rave { .. }),
             settings.unvisited,
             knowledge,
         );
+        let mut settings = settings.clone();
+        settings.fill_defaults(G::OBJECTIVE);
         Ok(MctsController {
-            settings: settings.clone(),
+            settings,
+            reward,
+            final_move,
             core,
             policy: base_policy.clone(),
             base_policy,
@@ -386,12 +396,7 @@ impl<G: Game> MctsController<G> {
 
     fn es_step(&mut self) -> Option<EsDecisionRecord> {
         let es = self.es.as_mut()?;
-        let outcome = es.run(
-            &mut self.core,
-            self.settings.final_move,
-            self.turn,
-            self.player,
-        );
+        let outcome = es.run(&mut self.core, self.final_move, self.turn, self.player);
         self.policy = if outcome.seed_kept {
             self.base_policy.clone()
         } else {
@@ -421,7 +426,7 @@ impl<G: Game> MctsController<G> {
             mode,
             sims,
             fitness: EsFitness::MeanReward,
-            final_move: self.settings.final_move,
+            final_move: self.final_move,
             write_back: false,
         };
         trace.fitness = self
@@ -492,7 +497,7 @@ impl<G: Game> MctsController<G> {
             return None;
         }
         let child = self.core.best_root_child(
-            self.settings.final_move,
+            self.final_move,
             self.policy.final_move_ranks_outcomes_first(),
         );
         Some(self.core.tree.get(child).mv)

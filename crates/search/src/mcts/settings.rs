@@ -2,34 +2,47 @@
 //! validation.
 //!
 //! Every field has a default (the main paper's values), so a spec names only what it
-//! changes: `(sims: 400, c_e: 2.0, reward: ScoreDiff, final_move: HighestQ)`. Validation
+//! changes: `(sims: 400, c_e: 2.0, reward: ScoreDiff, final_move: HighestQ)`. The reward and
+//! the final move default to the game's ([`Reward::default_for`], [`FinalMove::default_for`]
+//! from `games::Objective`): a spec that leaves them out gets them where the game is known
+//! ([`MctsSettings::fill_defaults`]), and a stored spec writes them. Validation
 //! names the offending field so a researcher can fix the spec; files named by the
 //! settings (a formula file, a grammar file) are read when the controller is built.
 
 use serde::{Deserialize, Serialize};
 
 use evomcts_formula::{CompiledFormula, Formula};
+use evomcts_games::Objective;
 
 pub use evomcts_formula::InitialPopulation;
 
 /// What a finished simulation is worth, always from the view of the player who chose
 /// the node being updated.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reward {
     /// Own final score minus the opponent's, unscaled: the main paper's choice, under
     /// which its C_E values (0.25 to 3) were tuned. Q is then tens of points while the
     /// UCT exploration term is a few units, so search is rather greedy; that is the
-    /// behaviour the paper reports, kept reproducible.
-    #[default]
+    /// behaviour the paper reports, kept reproducible. The default of games played for
+    /// points (Carcassonne).
     ScoreDiff,
     /// The score difference divided by the given scale, e.g. `ScaledScoreDiff(50.0)`
     /// brings typical rewards into roughly [-1, 1], where textbook C_E values apply.
     ScaledScoreDiff(f64),
-    /// +1 win, 0 draw, -1 loss.
+    /// +1 win, 0 draw, -1 loss. The default of games played to win (Connect Four, Pig,
+    /// OpenSpiel's games).
     WinLoss,
 }
 
 impl Reward {
+    /// The reward of a spec that names none, for a game played for `objective`.
+    pub fn default_for(objective: Objective) -> Reward {
+        match objective {
+            Objective::Points => Reward::ScoreDiff,
+            Objective::WinLoss => Reward::WinLoss,
+        }
+    }
+
     /// Points per unit of `Q`: the heuristic terminal `H` is a change of score difference
     /// divided by this, so `H` and `Q` share a unit. `WinLoss` takes 50 points for one unit,
     /// the scale under which a typical score difference lies in [-1, 1].
@@ -53,13 +66,47 @@ impl Reward {
 }
 
 /// How the move is picked once the simulations are spent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FinalMove {
-    /// The root child with the highest Q (main paper); ties go to more visits.
-    #[default]
+    /// The root child with the highest Q (main paper); ties go to more visits. The default of
+    /// games played for points.
     HighestQ,
-    /// The most visited root child; ties go to the higher Q.
+    /// The most visited root child; ties go to the higher Q. The default of games played to
+    /// win (as OpenSpiel's `MCTSBot` picks).
     MostVisits,
+}
+
+impl FinalMove {
+    /// The final-move rule of a spec that names none, for a game played for `objective`.
+    pub fn default_for(objective: Objective) -> FinalMove {
+        match objective {
+            Objective::Points => FinalMove::HighestQ,
+            Objective::WinLoss => FinalMove::MostVisits,
+        }
+    }
+}
+
+/// A setting that is either given or left to the game: written as its value (`reward:
+/// WinLoss`, never `Some(..)`), and read from one, so specs read and write as they did when
+/// the setting had a fixed default.
+mod given {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(
+        value: &Option<T>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => value.serialize(serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error> {
+        T::deserialize(deserializer).map(Some)
+    }
 }
 
 /// The value an unvisited child's `Q` takes when the formula ranks it (first-play urgency).
@@ -278,8 +325,12 @@ pub struct MctsSettings {
     pub sims: u32,
     /// The exploration constant C_E, the `C` of formulas without their own value.
     pub c_e: f64,
-    pub reward: Reward,
-    pub final_move: FinalMove,
+    /// `None`: the game's ([`Reward::default_for`]), filled in where the game is known.
+    #[serde(with = "given", skip_serializing_if = "Option::is_none")]
+    pub reward: Option<Reward>,
+    /// `None`: the game's ([`FinalMove::default_for`]), filled in where the game is known.
+    #[serde(with = "given", skip_serializing_if = "Option::is_none")]
+    pub final_move: Option<FinalMove>,
     /// Random playouts from each new leaf; their mean is backpropagated as one result.
     pub rollouts_per_leaf: u32,
     pub selection: Selection,
@@ -299,13 +350,14 @@ fn is_default_temperature(value: &f64) -> bool {
 }
 
 impl Default for MctsSettings {
-    /// The main paper's MCTS: 400 simulations, C_E = 2, score difference, highest Q.
+    /// The main paper's MCTS: 400 simulations, C_E = 2, and the game's reward and final move
+    /// (on Carcassonne the paper's: score difference, highest Q).
     fn default() -> Self {
         MctsSettings {
             sims: 400,
             c_e: 2.0,
-            reward: Reward::ScoreDiff,
-            final_move: FinalMove::HighestQ,
+            reward: None,
+            final_move: None,
             rollouts_per_leaf: 1,
             selection: Selection::Uct,
             es: None,
@@ -337,6 +389,24 @@ impl SettingsError {
 pub(crate) const MAX_SIMS: u32 = 1_000_000;
 
 impl MctsSettings {
+    /// Fills the settings a spec left to the game (`reward`, `final_move`) with the defaults
+    /// of a game played for `objective`; what the spec names stays.
+    pub fn fill_defaults(&mut self, objective: Objective) {
+        self.reward.get_or_insert(Reward::default_for(objective));
+        self.final_move
+            .get_or_insert(FinalMove::default_for(objective));
+    }
+
+    /// The reward on a game played for `objective`: the spec's, else the game's.
+    pub fn reward_for(&self, objective: Objective) -> Reward {
+        self.reward.unwrap_or(Reward::default_for(objective))
+    }
+
+    /// The final-move rule on a game played for `objective`: the spec's, else the game's.
+    pub fn final_move_for(&self, objective: Objective) -> FinalMove {
+        self.final_move.unwrap_or(FinalMove::default_for(objective))
+    }
+
     /// The main paper's ES-MCTS (`Integrated`) or ES-p-MCTS (`Partial`).
     pub fn es_paper(mode: EsMode) -> Self {
         MctsSettings {
@@ -371,7 +441,7 @@ impl MctsSettings {
                 format!("must be a finite number >= 0, got {}", self.c_e),
             ));
         }
-        if let Reward::ScaledScoreDiff(scale) = self.reward {
+        if let Some(Reward::ScaledScoreDiff(scale)) = self.reward {
             if !scale.is_finite() || scale <= 0.0 {
                 return Err(SettingsError::new(
                     "reward",

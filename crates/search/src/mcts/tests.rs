@@ -23,7 +23,7 @@ fn thompson_successes_follow_the_sign_of_the_score_difference<G: Game>(state: &G
     // (wins_x2/2) - (visits - wins_x2/2) = wins_x2 - visits, at every node.
     let settings = MctsSettings {
         sims: 800,
-        reward: Reward::WinLoss,
+        reward: Some(Reward::WinLoss),
         selection: Selection::ThompsonReshaped,
         ..MctsSettings::default()
     };
@@ -113,4 +113,37 @@ fn pig_trees_keep_their_invariants_with_moves_that_lead_straight_to_decisions() 
         terminals > 0 && decisions > 100,
         "{terminals} terminals, {decisions} decisions"
     );
+}
+
+/// A controller whose settings name no reward or final move plays with its game's: Pig,
+/// Connect Four and OpenSpiel's games are won or lost (`WinLoss`, most visits), Carcassonne is played for points
+/// (the paper's score difference and highest Q); what the settings name is kept.
+#[test]
+fn reward_and_final_move_left_out_are_the_games() {
+    use evomcts_games::carcassonne::GameState;
+    use evomcts_games::connect_four::ConnectFourState;
+    fn built<G: Game>(settings: &MctsSettings) -> (Option<Reward>, Option<FinalMove>) {
+        let controller = MctsController::<G>::new(settings, 0).unwrap();
+        let s = controller.settings();
+        (s.reward, s.final_move)
+    }
+    let left_out = MctsSettings::default();
+    let win_loss = (Some(Reward::WinLoss), Some(FinalMove::MostVisits));
+    let points = (Some(Reward::ScoreDiff), Some(FinalMove::HighestQ));
+    assert_eq!(built::<PigState>(&left_out), win_loss);
+    assert_eq!(built::<ConnectFourState>(&left_out), win_loss);
+    // OpenSpiel's games, as `OpenSpielController` plays them.
+    assert_eq!(
+        built::<evomcts_games::external::ExternalGame>(&left_out),
+        win_loss
+    );
+    assert_eq!(built::<GameState>(&left_out), points);
+    let named = MctsSettings {
+        reward: Some(Reward::ScaledScoreDiff(5.0)),
+        final_move: Some(FinalMove::HighestQ),
+        ..MctsSettings::default()
+    };
+    let kept = (named.reward, named.final_move);
+    assert_eq!(built::<ConnectFourState>(&named), kept);
+    assert_eq!(built::<GameState>(&named), kept);
 }

@@ -106,7 +106,7 @@ impl<G: Game> MctsController<G> {
                 // From the view of the player who chose the last move: a terminal's value is
                 // exactly its final score difference (times its visits, one rollout each).
                 if self.settings.rollouts_per_leaf == 1 {
-                    let reward = self.settings.reward.of_difference(diff);
+                    let reward = self.reward.of_difference(diff);
                     ensure!(
                         node.sum == reward * node.visits as f64,
                         "terminal {id}: sum {} for {} visits of reward {reward}",
