@@ -49,8 +49,8 @@ pub(crate) fn check_immediate_wins<G: Game>(
             let settings = MctsSettings {
                 sims: (SIMULATIONS_PER_MOVE * legal as u32).max(MIN_SIMULATIONS),
                 c_e: std::f64::consts::FRAC_1_SQRT_2,
-                reward: Reward::WinLoss,
-                final_move: FinalMove::MostVisits,
+                reward: Some(Reward::WinLoss),
+                final_move: Some(FinalMove::MostVisits),
                 selection: selection.clone(),
                 ..MctsSettings::default()
             };

@@ -16,7 +16,15 @@ pub const LOCK_FILE: &str = ".evomcts.lock";
 pub struct RunLock {
     _file: File,
     path: PathBuf,
+    /// The lock file's canonical path, as listed in [`HELD`].
+    key: PathBuf,
 }
+
+/// The lock files this process holds. A second thread of the process that finds a folder
+/// locked knows from it that the holder is this process, even before the holder has written
+/// its line; it is taken around the system lock's attempt, so an attempt and the listing of
+/// its success are one step for every other thread.
+static HELD: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
@@ -51,16 +59,20 @@ impl RunLock {
                 .truncate(false),
         )
         .map_err(io)?;
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
         match file.try_lock() {
-            Ok(()) => {}
+            Ok(()) => held.push(key.clone()),
             Err(std::fs::TryLockError::WouldBlock) => {
+                let held_here = held.contains(&key);
+                drop(held);
                 let mut holder = String::new();
                 // A holder line is short; a planted file must not fill memory.
                 let _ = (&mut file).take(4096).read_to_string(&mut holder);
                 let holder = holder.trim();
                 let dir = dir.display().to_string();
                 // The holder line starts as this process writes it below.
-                let here = holder.starts_with(&holder_prefix());
+                let here = held_here || holder.starts_with(&holder_prefix());
                 let holder = if holder.is_empty() {
                     "it is just starting".to_string()
                 } else {
@@ -74,15 +86,23 @@ impl RunLock {
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
+        drop(held);
+        // Held from here on: an error below drops it, which unlists and unlocks it.
+        let mut lock = RunLock {
+            _file: file,
+            path: path.clone(),
+            key,
+        };
         // Who holds the lock, for the message of a process that finds it taken.
         let holder = format!("{} {what}, since {}", holder_prefix(), utc_now());
+        let file = &mut lock._file;
         file.set_len(0).map_err(io)?;
         file.rewind().map_err(io)?;
         file.write_all(holder.as_bytes()).map_err(io)?;
         file.flush().map_err(io)?;
         // The folder is ours now: what a killed writer left behind goes.
         remove_stale_temporaries(dir);
-        Ok(RunLock { _file: file, path })
+        Ok(lock)
     }
 
     pub fn path(&self) -> &Path {
@@ -97,6 +117,10 @@ impl Drop for RunLock {
     /// and a lock left to the close would stay held that long, refusing this process's next
     /// run in the folder.
     fn drop(&mut self) {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = held.iter().position(|k| *k == self.key) {
+            held.swap_remove(i);
+        }
         let _ = self._file.set_len(0);
         let _ = self._file.unlock();
     }
