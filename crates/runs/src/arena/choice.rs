@@ -124,7 +124,11 @@ impl GameChoice {
             GameChoice::OpenSpiel(game) if self.is_open_spiel_without_provider() => {
                 game.start().map(drop)
             }
-            _ => Ok(()),
+            // Every game this process plays: the native ones, and OpenSpiel's with a provider.
+            GameChoice::OpenSpiel(_)
+            | GameChoice::Carcassonne
+            | GameChoice::Pig(_)
+            | GameChoice::ConnectFour => Ok(()),
         }
     }
 

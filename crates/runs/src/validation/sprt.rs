@@ -168,7 +168,7 @@ impl FromRecords {
             Decision::H0 | Decision::H1 if self.fixed.games > 0 => {
                 1.0 - (2 * self.outcome.pairs()) as f64 / self.fixed.games as f64
             }
-            _ => 0.0,
+            Decision::H0 | Decision::H1 | Decision::Continue | Decision::Undecided => 0.0,
         }
     }
 
@@ -179,7 +179,7 @@ impl FromRecords {
         match self.outcome.decision() {
             Decision::H1 => Some(better),
             Decision::H0 => Some(!better),
-            _ => None,
+            Decision::Continue | Decision::Undecided => None,
         }
     }
 }
@@ -292,7 +292,7 @@ pub fn records_table(runs: &[FromRecords]) -> String {
             .iter()
             .map(|r| match r.outcome.decision() {
                 Decision::H0 | Decision::H1 => 2 * r.outcome.pairs(),
-                _ => r.fixed.games,
+                Decision::Continue | Decision::Undecided => r.fixed.games,
             })
             .sum();
         out.push_str(&format!(
