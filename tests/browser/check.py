@@ -247,13 +247,34 @@ def check_league(driver, run, shots):
                "game %d turn %d: the formula panel shows the recorded ES formula %s"
                % (k, decision["turn"] + 1, decision["formula"]))
     check_no_errors(driver, "game %d viewer after stepping" % k)
-    check_search(driver, games[k], k, report, shots)
+    if records_search(run):
+        check_search(driver, games[k], k, report, shots)
+    else:
+        check_no_search(driver, games, k)
 
 
 def move_label(mv):
     """A move as the viewer and `evomcts analyse` write it (Rust's `Move` display)."""
     meeple = "no meeple" if mv["meeple"] is None else "meeple@%d" % mv["meeple"]
     return "(%d,%d) r%d %s" % (mv["x"], mv["y"], mv["rotation"], meeple)
+
+
+def records_search(run):
+    """Whether the league's spec asks for the root statistics of every search (`search_detail`
+    other than its default, `None`): the run folder's own spec.ron says."""
+    with open(os.path.join(run, "spec.ron")) as f:
+        spec = f.read()
+    m = re.search(r"\bsearch_detail\s*:\s*(\w+)", spec)
+    return m is not None and m.group(1) != "None"
+
+
+def check_no_search(driver, games, k):
+    """Without search_detail in the spec (the README's quick league): no game holds search
+    records, and the viewer's search panel lists no rows."""
+    recorded = sum(len(d) for g in games.values() for d in g.get("search", [[], []]))
+    expect(recorded == 0, "league without search_detail: games.jsonl holds no search records (%d)" % recorded)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#search tbody tr")
+    expect(not rows, "game %d: the search panel lists no rows when nothing was recorded" % k)
 
 
 def check_search(driver, game, k, report, shots):
