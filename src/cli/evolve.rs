@@ -6,7 +6,12 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::escape;
-use evomcts::evolve::{run_evolution, EvolveSpec, FitnessSpec, Member, RunOptions, Standing};
+use evomcts::evolve::independent::{champion, run_folder};
+use evomcts::evolve::tournament::{self, TournamentSpec};
+use evomcts::evolve::{
+    run_evolution, run_independent, EvolveSpec, FitnessSpec, IndependentOptions, Member,
+    RunOptions, Standing,
+};
 use evomcts::search::mcts::Selection;
 use evomcts::search::ControllerSpec;
 use std::path::PathBuf;
@@ -31,6 +36,16 @@ pub struct EvolveArgs {
     /// on a file system the tasks share. The files are the same bytes as without it.
     #[arg(long)]
     srun: bool,
+    /// Run K independent runs of the spec into OUT/run-1 … OUT/run-K (run i's master seed
+    /// derived from the spec's and i), then a tournament of their champions and the seed formula
+    /// on fresh seeds that crowns one: OUT/tournament.csv, OUT/tournament.md, OUT/champion.txt.
+    /// At most 64.
+    #[arg(long, value_name = "K")]
+    runs: Option<usize>,
+    /// With --runs: the seeds every tournament entrant plays at least (racing gives the
+    /// entrants still in up to four times as many) [default: 200].
+    #[arg(long, value_name = "N", requires = "runs")]
+    tournament_samples: Option<usize>,
 }
 
 pub fn run(args: EvolveArgs) -> Result<()> {
@@ -38,7 +53,11 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     let out = args
         .run
         .out
+        .clone()
         .unwrap_or_else(|| PathBuf::from("populations").join(&spec.name));
+    if let Some(k) = args.runs {
+        return independent(&spec, k, out, &args);
+    }
     evomcts::note!(
         "evolve `{}`: ({}{}{})-ES, {} generations, {} samples per evaluation -> {}",
         escape::terminal(&spec.name),
@@ -125,6 +144,70 @@ pub fn run(args: EvolveArgs) -> Result<()> {
             champion_file.display().to_string()
         )?,
     }
+    Ok(())
+}
+
+/// `--runs K`: the K runs and their tournament, and what it crowned.
+fn independent(spec: &EvolveSpec, k: usize, out: PathBuf, args: &EvolveArgs) -> Result<()> {
+    evomcts::note!(
+        "evolve `{}` --runs {k}: {k} independent runs, then a tournament -> {}",
+        escape::terminal(&spec.name),
+        escape::path(&out)
+    );
+    let tournament = args
+        .tournament_samples
+        .map_or_else(TournamentSpec::default, TournamentSpec::with_samples);
+    let outcome = run_independent(
+        spec,
+        k,
+        &IndependentOptions {
+            out_dir: out.clone(),
+            resume: args.run.resume,
+            threads: args.run.threads,
+            progress: !args.quiet,
+            stop_after: args.stop_after,
+            srun: super::step_worker::srun_options(args.srun, &spec.name, !args.quiet)?,
+            tournament,
+        },
+    )?;
+    for (i, run) in outcome.runs.iter().enumerate() {
+        outln!(
+            "run {} ({}): generation {} of {}; champion {}",
+            i + 1,
+            run_folder(&out, i + 1).display(),
+            run.last.generation,
+            spec.strategy.generations,
+            champion(run)
+        )?;
+    }
+    let Some(crowned) = outcome.tournament else {
+        outln!("the runs are not finished: no tournament yet; continue with --resume")?;
+        return Ok(());
+    };
+    for (i, s) in crowned.standings.iter().enumerate() {
+        let versus = s
+            .against_crowned
+            .as_ref()
+            .map_or("crowned".to_string(), |v| {
+                format!(
+                    "minus the crowned {:+.4} [{:+.4}, {:+.4}], Wilcoxon p = {:.3}, Holm p = {:.3}",
+                    v.difference.mean, v.difference.low, v.difference.high, v.p, v.p_holm
+                )
+            });
+        outln!(
+            "  {} {} ({}): {}; {versus}: {}",
+            if i == crowned.crowned { "*" } else { " " },
+            i + 1,
+            s.entrant.sources.join(", "),
+            s.fitness,
+            s.entrant.formula
+        )?;
+    }
+    outln!(
+        "crowned by the tournament ({}): {}",
+        out.join(tournament::TOURNAMENT_MD).display(),
+        crowned.formula()
+    )?;
     Ok(())
 }
 

@@ -1,4 +1,5 @@
-//! Statistics for paired game results (leagues, validation, replication): the Wilcoxon signed-rank test (exact for up to 25 non-zero
+//! Statistics for paired game results (leagues, validation, replication, tournaments): Holm's
+//! adjustment of a family of p-values, the Wilcoxon signed-rank test (exact for up to 25 non-zero
 //! pairs, normal approximation with tie and continuity corrections beyond), the rank-biserial
 //! effect size, Wilson score intervals for win rates, and Bradley–Terry ratings with 95%
 //! intervals.
@@ -17,6 +18,20 @@ pub struct Wilcoxon {
     /// Matched-pairs rank-biserial correlation, (W+ − W−) / (W+ + W−), in [−1, 1].
     pub effect_size: f64,
     pub exact: bool,
+}
+
+/// Holm's step-down adjustment of a family of p-values (same order as given).
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let m = p.len();
+    let mut out = vec![0.0; m];
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * p[i]).min(1.0));
+        out[i] = running;
+    }
+    out
 }
 
 /// Standard normal CDF via erfc (Numerical Recipes' Chebyshev fit, |error| < 1.2e-7).

@@ -131,18 +131,7 @@ pub struct PairTest {
 }
 
 /// Holm's step-down adjustment of a family of p-values (same order as given).
-pub fn holm(p: &[f64]) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..p.len()).collect();
-    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
-    let m = p.len();
-    let mut out = vec![0.0; m];
-    let mut running: f64 = 0.0;
-    for (k, &i) in order.iter().enumerate() {
-        running = running.max(((m - k) as f64 * p[i]).min(1.0));
-        out[i] = running;
-    }
-    out
-}
+pub use evomcts_runs::stats::holm;
 
 /// Every unordered pair (a < b) tested on the games of all seeds, Holm-adjusted.
 pub fn pair_tests(runs: &[SeedRun], n: usize) -> Vec<PairTest> {

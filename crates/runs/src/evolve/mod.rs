@@ -14,12 +14,14 @@
 //! of fame and lineage; `progress` reports a generation's work as it goes; `namespace` keeps
 //! the tile sequences of evolution, of the UCT sweep and of validation apart; `error` is what
 //! stops a run; `work` is what a Slurm job step of an evolution or a validation plays
-//! (`slurm::steps` carries it), with the same bytes as one machine.
+//! (`slurm::steps` carries it), with the same bytes as one machine; `independent` runs K
+//! seeds of one spec into one folder and `tournament` crowns one of their champions (or the
+//! seed formula) on fresh seeds.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
 //! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `values` → `population` →
-//! `champion`, `report` → `reestimate`, `progress`, `work` → `error` → `hashing`, `resume` →
-//! `run`.
+//! `champion`, `report` → `reestimate`, `progress`, `work`, `tournament` → `error` → `hashing`,
+//! `resume` → `run` → `independent`.
 //!
 //! Layering: uses `formula`, `game`, `search`, `arena`, `runfs` (seeds, spec files, atomic
 //! writes, the run-folder lock) and `slurm`'s job steps; never `league` or `validation`, and
@@ -30,6 +32,7 @@ pub mod champion;
 pub mod error;
 pub mod fitness;
 pub mod hashing;
+pub mod independent;
 pub mod namespace;
 pub mod population;
 mod progress;
@@ -39,11 +42,13 @@ pub mod report;
 mod resume;
 pub mod run;
 pub mod spec;
+pub mod tournament;
 pub mod values;
 pub mod work;
 
 pub use error::EvolveError;
 pub use fitness::{Estimate, EvalError, Standing};
+pub use independent::{run_independent, IndependentError, IndependentOptions, IndependentOutcome};
 pub use population::{Champion, Generation, HashingCounts, Member, PopulationError};
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};

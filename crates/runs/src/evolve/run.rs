@@ -31,7 +31,7 @@ use super::report::{hall_of_fame, write_reports};
 use super::resume::open_history;
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
-use super::work::{FitnessTask, Work};
+use super::work::play_fitness_steps;
 use crate::runfs::{derive_seed, RunLock};
 use crate::slurm::launch::{SrunOptions, StepRunner};
 use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
@@ -82,24 +82,9 @@ impl Placement<'_> {
                 self.tracker.sample_done()
             })?);
         };
-        let work = Work::Fitness {
-            fitness: Box::new(fitness.clone()),
-            tasks: requests
-                .iter()
-                .flat_map(|r| {
-                    r.seeds.iter().map(|&seed| FitnessTask {
-                        formula: r.formula.to_string(),
-                        seed,
-                    })
-                })
-                .collect(),
-        };
-        let values = runner.play(&work, &|| self.tracker.sample_done())?;
-        let mut rest = values.into_iter();
-        Ok(requests
-            .iter()
-            .map(|r| rest.by_ref().take(r.seeds.len()).map(|v| v[0]).collect())
-            .collect())
+        Ok(play_fitness_steps(runner, fitness, requests, &|| {
+            self.tracker.sample_done()
+        })?)
     }
 }
 

@@ -32,6 +32,34 @@ pub enum Work {
     },
 }
 
+/// The samples of every request, in request order, played as job steps by `runner` (one
+/// task per formula and seed); `on_value` is called once per sample, for progress.
+pub fn play_fitness_steps(
+    runner: &crate::slurm::launch::StepRunner,
+    fitness: &FitnessSpec,
+    requests: &[Request<'_>],
+    on_value: &dyn Fn(),
+) -> Result<Vec<Vec<f64>>, StepError> {
+    let work = Work::Fitness {
+        fitness: Box::new(fitness.clone()),
+        tasks: requests
+            .iter()
+            .flat_map(|r| {
+                r.seeds.iter().map(|&seed| FitnessTask {
+                    formula: r.formula.to_string(),
+                    seed,
+                })
+            })
+            .collect(),
+    };
+    let values = runner.play(&work, on_value)?;
+    let mut rest = values.into_iter();
+    Ok(requests
+        .iter()
+        .map(|r| rest.by_ref().take(r.seeds.len()).map(|v| v[0]).collect())
+        .collect())
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FitnessTask {
     pub formula: String,
