@@ -15,6 +15,7 @@ mod evolve_racing;
 mod evolve_reestimate;
 mod evolve_reports;
 mod evolve_resume;
+mod evolve_runs;
 mod formula_canonical;
 mod formula_common;
 mod formula_evolution;

@@ -239,6 +239,47 @@ fn every_file_and_csv_column_of_an_evolution_folder_is_documented() {
 }
 
 #[test]
+fn every_file_and_csv_column_of_independent_runs_is_documented() {
+    let dir = temp_dir("runs");
+    let spec = dir.join("tiny.ron");
+    std::fs::write(
+        &spec,
+        r#"(
+            name: "tiny",
+            seed: 2,
+            strategy: (mu: 2, lambda: 3, generations: 1, plus: true),
+            noise: (samples: 4, elites: 1, elite_samples: 4),
+            fitness: Bandit(arms: 3, epsilon: 0.2, horizon: 50, c_e: 0.5),
+        )"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let out_text = out.to_str().unwrap();
+    evomcts(&[
+        "evolve",
+        spec.to_str().unwrap(),
+        "--runs",
+        "2",
+        "--tournament-samples",
+        "10",
+        "--out",
+        out_text,
+        "--quiet",
+    ]);
+    let doc = outputs_doc();
+    assert_eq!(check_folder(&out, &doc), ["tournament.csv"]);
+    // Each run is an ordinary run folder: documented as one, and the report reads it.
+    let run = out.join("run-1");
+    assert_eq!(
+        check_folder(&run, &doc),
+        ["hall_of_fame.csv", "logbook.csv"]
+    );
+    evomcts(&["report", run.to_str().unwrap()]);
+    assert!(run.join("report/index.html").is_file());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn every_file_and_csv_column_of_a_tuning_folder_is_documented() {
     let dir = temp_dir("tune");
     let spec = dir.join("tiny.ron");

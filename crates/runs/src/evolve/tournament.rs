@@ -9,10 +9,11 @@
 //!   sample plays the tile sequence `namespace::evolution_tile_seed(seed)`, never a validation
 //!   one. Every entrant plays the same seeds in the same order against the spec's fitness
 //!   baseline (common random numbers), so two entrants compare seed by seed.
-//! - **Games**: spent by racing (`racing::race`): every entrant plays at least `samples`
-//!   seeds, an entrant significantly worse than the current best on their shared seeds is
-//!   dropped (paired one-sided t, the spec's `z` per look), and the games saved go to the
-//!   entrants still in, up to `max_samples` seeds each, within the budget `samples × entrants`.
+//! - **Games**: spent by racing (`racing::race`): from `min_samples` seeds on, an entrant
+//!   significantly worse than the current best on their shared seeds is dropped (paired
+//!   one-sided t, `z` per look); every entrant not dropped plays at least `samples` seeds, and
+//!   the games saved go to the entrants still in, up to `max_samples` seeds each, within the
+//!   budget `samples × entrants`.
 //! - **Crown**: the entrant still in with the highest mean over its seeds (all entrants still in
 //!   have played the same seeds); on a tie the earlier entrant, so the seed formula keeps the
 //!   crown unless a champion scores higher.
@@ -50,8 +51,8 @@ pub const SEPARATES: f64 = 0.05;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentSpec {
-    /// Seeds every entrant plays at least (Carcassonne and the other games: both seatings of a
-    /// tile sequence; the bandit: one run).
+    /// Seeds every entrant not dropped plays at least (Carcassonne and the other games: both
+    /// seatings of a tile sequence; the bandit: one run).
     pub samples: usize,
     /// How entrants are dropped and the saved games spent (`max_samples`: the most seeds one
     /// entrant plays).
@@ -350,13 +351,13 @@ pub fn markdown(c: &Crowned, run: &str) -> String {
     let mut out = format!(
         "# Tournament of `{run}`\n\n\
          The seed formula and each run's champion play the same fresh {unit} against the \
-         spec's fitness baseline (common random numbers), raced: every entrant plays at least \
-         {} of them; from {} on, after every batch of {}, an entrant whose paired differences \
-         to the current best have mean + t·se < 0 (one-sided, z = {}) is dropped; the entrants \
-         still in play on, up to {} each, within {} samples in all. The crowned entrant is the \
+         spec's fitness baseline (common random numbers), raced: from {1} of them on, after \
+         every batch of {2}, an entrant whose paired differences to the current best have \
+         mean + t·se < 0 (one-sided, z = {3}) is dropped; every entrant not dropped plays at \
+         least {0}, and those still in play on, up to {4} each, within {5} samples in all. The crowned entrant is the \
          one still in with the highest mean (the earlier entrant on a tie). Each other entrant \
          is compared with it on the seeds both played: the mean paired difference with its 95% \
-         interval and the two-sided Wilcoxon signed-rank test, Holm-adjusted over the {} \
+         interval and the two-sided Wilcoxon signed-rank test, Holm-adjusted over the {6} \
          comparisons; adjusted p < {SEPARATES} separates the two.\n\n",
         c.spec.samples,
         r.min_samples,
