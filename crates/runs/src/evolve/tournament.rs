@@ -428,3 +428,67 @@ pub fn markdown(c: &Crowned, run: &str) -> String {
     ));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(n: usize) -> Vec<Entrant> {
+        (0..n)
+            .map(|i| Entrant {
+                formula: format!("Q + {i}/n").parse().unwrap(),
+                sources: vec![run_name(i)],
+            })
+            .collect()
+    }
+
+    /// Shared noise per seed plus a constant per entrant: the paired differences are exact.
+    fn samples(offsets: &[f64], n: usize) -> Vec<Vec<f64>> {
+        offsets
+            .iter()
+            .map(|o| (0..n).map(|j| (j as f64 * 1.7).sin() * 10.0 + o).collect())
+            .collect()
+    }
+
+    #[test]
+    fn the_highest_mean_not_dropped_is_crowned_and_separated_from_the_clearly_worse() {
+        let spec = TournamentSpec::with_samples(30);
+        let c = decide(
+            field(3),
+            samples(&[0.0, 1.0, 0.5], 30),
+            vec![None; 3],
+            &spec,
+            1,
+        );
+        assert_eq!(c.crowned, 1);
+        assert!(c.standings[1].against_crowned.is_none());
+        for i in [0, 2] {
+            let v = c.standings[i].against_crowned.as_ref().unwrap();
+            assert!(v.separated(), "{i}: {v:?}");
+            assert_eq!(v.difference.samples, 30);
+        }
+        // An entrant racing dropped is never crowned, whatever its mean.
+        let c = decide(
+            field(3),
+            samples(&[0.0, 1.0, 0.5], 30),
+            vec![None, Some(20), None],
+            &spec,
+            1,
+        );
+        assert_eq!(c.crowned, 2);
+        // Equal entrants: the earlier is crowned and nothing is separated.
+        let c = decide(field(2), samples(&[0.0, 0.0], 30), vec![None; 2], &spec, 1);
+        assert_eq!(c.crowned, 0);
+        assert!(!c.standings[1].against_crowned.as_ref().unwrap().separated());
+    }
+
+    #[test]
+    fn one_entrant_per_formula_listing_every_source() {
+        let uct = Formula::uct();
+        let other: Formula = "Q + 1/n".parse().unwrap();
+        let e = entrants(&uct, &[other.clone(), uct.clone(), other.clone()]);
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].sources, ["seed", "run-2"]);
+        assert_eq!(e[1].sources, ["run-1", "run-3"]);
+    }
+}
