@@ -127,6 +127,8 @@ def evolve(
     resume: bool = False,
     stop_after: Optional[int] = None,
     quiet: bool = False,
+    runs: Optional[int] = None,
+    tournament_samples: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Runs the evolution of the RON spec file ``spec_path`` into the folder ``out``, as
     ``evomcts evolve SPEC --out OUT [--threads N] [--resume] [--stop-after N] [--quiet]``
@@ -137,6 +139,14 @@ def evolve(
     ``champion`` and ``reference`` formulas with their fitness (as text: a mean with its
     interval). Ctrl-C stops the run once the generation under way is written; ``resume=True``
     continues it exactly as if it had not stopped.
+
+    With ``runs=K`` (``evomcts evolve SPEC --runs K``): K independent runs into
+    ``out/run-1`` … ``out/run-K`` and, once all are finished, a tournament of their champions
+    and the seed formula on fresh seeds (each entrant not dropped plays at least
+    ``tournament_samples``, default 200) that crowns one. Returns ``runs`` (per run its
+    ``folder``, ``generation`` and ``champion``), ``generations`` and, once the tournament is
+    played, ``crowned``, ``crowned_sources``, ``crowned_fitness``, ``tournament_csv`` and
+    ``tournament_md``. Ctrl-C stops it once every run has written the generation under way.
     """
     return _evomcts.evolve(
         os.fspath(spec_path),
@@ -145,6 +155,8 @@ def evolve(
         resume=resume,
         stop_after=stop_after,
         quiet=quiet,
+        runs=runs,
+        tournament_samples=tournament_samples,
     )
 
 

@@ -197,8 +197,11 @@ def evolve(
     resume: bool = False,
     stop_after: Optional[int] = None,
     quiet: bool = False,
+    runs: Optional[int] = None,
+    tournament_samples: Optional[int] = None,
 ) -> Dict[str, object]:
-    """Runs or resumes an evolution into ``out``."""
+    """Runs or resumes an evolution into ``out``; with ``runs=K``, K independent runs and
+    their tournament."""
 
 def tune(
     spec_path: str,

@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::Context;
-use evomcts_runs::evolve::{run_evolution, EvolveSpec};
+use evomcts_runs::evolve::independent::{champion, run_folder};
+use evomcts_runs::evolve::tournament::{self, TournamentSpec};
+use evomcts_runs::evolve::{run_evolution, run_independent, EvolveSpec, IndependentOptions};
 use evomcts_runs::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
 use evomcts_runs::progress::duration;
 use evomcts_runs::runfs::{read_capped_text, SpecFile, MAX_DATA_FILE_BYTES};
@@ -63,8 +65,13 @@ fn run_league<'py>(
 /// as ``evomcts evolve SPEC --out OUT`` does, stopping once generation ``stop_after`` is
 /// written if given. Returns the last generation's champion and counts. Ctrl-C stops it after
 /// the generation under way is written; ``resume=True`` continues it as if never stopped.
+///
+/// With ``runs=K``, as ``evomcts evolve SPEC --runs K --out OUT`` does: K independent runs into
+/// ``OUT/run-1`` … ``OUT/run-K`` and, once all are finished, their tournament (see
+/// [`evolve_independent`]).
 #[pyfunction]
-#[pyo3(signature = (spec_path, out, *, threads=None, resume=false, stop_after=None, quiet=false))]
+#[pyo3(signature = (spec_path, out, *, threads=None, resume=false, stop_after=None, quiet=false, runs=None, tournament_samples=None))]
+#[allow(clippy::too_many_arguments)]
 fn evolve<'py>(
     py: Python<'py>,
     spec_path: PathBuf,
@@ -73,9 +80,30 @@ fn evolve<'py>(
     resume: bool,
     stop_after: Option<usize>,
     quiet: bool,
+    runs: Option<usize>,
+    tournament_samples: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = threads_option(threads)?;
     let spec = EvolveSpec::from_file(&spec_path).map_err(raise)?;
+    if let Some(k) = runs {
+        let tournament =
+            tournament_samples.map_or_else(TournamentSpec::default, TournamentSpec::with_samples);
+        let opts = IndependentOptions {
+            out_dir: out,
+            resume,
+            threads,
+            progress: !quiet,
+            stop_after,
+            srun: None,
+            tournament,
+        };
+        return evolve_independent(py, &spec, k, opts);
+    }
+    if tournament_samples.is_some() {
+        return Err(raise(anyhow::anyhow!(
+            "tournament_samples is for runs=K (the tournament of independent runs)"
+        )));
+    }
     let last_wanted = stop_after
         .unwrap_or(usize::MAX)
         .min(spec.strategy.generations);
@@ -138,6 +166,63 @@ fn evolve<'py>(
     result.set_item("champion_fitness", last.champion.fitness.to_string())?;
     result.set_item("reference", last.reference.formula.to_string())?;
     result.set_item("reference_fitness", last.reference.fitness.to_string())?;
+    Ok(result)
+}
+
+/// K independent runs and their tournament, one generation of every run per call of the
+/// library's `run_independent` (each a resume of the last), so Ctrl-C stops it once every run
+/// has written the generation under way; the tournament, after the last generation, plays
+/// whole. Returns each run's folder, generation and champion and, once played, the crowned
+/// formula with the tournament's files.
+fn evolve_independent<'py>(
+    py: Python<'py>,
+    spec: &EvolveSpec,
+    k: usize,
+    mut opts: IndependentOptions,
+) -> PyResult<Bound<'py, PyDict>> {
+    let last_wanted = opts
+        .stop_after
+        .unwrap_or(usize::MAX)
+        .min(spec.strategy.generations);
+    let cancel = AtomicBool::new(false);
+    let outcome = interruptible(py, &cancel, || -> anyhow::Result<_> {
+        let mut generation = 0;
+        loop {
+            opts.stop_after = Some(generation);
+            let outcome = run_independent(spec, k, &opts)?;
+            opts.resume = true;
+            let reached = outcome
+                .runs
+                .iter()
+                .map(|r| r.last.generation)
+                .min()
+                .unwrap_or(0);
+            if reached >= last_wanted || cancel.load(Ordering::Relaxed) {
+                return Ok(outcome);
+            }
+            generation = reached + 1;
+        }
+    })?
+    .map_err(raise)?;
+    let result = PyDict::new(py);
+    let runs = pyo3::types::PyList::empty(py);
+    for (i, run) in outcome.runs.iter().enumerate() {
+        let entry = PyDict::new(py);
+        entry.set_item("folder", run_folder(&opts.out_dir, i + 1))?;
+        entry.set_item("generation", run.last.generation)?;
+        entry.set_item("champion", champion(run).to_string())?;
+        runs.append(entry)?;
+    }
+    result.set_item("runs", runs)?;
+    result.set_item("generations", spec.strategy.generations)?;
+    if let Some(t) = &outcome.tournament {
+        let crowned = &t.standings[t.crowned];
+        result.set_item("crowned", crowned.entrant.formula.to_string())?;
+        result.set_item("crowned_sources", crowned.entrant.sources.clone())?;
+        result.set_item("crowned_fitness", crowned.fitness.to_string())?;
+        result.set_item("tournament_csv", opts.out_dir.join(tournament::TOURNAMENT_CSV))?;
+        result.set_item("tournament_md", opts.out_dir.join(tournament::TOURNAMENT_MD))?;
+    }
     Ok(result)
 }
 

@@ -66,6 +66,13 @@ pub struct SlurmArgs {
     /// [default: this binary].
     #[arg(long)]
     bin: Option<PathBuf>,
+    /// With --kind evolve: the driver runs `evolve --runs K` (K independent runs into
+    /// OUT/run-1 … OUT/run-K, then their tournament).
+    #[arg(long, value_name = "K")]
+    runs: Option<usize>,
+    /// With --kind evolve and --runs: `evolve --tournament-samples N`.
+    #[arg(long, value_name = "N", requires = "runs")]
+    tournament_samples: Option<usize>,
     #[command(flatten)]
     replicate: ReplicateFlags,
 }
@@ -120,6 +127,9 @@ pub fn run(args: SlurmArgs) -> Result<()> {
     let Some(spec_path) = args.spec.clone() else {
         bail!("a SPEC file is needed with --kind {:?}", args.kind);
     };
+    if args.runs.is_some() && args.kind != Kind::Evolve {
+        bail!("--runs is a flag of --kind evolve only");
+    }
     if args.kind != Kind::League {
         return allocation(args, &spec_path);
     }
@@ -177,14 +187,25 @@ fn check_playable(game: &evomcts::arena::GameChoice, spec_path: &Path) -> Result
 
 /// The driver job of an evolution, validation or sweep.
 fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
-    let (name, text, command, default): (String, String, &[&str], PathBuf) = match args.kind {
+    let (name, text, command, default): (String, String, Vec<String>, PathBuf) = match args.kind {
         Kind::Evolve => {
             let spec = EvolveSpec::from_file(spec_path)?;
             if let FitnessSpec::Games(games) = &spec.fitness {
                 check_playable(&games.game, spec_path)?;
             }
             let out = PathBuf::from("populations").join(&spec.name);
-            (spec.name.clone(), spec.to_ron(), &["evolve"], out)
+            let mut command = vec!["evolve".to_string()];
+            if let Some(k) = args.runs {
+                let max = evomcts::evolve::independent::MAX_RUNS;
+                if k == 0 || k > max {
+                    bail!("--runs must be between 1 and {max}, got {k}");
+                }
+                command.extend(["--runs".to_string(), k.to_string()]);
+            }
+            if let Some(n) = args.tournament_samples {
+                command.extend(["--tournament-samples".to_string(), n.to_string()]);
+            }
+            (spec.name.clone(), spec.to_ron(), command, out)
         }
         Kind::Validate => {
             let spec = ValidateSpec::from_file(spec_path)?;
@@ -193,7 +214,7 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
             (
                 spec.name.clone(),
                 spec.to_ron(),
-                &["validate", "carcassonne"],
+                vec!["validate".into(), "carcassonne".into()],
                 out,
             )
         }
@@ -204,7 +225,7 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
             (
                 spec.name.clone(),
                 spec.to_ron(),
-                &["validate", "sweep"],
+                vec!["validate".into(), "sweep".into()],
                 out,
             )
         }
@@ -213,7 +234,8 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
     let out = args.out.clone().unwrap_or(default);
     let opts = options(args, out, name.clone())?;
     let what = format!("{} `{name}`", command.join(" "));
-    let dir = write_allocation(&opts, &text, &what, command)?;
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    let dir = write_allocation(&opts, &text, &what, &words)?;
     let shown = escape::terminal(&dir.display().to_string());
     outln!("wrote {shown}/{{run.sbatch, submit.sh}}")?;
     outln!(

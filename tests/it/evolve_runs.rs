@@ -273,3 +273,101 @@ fn the_command_refuses_zero_runs_with_status_2() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn independent_runs_played_as_job_steps_are_the_same_bytes() {
+    use crate::steps::{fake_slurm, run};
+    let slurm = fake_slurm("srun-runs");
+    let folders: Vec<PathBuf> = ["local", "steps"].iter().map(|n| scratch(n)).collect();
+    // One generation of a few Carcassonne games at 4 simulations: job steps play games.
+    let spec_file = scratch("steps-spec").with_extension("ron");
+    std::fs::write(
+        &spec_file,
+        r#"(
+            name: "steps-runs",
+            seed: 3,
+            strategy: (mu: 1, lambda: 2, generations: 1, plus: true),
+            noise: (samples: 2, elites: 1, elite_samples: 1),
+            fitness: Carcassonne(
+                candidate: (sims: 4, c_e: 0.01, reward: ScaledScoreDiff(50.0)),
+                baseline: Mcts(sims: 4, c_e: 0.01, reward: ScaledScoreDiff(50.0)),
+            ),
+        )"#,
+    )
+    .unwrap();
+    let spec = spec_file.to_str().unwrap();
+    for (dir, srun) in folders.iter().zip([false, true]) {
+        let mut args = vec![
+            "evolve",
+            spec,
+            "--runs",
+            "2",
+            "--tournament-samples",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ];
+        if srun {
+            args.push("--srun");
+        }
+        let out = run(&args, srun.then_some(slurm.as_path()), &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let without_progress = |dir: &Path| {
+        tree(dir)
+            .into_iter()
+            .filter(|(name, _)| !name.ends_with("steps-progress.txt"))
+            .collect::<Vec<_>>()
+    };
+    let (local, steps) = (without_progress(&folders[0]), without_progress(&folders[1]));
+    assert!(local.iter().any(|(n, _)| n == TOURNAMENT_CSV));
+    assert!(local == steps, "the files differ");
+    // The tournament's batches were job steps too.
+    let progress = std::fs::read_to_string(folders[1].join("steps-progress.txt")).unwrap();
+    assert!(progress.contains("the tournament"), "{progress}");
+}
+
+#[test]
+fn the_slurm_driver_of_independent_runs_runs_evolve_with_runs() {
+    let dir = scratch("slurm");
+    let out = dir.join("out");
+    let spec = "tests/slurm/evolve-tiny.ron";
+    let args = |k: &str, kind: &str| {
+        crate::support::evomcts(&[
+            "slurm",
+            spec,
+            "--kind",
+            kind,
+            "--tasks",
+            "2",
+            "--runs",
+            k,
+            "--out",
+            out.to_str().unwrap(),
+            "--bin",
+            "/bin/true",
+        ])
+    };
+    let made = args("3", "evolve");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let script = std::fs::read_to_string(out.join("slurm/run.sbatch")).unwrap();
+    assert!(script.contains(" evolve --runs 3 "), "{script}");
+    for (k, kind, message) in [
+        ("0", "evolve", "--runs must be between 1 and 64, got 0"),
+        ("2", "league", "--runs is a flag of --kind evolve only"),
+    ] {
+        let refused = args(k, kind);
+        assert_eq!(refused.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains(message), "{stderr}");
+    }
+}
