@@ -220,8 +220,14 @@ fn evolve_independent<'py>(
         result.set_item("crowned", crowned.entrant.formula.to_string())?;
         result.set_item("crowned_sources", crowned.entrant.sources.clone())?;
         result.set_item("crowned_fitness", crowned.fitness.to_string())?;
-        result.set_item("tournament_csv", opts.out_dir.join(tournament::TOURNAMENT_CSV))?;
-        result.set_item("tournament_md", opts.out_dir.join(tournament::TOURNAMENT_MD))?;
+        result.set_item(
+            "tournament_csv",
+            opts.out_dir.join(tournament::TOURNAMENT_CSV),
+        )?;
+        result.set_item(
+            "tournament_md",
+            opts.out_dir.join(tournament::TOURNAMENT_MD),
+        )?;
     }
     Ok(result)
 }
