@@ -1,4 +1,4 @@
-//! Statistics for paired game results (leagues, validation, replication): the Wilcoxon signed-rank test (exact for up to 25 non-zero
+//! Statistics for paired game results (leagues, validation, replication, evolution's front): Holm's adjustment of a family of p-values, the Wilcoxon signed-rank test (exact for up to 25 non-zero
 //! pairs, normal approximation with tie and continuity corrections beyond), the rank-biserial
 //! effect size, Wilson score intervals for win rates, and Bradley–Terry ratings with 95%
 //! intervals.
@@ -135,6 +135,21 @@ pub fn wilcoxon_signed_rank(differences: &[f64]) -> Wilcoxon {
         effect_size,
         exact: false,
     }
+}
+
+/// Holm's step-down adjustment of a family of p-values (same order as given): the k-th
+/// smallest is multiplied by (m − k + 1), capped at 1 and made non-decreasing.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let m = p.len();
+    let mut out = vec![0.0; m];
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * p[i]).min(1.0));
+        out[i] = running;
+    }
+    out
 }
 
 /// Wilson score interval at 95% for `successes` out of `n` (successes may be fractional: a

@@ -11,6 +11,7 @@ use evomcts_games::Game;
 use evomcts_runs::league::standings::match_records;
 use evomcts_runs::league::{BonusRules, LeagueGame, MatchResult, Tables};
 use evomcts_runs::runfs::{parse_spec, read_spec_text, SpecFileError};
+pub use evomcts_runs::stats::holm;
 use evomcts_runs::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_search::star::{StarSearcher, StarSettings};
 use serde::{Deserialize, Serialize};
@@ -128,20 +129,6 @@ pub struct PairTest {
     pub a_share: f64,
     pub a_share_low: f64,
     pub a_share_high: f64,
-}
-
-/// Holm's step-down adjustment of a family of p-values (same order as given).
-pub fn holm(p: &[f64]) -> Vec<f64> {
-    let mut order: Vec<usize> = (0..p.len()).collect();
-    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
-    let m = p.len();
-    let mut out = vec![0.0; m];
-    let mut running: f64 = 0.0;
-    for (k, &i) in order.iter().enumerate() {
-        running = running.max(((m - k) as f64 * p[i]).min(1.0));
-        out[i] = running;
-    }
-    out
 }
 
 /// Every unordered pair (a < b) tested on the games of all seeds, Holm-adjusted.
