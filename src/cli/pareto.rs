@@ -55,7 +55,7 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     let step = (total / 10).max(1);
     let on_sample = || {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if !args.quiet && n % step == 0 {
+        if !args.quiet && n.is_multiple_of(step) {
             evomcts::note!("pareto: {n} samples played");
         }
     };

@@ -26,11 +26,12 @@
 //! - else `not_better` when it does not beat every front member of lower complexity (a
 //!   simpler formula that it only ties keeps it off the front);
 //! - else on the front (`front`).
+//!
 //! So the front's complexities rise and each member beats every simpler member; the simplest
-//! candidates are on it unless one as simple beats them. The rule depends only on the samples
-//! and the complexities, never on the order of the candidates except to break no ties (every
-//! decision is a test), and it is pure: `pareto.csv` is a function of the generation files
-//! and the spec, so a resumed run rewrites the same bytes.
+//! candidates are on it unless one as simple beats them. The verdicts depend only on the
+//! samples and the complexities, not on the candidates' order (which comparison `against`
+//! names among equal p-values does), and the whole is pure: `pareto.csv` is a function of the
+//! generation files and the spec, so a resumed run rewrites the same bytes.
 
 use super::error::EvolveError;
 use super::fitness::{evaluate_all_observed, Estimate, Request};
