@@ -40,6 +40,9 @@ enum Command {
     Formula(formula::FormulaArgs),
     /// Evolve one reusable selection formula across many games or bandit runs.
     Evolve(evolve::EvolveArgs),
+    /// The front between simple and strong of an evolution run: its best distinct simplified
+    /// formulas on common fresh samples, kept when no simpler one matches them (`pareto.csv`).
+    Pareto(pareto::ParetoArgs),
     /// How often formulas an evolution run's functional hashing took for one play differently.
     CheckFingerprints(check_fingerprints::CheckFingerprintsArgs),
     /// An evolved formula against tuned UCT on unseen tile sequences; UCT sweeps; bandit baselines.
@@ -106,6 +109,7 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Bench(args) => bench::run(args),
         Command::Formula(args) => formula::run(args),
         Command::Evolve(args) => evolve::run(args),
+        Command::Pareto(args) => pareto::run(args),
         Command::CheckFingerprints(args) => check_fingerprints::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Validate(args) => validate::run(args),

@@ -28,6 +28,7 @@ pub mod evolve;
 pub mod exact;
 pub mod formula;
 pub mod league;
+pub mod pareto;
 pub mod play;
 pub mod plot;
 pub mod replay;

@@ -11,6 +11,7 @@ mod es_options;
 mod evolve_bandit;
 mod evolve_carcassonne;
 mod evolve_hashing;
+mod evolve_pareto;
 mod evolve_racing;
 mod evolve_reestimate;
 mod evolve_reports;

@@ -214,6 +214,7 @@ fn every_file_and_csv_column_of_an_evolution_folder_is_documented() {
             strategy: (mu: 2, lambda: 3, generations: 2, plus: true),
             noise: (samples: 4, elites: 1, elite_samples: 4, reestimate: (candidates: 2, samples: 4)),
             fitness: Bandit(arms: 3, epsilon: 0.2, horizon: 50, c_e: 0.5),
+            pareto: (candidates: 2, samples: 4),
         )"#,
     )
     .unwrap();
@@ -230,7 +231,15 @@ fn every_file_and_csv_column_of_an_evolution_folder_is_documented() {
     evomcts(&["plot", "all", run.to_str().unwrap()]);
     let doc = outputs_doc();
     let csv = check_folder(&run, &doc);
-    assert_eq!(csv, ["hall_of_fame.csv", "logbook.csv", "reestimate.csv"]);
+    assert_eq!(
+        csv,
+        [
+            "hall_of_fame.csv",
+            "logbook.csv",
+            "pareto.csv",
+            "reestimate.csv"
+        ]
+    );
     assert_eq!(
         check_plot_tables(&run.join("plots"), &doc),
         ["evolution.csv"]

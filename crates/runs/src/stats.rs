@@ -1,5 +1,5 @@
-//! Statistics for paired game results (leagues, validation, replication, tournaments): Holm's
-//! adjustment of a family of p-values, the Wilcoxon signed-rank test (exact for up to 25 non-zero
+//! Statistics for paired game results (leagues, validation, replication, tournaments, evolution's
+//! front): Holm's adjustment of a family of p-values, the Wilcoxon signed-rank test (exact for up to 25 non-zero
 //! pairs, normal approximation with tie and continuity corrections beyond), the rank-biserial
 //! effect size, Wilson score intervals for win rates, and Bradley–Terry ratings with 95%
 //! intervals.

@@ -128,7 +128,7 @@ fn x_range(points: &[GenerationPoint]) -> std::ops::Range<f64> {
     -0.3..last as f64 + 0.3
 }
 
-fn series_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+pub(super) fn series_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
@@ -141,7 +141,7 @@ fn series_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     lo - pad..hi + pad
 }
 
-fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
+pub(super) fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
     ch: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     position: SeriesLabelPosition,
 ) -> DrawResult<DB> {

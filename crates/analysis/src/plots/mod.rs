@@ -1,7 +1,8 @@
 //! Figures of runs, and the drawing every figure shares: which formulas the ES chose
 //! (`formulas`, Table XI's counts and the drift measure, as tables and bar charts), how a
 //! league went (`league_plots`), how games unfolded and how the ES behaved (`curves`),
-//! pictures of boards (`board`), how an evolution run went (`evolution_plots`) and how a
+//! pictures of boards (`board`), how an evolution run went (`evolution_plots`), the front between simple and strong of
+//! one (`pareto_plot`) and how a
 //! tuning run moved its constants (`tune_plots`).
 //! `run_figures` draws every figure of a run folder of either kind (`write_run_figures`).
 //! Every figure is written as PNG and SVG with an embedded font (`font`, `chart`), so plots
@@ -17,6 +18,7 @@ pub mod evolution_plots;
 pub mod font;
 pub mod formulas;
 pub mod league_plots;
+pub mod pareto_plot;
 pub mod run_figures;
 pub mod tune_plots;
 

@@ -8,6 +8,7 @@ use super::curves::GameCurves;
 use super::evolution_plots::EvolutionFigures;
 use super::formulas::FormulaReport;
 use super::league_plots::write_league_figures;
+use super::pareto_plot::ParetoFigure;
 use super::tune_plots::TuneTrajectoryFigure;
 use super::{PlotError, WrittenFigure};
 use evomcts_runs::evolve::population::{gap_warning, generations_on_disk, read_generations};
@@ -189,13 +190,24 @@ pub fn write_league_run(
 }
 
 /// Every figure of `run` (league runs: formulas with the `top` most frequent, league, games;
-/// evolution runs: fitness, formula sizes, effort) into `out`.
+/// evolution runs: fitness, formula sizes, effort, and the front when the run has
+/// `pareto.csv`) into `out`.
 pub fn write_figures(run: &RunFolder, out: &Path, top: usize) -> Result<Written, PlotError> {
     match run {
         RunFolder::League { spec, games, .. } => write_league_run(spec, games, out, top),
         RunFolder::Evolution {
-            spec, generations, ..
-        } => EvolutionFigures::new(spec.as_deref(), generations)?.write(out),
+            dir,
+            spec,
+            generations,
+            ..
+        } => {
+            let figures = EvolutionFigures::new(spec.as_deref(), generations)?;
+            let mut written = figures.write(out)?;
+            if let Some(front) = ParetoFigure::read(dir, &figures.run, figures.y_label)? {
+                written.figures.push(front.write(out)?);
+            }
+            Ok(written)
+        }
         RunFolder::Tune { figure, .. } => figure.write(out),
     }
 }

@@ -1,44 +1,21 @@
 //! The report of an evolution run: its logbook and hall of fame as the run wrote them, the
-//! fitness of each generation with its intervals, the champion and its lineage.
+//! fitness of each generation with its intervals, the champion and its lineage, and the front
+//! between simple and strong when the run has one (`pareto.csv`).
 
 use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
 use evomcts_formula::typeset::pretty;
 use evomcts_runs::escape;
+use evomcts_runs::evolve::pareto::{read_csv as read_pareto, Verdict, ALPHA, PARETO_CSV};
 use evomcts_runs::evolve::population::{
     gap_warning, generations_on_disk, read_generations, Generation,
 };
 use evomcts_runs::evolve::reestimate::REESTIMATE_CSV;
 use evomcts_runs::evolve::report::{
-    hall_of_fame, lineage, lineage_svg, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
+    hall_of_fame, lineage, lineage_svg, parse_csv, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
 };
 use evomcts_runs::league::report::TextTable;
 use std::path::Path;
-
-/// Splits CSV text into rows of fields (quoted fields may hold commas and doubled quotes).
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut quoted = false;
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            match (c, quoted) {
-                ('"', true) if chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
-                }
-                ('"', _) => quoted = !quoted,
-                (',', false) => fields.push(std::mem::take(&mut field)),
-                (c, _) => field.push(c),
-            }
-        }
-        fields.push(field);
-        rows.push(fields);
-    }
-    rows
-}
 
 /// A CSV cell for people: a number with a fractional part to three decimals, as the terminal
 /// prints fitness; anything else (whole numbers, formulas, ids) as it is. The CSV file itself
@@ -221,6 +198,46 @@ fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>,
     Ok(Some((summary, words + &table)))
 }
 
+/// The front's section, from `pareto.csv`: each front member simplified with its fitness and
+/// interval, then the file as a table; `None` when the run has no front.
+fn pareto_section(dir: &Path) -> Result<Option<String>, ReportError> {
+    let Some(text) = read_run_table(dir, PARETO_CSV)? else {
+        return Ok(None);
+    };
+    let rows = read_pareto(&text)
+        .map_err(|m| ReportError::Input(format!("{}: {m}", dir.join(PARETO_CSV).display())))?;
+    let samples = rows.first().map_or(0, |r| r.samples);
+    let mut html = format!(
+        "<p>The hall of fame's best distinct simplified formulas and the seed formula (#0), \
+         each on the same {samples} fresh samples. A candidate is on the front when no candidate \
+         as simple or simpler beats it and it beats every simpler front member (paired Wilcoxon \
+         signed-rank tests, Holm-adjusted over all pairs, α = {ALPHA}). The front, simplest \
+         first:</p>\n<ul>\n"
+    );
+    for r in rows.iter().filter(|r| r.verdict == Verdict::Front) {
+        let shown = r
+            .simplified
+            .parse::<evomcts_formula::Formula>()
+            .map_or_else(|_| r.simplified.clone(), |f| pretty(&f));
+        html.push_str(&format!(
+            "<li>{} nodes, #{}: <code>{}</code> · {:.3} [{:.3}, {:.3}]</li>\n",
+            r.complexity,
+            r.id,
+            escape::html(&shown),
+            r.mean,
+            r.low,
+            r.high
+        ));
+    }
+    html.push_str("</ul>\n");
+    html.push_str(&text_table(
+        &text,
+        PARETO_CSV,
+        "Every candidate judged, by complexity; `against` is the candidate of the deciding comparison",
+    ));
+    Ok(Some(html))
+}
+
 /// Reads the generation files of the evolution run in `dir` and writes its report into `out`.
 pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
     let gens = read_generations(dir)?;
@@ -285,6 +302,9 @@ fn evolution_sections(
     )];
     if let Some((_, content)) = reestimate {
         sections.push(("reestimate", "Re-estimate of the best", content.clone()));
+    }
+    if let Some(content) = pareto_section(dir)? {
+        sections.push(("pareto", "The front between simple and strong", content));
     }
     sections.extend([
         ("figures", "Figures", super::figures_html(figures)),
@@ -361,11 +381,5 @@ mod tests {
         );
         assert_eq!(rounded_cell("1e5"), "1e5");
         assert_eq!(rounded_cell(""), "");
-    }
-
-    #[test]
-    fn csv_fields_keep_quoted_commas_and_quotes() {
-        let rows = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",3\n");
-        assert_eq!(rows, vec![vec!["a", "b", "c"], vec!["1", "x, \"y\"", "3"]]);
     }
 }

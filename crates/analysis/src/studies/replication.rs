@@ -11,6 +11,7 @@ use evomcts_games::Game;
 use evomcts_runs::league::standings::match_records;
 use evomcts_runs::league::{BonusRules, LeagueGame, MatchResult, Tables};
 use evomcts_runs::runfs::{parse_spec, read_spec_text, SpecFileError};
+pub use evomcts_runs::stats::holm;
 use evomcts_runs::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_search::star::{StarSearcher, StarSettings};
 use serde::{Deserialize, Serialize};
@@ -129,9 +130,6 @@ pub struct PairTest {
     pub a_share_low: f64,
     pub a_share_high: f64,
 }
-
-/// Holm's step-down adjustment of a family of p-values (same order as given).
-pub use evomcts_runs::stats::holm;
 
 /// Every unordered pair (a < b) tested on the games of all seeds, Holm-adjusted.
 pub fn pair_tests(runs: &[SeedRun], n: usize) -> Vec<PairTest> {

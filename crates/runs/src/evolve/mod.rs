@@ -10,7 +10,8 @@
 //! generations written) before it continues; `racing` spends a generation's games where they
 //! decide something; `hashing` lets candidates that behave alike on a bank of selection
 //! situations share their samples; `champion` is the rule that crowns a generation's champion;
-//! `reestimate` crowns the run's champion on fresh samples; `report` writes the logbook, hall
+//! `reestimate` crowns the run's champion on fresh samples; `pareto` judges which candidates a
+//! simpler one does not match (`pareto.csv`); `report` writes the logbook, hall
 //! of fame and lineage; `progress` reports a generation's work as it goes; `namespace` keeps
 //! the tile sequences of evolution, of the UCT sweep and of validation apart; `error` is what
 //! stops a run; `work` is what a Slurm job step of an evolution or a validation plays
@@ -21,7 +22,7 @@
 //! The modules import each other without a circle; lowest first, each importing only modules
 //! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `values` → `population` →
 //! `champion`, `report` → `reestimate`, `progress`, `work`, `tournament` → `error` → `hashing`,
-//! `resume` → `run` → `independent`.
+//! `resume` → `pareto` → `run` → `independent`.
 //!
 //! Layering: uses `formula`, `game`, `search`, `arena`, `runfs` (seeds, spec files, atomic
 //! writes, the run-folder lock) and `slurm`'s job steps; never `league` or `validation`, and
@@ -34,6 +35,7 @@ pub mod fitness;
 pub mod hashing;
 pub mod independent;
 pub mod namespace;
+pub mod pareto;
 pub mod population;
 mod progress;
 pub mod racing;
@@ -53,6 +55,6 @@ pub use population::{Champion, Generation, HashingCounts, Member, PopulationErro
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};
 pub use spec::{
-    BanditSpec, ChampionRule, EvolveSpec, FitnessSpec, GamesSpec, HashingSpec, NoiseSpec, Score,
-    StrategySpec,
+    BanditSpec, ChampionRule, EvolveSpec, FitnessSpec, GamesSpec, HashingSpec, NoiseSpec,
+    ParetoSpec, Score, StrategySpec,
 };

@@ -45,6 +45,32 @@ pub(crate) fn csv_text(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
+/// Splits CSV text into rows of fields (quoted fields may hold commas and doubled quotes):
+/// the inverse of the writers here, for the report and the front's figure.
+pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        let mut quoted = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    field.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => fields.push(std::mem::take(&mut field)),
+                (c, _) => field.push(c),
+            }
+        }
+        fields.push(field);
+        rows.push(fields);
+    }
+    rows
+}
+
 /// The logbook: one CSV row per generation. `games_per_sample` is 2 for Carcassonne (both
 /// seatings of a tile sequence) and 1 for the bandit (one run).
 pub fn logbook_csv(gens: &[Generation], games_per_sample: u64) -> String {
@@ -410,4 +436,15 @@ pub fn write_reports(dir: &Path, games_per_sample: u64) -> Result<(), Population
     let graph = lineage(&gens, &hall);
     write_atomically(&dir.join(LINEAGE_DOT), &lineage_dot(&graph))?;
     write_atomically(&dir.join(LINEAGE_SVG), &lineage_svg(&graph))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_keep_quoted_commas_and_quotes() {
+        let rows = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",3\n");
+        assert_eq!(rows, vec![vec!["a", "b", "c"], vec!["1", "x, \"y\"", "3"]]);
+    }
 }

@@ -39,6 +39,15 @@ pub(super) fn open_history(
     Ok((last, run_hash))
 }
 
+/// The hash the files of the run in `dir` carry when `spec` made it: `spec`'s, or for a run
+/// begun before specs carried the files they name, the hash its files were written with (its
+/// stored spec naming the same files); refused when the stored spec is another.
+pub(super) fn run_hash(spec: &EvolveSpec, dir: &Path) -> Result<String, EvolveError> {
+    let hash = spec.hash();
+    let stored = stored_spec(&dir.join("spec.ron"), dir, spec, &hash)?;
+    Ok(stored.map_or(hash, |s| s.hash))
+}
+
 /// A run's stored spec: its text, the hash its files carry, and whether it names files by
 /// path (a run begun before specs carried the content of the files they name).
 struct StoredSpec {

@@ -20,6 +20,7 @@
 use super::error::EvolveError;
 use super::fitness::{evaluate_all_observed, Request};
 use super::hashing::{play_shared, Hashing};
+use super::pareto;
 use super::population::{
     champion_ron_path, champion_text_path, generation_path, read_generations, write_atomically,
     Champion, Generation, HashingCounts, Member, PopulationError,
@@ -219,14 +220,15 @@ fn sample_count(spec: &EvolveSpec) -> usize {
     })
 }
 
-/// Best first by mean fitness, candidates dropped by racing after those that were not;
-/// stable, so earlier entries win ties.
-fn rank_sort(members: &mut [Member]) {
+/// Best first by mean fitness (less `parsimony` per node, when the spec asks), candidates
+/// dropped by racing after those that were not; stable, so earlier entries win ties.
+fn rank_sort(members: &mut [Member], parsimony: Option<f64>) {
+    let key = |m: &Member| m.fitness.rank() - parsimony.map_or(0.0, |w| w * m.size as f64);
     members.sort_by(|a, b| {
         a.dropped_after
             .is_some()
             .cmp(&b.dropped_after.is_some())
-            .then(b.fitness.rank().total_cmp(&a.fitness.rank()))
+            .then(key(b).total_cmp(&key(a)))
     });
 }
 
@@ -252,7 +254,7 @@ fn crown(
         .pick(&parents[..elites])
         .expect("at least one elite");
     let champion = parents[best].clone();
-    rank_sort(parents);
+    rank_sort(parents, spec.strategy.parsimony);
     if let Some(counts) = counts {
         counts.samples_saved += saved;
     }
@@ -309,7 +311,7 @@ fn initial(
     }
     let offspring = parents.clone();
     let (best, mean) = summary(&offspring);
-    rank_sort(&mut parents);
+    rank_sort(&mut parents, spec.strategy.parsimony);
     let bred = Bred {
         generation: 0,
         next_id: spec.strategy.mu + 1,
@@ -425,7 +427,7 @@ fn step(
     if spec.strategy.plus {
         pool.append(&mut parents);
     }
-    rank_sort(&mut pool);
+    rank_sort(&mut pool, spec.strategy.parsimony);
     pool.truncate(mu);
     let bred = Bred {
         generation: g,
@@ -641,6 +643,34 @@ impl OpenRun<'_> {
     }
 }
 
+impl OpenRun<'_> {
+    /// When the spec asks for it and `last` is the spec's last generation, the front between
+    /// simple and strong (`pareto`) played here and written: like the re-estimate, a function
+    /// of the generation files and the spec alone.
+    fn pareto(&self, last: &Generation) -> Result<(), EvolveError> {
+        let Breeding { spec, at, .. } = self.breeding;
+        let Some(p) = spec
+            .pareto
+            .filter(|_| last.generation == spec.strategy.generations)
+        else {
+            return Ok(());
+        };
+        if let Some(runner) = at.steps {
+            runner.set_context("the front");
+        }
+        at.tracker.begin_reestimate(p.candidates + 1);
+        let gens = read_generations(&self.opts.out_dir)?;
+        let front = self
+            .pool
+            .install(|| pareto::play_front(spec, &gens, p, |r| at.play(&spec.fitness, r)))?;
+        write_atomically(&self.opts.out_dir.join(pareto::PARETO_CSV), &front.csv())?;
+        if let Some(runner) = at.steps {
+            runner.clear()?;
+        }
+        Ok(())
+    }
+}
+
 /// Runs (or resumes) an evolution into `opts.out_dir`.
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
     let grammar = check_run(spec, opts)?;
@@ -687,6 +717,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     // them (the same bytes when they were current).
     write_champion(opts, &last, &last.champion)?;
     let reestimated = run.reestimate(&last)?;
+    run.pareto(&last)?;
     write_reports(dir, games_per_sample(spec))?;
     Ok(RunOutcome {
         last,

@@ -29,6 +29,11 @@ pub struct StrategySpec {
     pub plus: bool,
     #[serde(default)]
     pub initial: InitialPopulation,
+    /// Parsimony pressure: survivors are ranked by mean fitness minus this much per node of
+    /// the formula as bred (docs/evolution.md, "The front between simple and strong"); the
+    /// champion is still the fittest elite. Off when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parsimony: Option<f64>,
 }
 
 /// How the run fights noisy fitness.
@@ -143,6 +148,47 @@ pub struct ReestimateSpec {
     pub candidates: usize,
     /// Fresh samples for each (Carcassonne: tile sequences, both seatings).
     pub samples: usize,
+}
+
+/// `pareto` of a spec, and `evomcts pareto`'s options (see `evolve::pareto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParetoSpec {
+    /// How many of the hall of fame's best distinct simplified formulas are judged (the seed
+    /// formula besides).
+    #[serde(default = "ParetoSpec::default_candidates")]
+    pub candidates: usize,
+    /// Fresh samples for each (Carcassonne: tile sequences, both seatings).
+    pub samples: usize,
+}
+
+impl ParetoSpec {
+    pub fn default_candidates() -> usize {
+        10
+    }
+
+    /// The first problem, as (field below `at`, message).
+    pub fn validate(&self, at: &str) -> Result<(), (String, String)> {
+        if self.candidates == 0 || self.candidates > MAX_CANDIDATES {
+            return Err((
+                format!("{at}.candidates"),
+                format!(
+                    "must be between 1 and {MAX_CANDIDATES}, got {}",
+                    self.candidates
+                ),
+            ));
+        }
+        if self.samples < 2 || self.samples > MAX_SAMPLES {
+            return Err((
+                format!("{at}.samples"),
+                format!(
+                    "must be between 2 and {MAX_SAMPLES} to give a paired test, got {}",
+                    self.samples
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Bernoulli K-armed bandit (Tuma's thesis, Table 5.1): one arm pays with probability
@@ -424,6 +470,10 @@ pub struct EvolveSpec {
     #[serde(default)]
     pub noise: NoiseSpec,
     pub fitness: FitnessSpec,
+    /// After the last generation (and the re-estimate), the front between simple and strong
+    /// on fresh samples, `pareto.csv` (see `evolve::pareto`). Off when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pareto: Option<ParetoSpec>,
 }
 
 fn paper_grammar() -> String {
@@ -591,6 +641,17 @@ impl EvolveSpec {
                 );
             }
         }
+        if let Some(p) = &self.pareto {
+            p.validate("pareto")?;
+        }
+        if let Some(w) = self.strategy.parsimony {
+            if !w.is_finite() || !(0.0..=1e6).contains(&w) {
+                return err(
+                    "strategy.parsimony",
+                    format!("must be a number between 0 and 10^6 per node, got {w}"),
+                );
+            }
+        }
         if n.elites == 0 {
             return err(
                 "noise.elites",
@@ -644,10 +705,13 @@ impl EvolveSpec {
             .noise
             .reestimate
             .map_or(0, |r| r.candidates as u128 * r.samples as u128);
-        let samples = initial + later * self.strategy.generations as u128 + reestimate;
+        let pareto = self
+            .pareto
+            .map_or(0, |p| (p.candidates as u128 + 1) * p.samples as u128);
+        let samples = initial + later * self.strategy.generations as u128 + reestimate + pareto;
         let shape = format!(
-            "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples and \
-             the re-estimate's",
+            "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples, \
+             the re-estimate's and the front's",
             self.strategy.mu, self.strategy.lambda, self.noise.samples, self.strategy.generations
         );
         if samples > u128::from(MAX_RUN_SAMPLES) {
