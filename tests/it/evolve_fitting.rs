@@ -181,6 +181,11 @@ fn fitting_settings_are_bounded_and_absent_ones_leave_the_spec_unchanged() {
     assert!(plain.noise.fit_constants.is_none());
     assert!(!plain.to_ron().contains("fit_constants"));
     assert_ne!(plain.hash(), spec().hash());
-    // Without fitting, the run's samples are what they were.
-    assert!(spec().samples_per_generation().1 > plain.samples_per_generation().1);
+    // The run's budget and its ETA count the fitting's samples: 1 candidate × (2 × 6 steps + 2
+    // evaluations) × 12 samples a generation, generation 0 included.
+    let (with, without) = (
+        spec().samples_per_generation(),
+        plain.samples_per_generation(),
+    );
+    assert_eq!((with.0 - without.0, with.1 - without.1), (168, 168));
 }
