@@ -104,6 +104,7 @@ fn fingerprint_equal_candidates_share_samples_and_inherit_estimates() {
         reference: Member::new(0, 0, None, scored),
         parents: vec![member(1, uct, &[1.0, 2.0, 3.0])],
         offspring: vec![],
+        fitting: vec![],
     };
     generation.reference.fitness = Estimate::from_samples(&[0.0, 1.0]);
     hashing.absorb(&generation);

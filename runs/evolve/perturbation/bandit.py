@@ -64,36 +64,48 @@ def wilcoxon_exact(diffs):
     return count / 2 ** len(ranked)
 
 
-rows = []
-for seed in SEEDS:
-    for label, grammar in GRAMMARS.items():
-        name = f"{label}-s{seed}"
-        spec = f"{HERE}/{name}.ron"
-        with open(spec, "w") as f:
-            f.write(spec_text(grammar, seed))
-        run = f"populations/perturbation/{name}"
-        if not os.path.exists(f"{run}/gen-015.ron"):
-            resume = ["--resume"] if os.path.exists(run) else []
-            subprocess.run([BIN, "evolve", spec, "--out", run, "--quiet"] + resume,
-                           check=True, stdout=subprocess.DEVNULL)
-        regret, formula = champion_regret(run)
-        rows.append({"seed": seed, "grammar": label, "regret": regret, "champion": formula})
-        print(f"seed {seed} {label}: regret {regret} ({formula})", flush=True)
+def compare(here, populations, variants, column):
+    """Evolves each of `variants` ({label: spec text of a master seed}, two of them) for every
+    seed into `populations`/<label>-s<seed>/, measures each champion's regret, writes
+    `here`/bandit.csv (the label in `column`) and prints the second minus the first."""
+    rows = []
+    for seed in SEEDS:
+        for label, text in variants.items():
+            name = f"{label}-s{seed}"
+            spec = f"{here}/{name}.ron"
+            with open(spec, "w") as f:
+                f.write(text(seed))
+            run = f"{populations}/{name}"
+            if not os.path.exists(f"{run}/gen-015.ron"):
+                resume = ["--resume"] if os.path.exists(run) else []
+                subprocess.run([BIN, "evolve", spec, "--out", run, "--quiet"] + resume,
+                               check=True, stdout=subprocess.DEVNULL)
+            regret, formula = champion_regret(run)
+            rows.append({"seed": seed, column: label, "regret": regret, "champion": formula})
+            print(f"seed {seed} {label}: regret {regret} ({formula})", flush=True)
 
-with open(f"{HERE}/bandit.csv", "w", newline="") as f:
-    writer = csv.DictWriter(f, fieldnames=["seed", "grammar", "regret", "champion"])
-    writer.writeheader()
-    writer.writerows(rows)
+    with open(f"{here}/bandit.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["seed", column, "regret", "champion"])
+        writer.writeheader()
+        writer.writerows(rows)
 
-by = {(r["seed"], r["grammar"]): r["regret"] for r in rows}
-diffs = [by[(s, "perturbed")] - by[(s, "plain")] for s in SEEDS]
-n = len(diffs)
-mean = sum(diffs) / n
-sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-t975 = {9: 2.262}[n - 1]
-half = t975 * sd / math.sqrt(n)
-plain = sum(by[(s, "plain")] for s in SEEDS) / n
-perturbed = sum(by[(s, "perturbed")] for s in SEEDS) / n
-print(f"mean champion regret over {n} seeds: plain {plain:.2f}, perturbed {perturbed:.2f}")
-print(f"perturbed - plain: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] (t interval), "
-      f"exact Wilcoxon p = {wilcoxon_exact(diffs):.3f}")
+    first, second = variants
+    by = {(r["seed"], r[column]): r["regret"] for r in rows}
+    diffs = [by[(s, second)] - by[(s, first)] for s in SEEDS]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    t975 = {9: 2.262}[n - 1]
+    half = t975 * sd / math.sqrt(n)
+    means = {v: sum(by[(s, v)] for s in SEEDS) / n for v in variants}
+    print(f"mean champion regret over {n} seeds: {first} {means[first]:.2f}, "
+          f"{second} {means[second]:.2f}")
+    print(f"{second} - {first}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] "
+          f"(t interval), exact Wilcoxon p = {wilcoxon_exact(diffs):.3f}")
+
+
+if __name__ == "__main__":
+    compare(HERE, "populations/perturbation",
+            {label: (lambda seed, g=grammar: spec_text(g, seed))
+             for label, grammar in GRAMMARS.items()},
+            "grammar")

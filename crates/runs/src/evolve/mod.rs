@@ -4,7 +4,9 @@
 //!
 //! `spec` reads a run from RON (every type a spec is made of but racing's); `bandit` is the
 //! cheap Bernoulli-bandit fitness domain; `fitness` turns samples (bandit runs, or pairs of
-//! games against a baseline on one seed) into estimates with intervals, in parallel;
+//! games against a baseline on one seed) into estimates with intervals, in parallel; `spsa` is
+//! the optimiser (shared with `tune`) with which `fitting` fits the best survivors' constants
+//! on a generation's common samples;
 //! `values` is what a generation file's values may be; `population` is the run's folder (a
 //! file per generation, the champion); `run` is the generational loop; `resume` checks what a run finds in its folder (its stored spec, the
 //! generations written) before it continues; `racing` spends a generation's games where they
@@ -20,9 +22,9 @@
 //! seed formula) on fresh seeds.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
-//! before it: `racing`, `namespace` → `spec` → `bandit` → `fitness` → `values` → `population` →
-//! `champion`, `report` → `reestimate`, `progress`, `work`, `tournament` → `error` → `hashing`,
-//! `resume` → `pareto` → `run` → `independent`.
+//! before it: `racing`, `namespace`, `spsa` → `spec` → `bandit` → `fitness` → `fitting` →
+//! `values` → `population` → `champion`, `report` → `reestimate`, `progress`, `work`,
+//! `tournament` → `error` → `hashing`, `resume` → `pareto` → `run` → `independent`.
 //!
 //! Layering: uses `formula`, `game`, `search`, `arena`, `runfs` (seeds, spec files, atomic
 //! writes, the run-folder lock) and `slurm`'s job steps; never `league` or `validation`, and
@@ -32,6 +34,7 @@ pub mod bandit;
 pub mod champion;
 pub mod error;
 pub mod fitness;
+pub mod fitting;
 pub mod hashing;
 pub mod independent;
 pub mod namespace;
@@ -44,17 +47,19 @@ pub mod report;
 mod resume;
 pub mod run;
 pub mod spec;
+pub mod spsa;
 pub mod tournament;
 pub mod values;
 pub mod work;
 
 pub use error::EvolveError;
 pub use fitness::{Estimate, EvalError, Standing};
+pub use fitting::Fitted;
 pub use independent::{run_independent, IndependentError, IndependentOptions, IndependentOutcome};
 pub use population::{Champion, Generation, HashingCounts, Member, PopulationError};
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};
 pub use spec::{
-    BanditSpec, ChampionRule, EvolveSpec, FitnessSpec, GamesSpec, HashingSpec, NoiseSpec,
+    BanditSpec, ChampionRule, EvolveSpec, FitSpec, FitnessSpec, GamesSpec, HashingSpec, NoiseSpec,
     ParetoSpec, Score, StrategySpec,
 };

@@ -14,8 +14,9 @@
 //! reported with its line and column and left alone.
 
 use super::fitness::Estimate;
+use super::fitting::Fitted;
 use super::spec::EvolveSpec;
-use super::values::{breedable, check_estimate, RunRules};
+use super::values::{check_estimate, check_fitted, RunRules};
 use evomcts_formula::Formula;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -89,6 +90,10 @@ pub struct Generation {
     /// Everything born this generation, in birth order, with its fitness when selection
     /// happened (survivors' later samples show in `parents`).
     pub offspring: Vec<Member>,
+    /// `noise.fit_constants`: the survivors fitted this generation, before and after, and
+    /// whether the fitted formula replaced each (left out when none was fitted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fitting: Vec<Fitted>,
 }
 
 /// What functional hashing (`hashing`) did in one generation (the logbook's columns).
@@ -357,6 +362,10 @@ fn check_generation_values(
         check_member(member, generation.generation, rules)
             .map_err(|(field, problem)| format!("{place}.{field}: {problem}"))?;
     }
+    for (i, fitted) in generation.fitting.iter().enumerate() {
+        check_fitted(fitted, generation.next_id, rules)
+            .map_err(|(field, problem)| format!("fitting[{i}].{field}: {problem}"))?;
+    }
     check_summary(generation, rules)
 }
 
@@ -416,7 +425,7 @@ fn check_member(
         }
     }
     if let Some(rules) = rules {
-        breedable(&m.formula, &rules.grammar, &rules.spec.seed_formula).map_err(|why| {
+        rules.breedable(&m.formula).map_err(|why| {
             (
                 "formula",
                 format!("not one this run's grammar breeds: {why}"),

@@ -149,15 +149,20 @@ fn read_history(
     }
     let rules = RunRules::new(spec);
     let mut last = None;
+    // Formulas fitted in the generations before (`fitting`): each took an id.
+    let mut fitted = 0;
     for &g in &on_disk {
-        last = Some(read_own_generation(dir, g, spec, hash, rules.as_ref())?);
+        let generation = read_own_generation(dir, g, spec, hash, rules.as_ref(), fitted)?;
+        fitted += generation.fitting.len();
+        last = Some(generation);
     }
     Ok(last)
 }
 
 /// Reads generation `g` of the run in `dir` and checks it belongs to `spec` (hash `hash`): its
 /// values (against `rules`, the spec's grammar), its spec hash, its number of parents and the id counter, which a run of this spec holds at
-/// exactly μ + 1 + λ·g after generation g (ids are births), so an edited counter cannot make
+/// exactly μ + 1 + λ·g after generation g, plus the formulas fitted up to it (ids are births;
+/// `fitted_before` were fitted in the generations before g), so an edited counter cannot make
 /// the next generation wrap around or reuse ids.
 fn read_own_generation(
     dir: &Path,
@@ -165,6 +170,7 @@ fn read_own_generation(
     spec: &EvolveSpec,
     hash: &str,
     rules: Option<&RunRules<'_>>,
+    fitted_before: usize,
 ) -> Result<Generation, EvolveError> {
     let path = generation_path(dir, g);
     let generation = Generation::read_of(&path, g, rules)?;
@@ -191,16 +197,23 @@ fn read_own_generation(
             s.mu
         )));
     }
+    let fitted = fitted_before + generation.fitting.len();
     let expected = s
         .lambda
         .checked_mul(g)
-        .and_then(|born| born.checked_add(s.mu + 1));
+        .and_then(|born| born.checked_add(s.mu + 1))
+        .and_then(|born| born.checked_add(fitted));
     if expected != Some(generation.next_id) {
         return Err(inconsistent(format!(
-            "next_id is {}, but a run of this spec (mu {}, lambda {}) holds {} after generation {g}",
+            "next_id is {}, but a run of this spec (mu {}, lambda {}{}) holds {} after generation {g}",
             generation.next_id,
             s.mu,
             s.lambda,
+            if fitted > 0 {
+                format!(", {fitted} formulas fitted")
+            } else {
+                String::new()
+            },
             expected.map_or_else(|| "more ids than fit".into(), |e| e.to_string()),
         )));
     }

@@ -9,7 +9,8 @@
 //! (μ, λ) keeps the μ best offspring, (μ + λ) the μ best of both, ranked by mean fitness
 //! (stable: offspring, then earlier-born, win ties). Then the `elites` best survivors get
 //! `elite_samples` more samples; the champion is the best of them (by mean, or by the
-//! lower end of the interval: `champion`). With functional hashing (`hashing`) candidates
+//! lower end of the interval: `champion`). With `noise.fit_constants` the best survivors'
+//! constants are fitted first, on the generation's common samples (`fitting`). With functional hashing (`hashing`) candidates
 //! that pick the same children on the run's bank of sibling sets share their samples.
 //!
 //! Every random choice of generation g comes from seeds derived from the master seed and
@@ -19,6 +20,7 @@
 
 use super::error::EvolveError;
 use super::fitness::{evaluate_all_observed, Request};
+use super::fitting::{fit, Fitted};
 use super::hashing::{play_shared, Hashing};
 use super::pareto;
 use super::population::{
@@ -340,6 +342,52 @@ struct Bred {
     mean: f64,
 }
 
+/// `noise.fit_constants`: the best survivors' constants fitted on the generation's common
+/// samples (see `fitting`), each fitted formula the rule accepts put in its survivor's place,
+/// the survivors ranked again. Returns the records and the samples spent.
+fn fit_survivors(
+    spec: &EvolveSpec,
+    at: &Placement,
+    parents: &mut [Member],
+    generation: usize,
+    next_id: &mut usize,
+) -> Result<(Vec<Fitted>, u64), EvolveError> {
+    let Some(f) = &spec.noise.fit_constants else {
+        return Ok((Vec::new(), 0));
+    };
+    let common = seeds(spec.seed, SAMPLES, generation, f.samples);
+    let best: Vec<(usize, &Formula)> = parents
+        .iter()
+        .take(f.candidates)
+        .map(|m| (m.id, &m.formula))
+        .collect();
+    let records = fit(
+        f,
+        spec.seed,
+        generation,
+        &best,
+        &common,
+        *next_id,
+        |formulas, seeds| {
+            let requests: Vec<Request<'_>> = formulas
+                .iter()
+                .map(|formula| Request { formula, seeds })
+                .collect();
+            at.play(&spec.fitness, &requests)
+        },
+    )?;
+    *next_id += records.len();
+    for r in records.iter().filter(|r| r.replaced) {
+        if let Some(place) = parents.iter_mut().find(|m| m.id == r.id) {
+            *place = Member::new(r.fitted_id, generation, Some(r.id), r.after.clone());
+            place.fitness = r.after_fitness;
+        }
+    }
+    rank_sort(parents, spec.strategy.parsimony);
+    let spent = records.iter().map(|r| r.spent).sum();
+    Ok((records, spent))
+}
+
 /// Crowns the champion of `bred` (its elites' extra samples) and makes the generation;
 /// `spent_before` is what earlier generations spent.
 fn crowned(
@@ -353,7 +401,7 @@ fn crowned(
 ) -> Result<Generation, EvolveError> {
     let Bred {
         generation,
-        next_id,
+        mut next_id,
         mut parents,
         offspring,
         spent,
@@ -362,14 +410,16 @@ fn crowned(
         best,
         mean,
     } = bred;
+    let (fitting, fit_spent) = fit_survivors(spec, at, &mut parents, generation, &mut next_id)?;
     let (champion, elite_spent) = crown(spec, &mut parents, generation, at, hashing, &mut counts)?;
+    let spent = spent + fit_spent + elite_spent;
     Ok(Generation {
         run: spec.name.clone(),
         spec_hash,
         generation,
         next_id,
-        samples_spent: spent_before + spent + elite_spent,
-        spent: spent + elite_spent,
+        samples_spent: spent_before + spent,
+        spent,
         dropped,
         hashing: counts,
         best,
@@ -378,6 +428,7 @@ fn crowned(
         reference,
         parents,
         offspring,
+        fitting,
     })
 }
 

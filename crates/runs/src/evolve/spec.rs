@@ -69,6 +69,11 @@ pub struct NoiseSpec {
     /// by those (see `evolve::reestimate`). Off when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reestimate: Option<ReestimateSpec>,
+    /// Fit the numeric constants (and the own C_E) of each generation's best survivors by a
+    /// few SPSA steps on the generation's common samples (see `evolve::fitting`). Off when
+    /// left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit_constants: Option<FitSpec>,
 }
 
 impl Default for NoiseSpec {
@@ -82,6 +87,7 @@ impl Default for NoiseSpec {
             functional_hashing: None,
             champion: ChampionRule::HighestMean,
             reestimate: None,
+            fit_constants: None,
         }
     }
 }
@@ -188,6 +194,91 @@ impl ParetoSpec {
             ));
         }
         Ok(())
+    }
+}
+
+/// The most SPSA steps `noise.fit_constants` gives one candidate.
+pub const MAX_FIT_STEPS: usize = 100;
+
+/// `noise.fit_constants` of a spec (see `fitting`): off when left out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitSpec {
+    /// How many of each generation's best survivors are fitted (at most mu).
+    pub candidates: usize,
+    /// SPSA steps for each (two evaluations a step).
+    pub steps: usize,
+    /// The generation's first `samples` sample seeds (at most `noise.samples`), on which
+    /// every evaluation of the fitting plays.
+    pub samples: usize,
+    /// Each constant is searched within [v / spread, v · spread] of its value v, on a log
+    /// scale, sign kept.
+    #[serde(default = "fit_spread")]
+    pub spread: f64,
+    /// SPSA's step gain, in scaled units per unit of standardised paired difference.
+    #[serde(default = "fit_a")]
+    pub a: f64,
+    /// SPSA's first perturbation, in scaled units.
+    #[serde(default = "fit_c")]
+    pub c: f64,
+    /// The fitted formula replaces the candidate when the candidate is significantly worse on
+    /// the paired samples: one-sided, at the level of this normal quantile (Student t).
+    #[serde(default = "fit_z")]
+    pub z: f64,
+}
+
+fn fit_spread() -> f64 {
+    4.0
+}
+
+fn fit_a() -> f64 {
+    0.1
+}
+
+fn fit_c() -> f64 {
+    0.1
+}
+
+fn fit_z() -> f64 {
+    1.645
+}
+
+impl FitSpec {
+    /// The first problem, as (field, message); `mu` and `samples` are the spec's.
+    pub fn validate(&self, mu: usize, samples: usize) -> Result<(), (String, String)> {
+        let err = |f: &str, m: String| Err((format!("noise.fit_constants.{f}"), m));
+        for (field, value, low, high) in [
+            ("candidates", self.candidates, 1, mu),
+            ("steps", self.steps, 1, MAX_FIT_STEPS),
+            ("samples", self.samples, 2, samples),
+        ] {
+            if !(low..=high).contains(&value) {
+                return err(
+                    field,
+                    format!("must be between {low} and {high}, got {value}"),
+                );
+            }
+        }
+        for (field, value, above, high) in [
+            ("spread", self.spread, 1.0, 100.0),
+            ("a", self.a, 0.0, 10.0),
+            ("c", self.c, 0.0, 0.5),
+            ("z", self.z, 0.0, 10.0),
+        ] {
+            if !(value > above && value <= high) {
+                return err(
+                    field,
+                    format!("must be above {above} and at most {high}, got {value}"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Fitness samples one generation's fitting spends at most: each candidate's two points a
+    /// step, then the fitted formula and the candidate, on `samples` seeds each.
+    pub fn samples_per_generation(&self, mu: usize) -> u128 {
+        self.candidates.min(mu) as u128 * (2 * self.steps as u128 + 2) * self.samples as u128
     }
 }
 
@@ -652,6 +743,9 @@ impl EvolveSpec {
                 );
             }
         }
+        if let Some(f) = &n.fit_constants {
+            f.validate(self.strategy.mu, n.samples)?;
+        }
         if n.elites == 0 {
             return err(
                 "noise.elites",
@@ -684,7 +778,8 @@ impl EvolveSpec {
 
     /// The fitness samples generation 0 and each later generation spend at most (racing only
     /// drops samples): the candidates' samples, the re-evaluated parents', the elites' extra
-    /// samples, and in generation 0 the reference's. In `u128`, so no spec can overflow it.
+    /// samples, the fitting's (`noise.fit_constants`), and in generation 0 the reference's. In
+    /// `u128`, so no spec can overflow it.
     pub fn samples_per_generation(&self) -> (u128, u128) {
         let (s, n) = (&self.strategy, &self.noise);
         let reevaluated = if s.plus && n.reevaluate_survivors {
@@ -695,7 +790,14 @@ impl EvolveSpec {
         let elite_samples = n.elites.min(s.mu) as u128 * n.elite_samples as u128;
         let initial = (s.mu as u128 + 1) * n.samples as u128 + n.elite_samples as u128;
         let later = (s.lambda as u128 + reevaluated as u128) * n.samples as u128;
-        (initial + elite_samples, later + elite_samples)
+        let fitting = n
+            .fit_constants
+            .as_ref()
+            .map_or(0, |f| f.samples_per_generation(s.mu));
+        (
+            initial + elite_samples + fitting,
+            later + elite_samples + fitting,
+        )
     }
 
     /// Bounds on the run's whole work: its fitness samples and, for the bandit, its pulls.
@@ -711,7 +813,7 @@ impl EvolveSpec {
         let samples = initial + later * self.strategy.generations as u128 + reestimate + pareto;
         let shape = format!(
             "(mu {} + lambda {}) × samples {} × generations {}, plus the elites' samples, \
-             the re-estimate's and the front's",
+             the fitting's, the re-estimate's and the front's",
             self.strategy.mu, self.strategy.lambda, self.noise.samples, self.strategy.generations
         );
         if samples > u128::from(MAX_RUN_SAMPLES) {

@@ -9,9 +9,11 @@
 //! `evolve --resume`, and readers of a folder whose `spec.ron` reads); the rest always.
 //! `population` walks a file's members through these checks and adds its own (birth no later
 //! than the file's generation, parent born before the child, size and depth those of the
-//! formula), naming each member's place and field.
+//! formula), naming each member's place and field, and the records of the constants fitted
+//! ([`check_fitted`]).
 
 use super::fitness::Estimate;
+use super::fitting::{fittable, Fitted};
 use super::spec::EvolveSpec;
 use crate::escape::number;
 use evomcts_formula::{Expr, Formula, Function, Grammar};
@@ -29,6 +31,52 @@ impl<'a> RunRules<'a> {
             .ok()
             .map(|grammar| RunRules { spec, grammar })
     }
+
+    /// That the run could have bred `formula` ([`breedable`] under its grammar and seed).
+    pub fn breedable(&self, formula: &Formula) -> Result<(), String> {
+        let fits = self.spec.noise.fit_constants.is_some();
+        breedable(formula, &self.grammar, &self.spec.seed_formula, fits)
+    }
+}
+
+/// One record of a generation's fitting (see `fitting`): its estimates as any member's, the
+/// fitted formula's id born after the survivor's and before `next_id`, the fitted formula the
+/// survivor's tree, and both formulas ones the run breeds. Refused as `(field, problem)`.
+pub fn check_fitted(
+    f: &Fitted,
+    next_id: usize,
+    rules: Option<&RunRules<'_>>,
+) -> Result<(), (&'static str, String)> {
+    for (field, estimate, range) in [
+        ("before_fitness", &f.before_fitness, rules),
+        ("after_fitness", &f.after_fitness, rules),
+        ("difference", &f.difference, None),
+    ] {
+        check_estimate(estimate, range).map_err(|(_, why)| (field, why))?;
+    }
+    if !(f.id < f.fitted_id && f.fitted_id < next_id) {
+        return Err((
+            "fitted_id",
+            format!(
+                "{} is not born after the survivor {} and before the file's next_id {next_id}",
+                f.fitted_id, f.id
+            ),
+        ));
+    }
+    if f.after.size() != f.before.size() || f.after.depth() != f.before.depth() {
+        return Err((
+            "after",
+            "fitting changed the tree, not only constants".into(),
+        ));
+    }
+    if let Some(rules) = rules {
+        for (field, formula) in [("before", &f.before), ("after", &f.after)] {
+            rules
+                .breedable(formula)
+                .map_err(|why| (field, format!("not one this run breeds: {why}")))?;
+        }
+    }
+    Ok(())
 }
 
 /// That estimate `e` is one the run could have written: every number finite, the mean within
@@ -78,16 +126,23 @@ pub fn check_estimate(
 
 /// Whether mutation under `grammar` can reach `formula` from `seed`: every node is one of the
 /// grammar's or one the seed holds (mutation keeps what it does not replace), a constant may
-/// also be a perturbed one (within the grammar's perturbation bounds), C_E is one of the
-/// grammar's values or the seed's, and the depth is within the cap or the seed's depth (a
-/// mutation never makes a formula deeper than both).
-pub fn breedable(formula: &Formula, grammar: &Grammar, seed: &Formula) -> Result<(), String> {
+/// also be a perturbed one (within the grammar's perturbation bounds) or, when the run
+/// `fits` constants, a fitted one (`fitting::fittable`), C_E is one of the grammar's values, the
+/// seed's or a fitted one, and the depth is within the cap or the seed's depth (a mutation
+/// never makes a formula deeper than both, and fitting keeps the tree).
+pub fn breedable(
+    formula: &Formula,
+    grammar: &Grammar,
+    seed: &Formula,
+    fits: bool,
+) -> Result<(), String> {
     let cap = grammar.depth_cap().max(seed.depth());
     if formula.depth() > cap {
         return Err(format!("depth {} exceeds the cap {cap}", formula.depth()));
     }
+    let fitted = |v: f64| fits && fittable(v);
     if let Some(c_e) = formula.c_e() {
-        if !grammar.c_e_values().contains(&c_e) && seed.c_e() != Some(c_e) {
+        if !grammar.c_e_values().contains(&c_e) && seed.c_e() != Some(c_e) && !fitted(c_e) {
             return Err(format!("C_E {} is not in the grammar's set", number(c_e)));
         }
     }
@@ -97,9 +152,10 @@ pub fn breedable(formula: &Formula, grammar: &Grammar, seed: &Formula) -> Result
         found
     };
     let perturbed = |v: f64| {
-        grammar
-            .constant_perturbation()
-            .is_some_and(|p| v.is_finite() && (p.min..=p.max).contains(&v.abs()))
+        fitted(v)
+            || grammar
+                .constant_perturbation()
+                .is_some_and(|p| v.is_finite() && (p.min..=p.max).contains(&v.abs()))
     };
     let mut problem = None;
     formula.expr().for_each_node(&mut |node| {

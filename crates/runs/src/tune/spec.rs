@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 use crate::arena::GameChoice;
+use crate::evolve::spsa::significant;
 use crate::runfs::{resolve_controller, SpecFile};
 use crate::validation::sweep::{check_placeholders, fill_placeholders};
 use evomcts_games::carcassonne::Rules;
@@ -150,11 +151,11 @@ fn default_c() -> f64 {
 }
 
 fn default_alpha() -> f64 {
-    0.602
+    crate::evolve::spsa::SPALL_ALPHA
 }
 
 fn default_gamma() -> f64 {
-    0.101
+    crate::evolve::spsa::SPALL_GAMMA
 }
 
 impl Parameter {
@@ -184,15 +185,6 @@ impl Parameter {
     pub fn target(&self) -> Target {
         Target::of(&self.name).expect("a checked name")
     }
-}
-
-/// `v` to `digits` significant digits (exact and the same on every platform: Rust formats and
-/// parses floating-point numbers correctly rounded).
-fn significant(v: f64, digits: usize) -> f64 {
-    if v == 0.0 || !v.is_finite() {
-        return v;
-    }
-    format!("{v:.*e}", digits - 1).parse().unwrap_or(v)
 }
 
 impl SpecFile for TuneSpec {
