@@ -4,7 +4,7 @@ bandit? (stdlib Python)
 
 For master seeds 1..10, runs/evolve/bandit.ron is evolved twice: as it is ("plain") and with
 `fit_constants: (candidates: 2, steps: 4, samples: 50)` ("fitted"), into
-populations/fitting/<variant>-s<seed>/. Each champion's regret is measured by
+runs/mine/fitting/<variant>-s<seed>/. Each champion's regret is measured by
 `evomcts validate bandit` on 4,000 fresh runs; writes runs/evolve/fitting/bandit.csv and prints
 fitted - plain with a t interval and the exact Wilcoxon p over the 10 seeds, as
 runs/evolve/perturbation/bandit.py does for constant perturbation (whose loop this reuses).
@@ -28,5 +28,5 @@ def fitted(seed):
 
 if __name__ == "__main__":
     assert FIT in fitted(1)
-    compare("runs/evolve/fitting", "populations/fitting",
+    compare("runs/evolve/fitting", "runs/mine/fitting",
             {"plain": lambda seed: spec_text("paper", seed), "fitted": fitted}, "variant")
