@@ -113,8 +113,8 @@ pub fn play_seated(
             })
         }
         // Every other game keeps its history (`arena::history`).
-        _ => game
-            .dispatch(
+        GameChoice::ConnectFour | GameChoice::OpenSpiel(_) => game
+            .dispatch_with_rules(
                 rules,
                 PlayHistory {
                     choice: game,

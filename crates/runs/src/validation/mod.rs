@@ -683,14 +683,8 @@ pub fn run_validation(
 
 /// What a game's sequences of chance events and their seeds are called in summaries.
 fn sequence_words(game: GameChoice) -> (String, &'static str) {
-    match game {
-        GameChoice::Carcassonne => ("tile sequences".into(), "tile seeds"),
-        GameChoice::Pig(_) => (
-            format!("sequences of die rolls of {}", game.label()),
-            "dice seeds",
-        ),
-        _ => (format!("seeds of {}", game.label()), "seeds"),
-    }
+    let described = game.describe();
+    (described.sequences, described.seeds_name)
 }
 
 /// A folder's `summary.md`: the title, the description, `body`, the table and `tail`, each
