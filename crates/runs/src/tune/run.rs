@@ -12,7 +12,7 @@ use super::spsa::Spsa;
 use super::{io_error, write_file, TuneError, TuneSpec};
 use crate::arena::Pairing;
 use crate::evolve::namespace::sweep_tile_seed;
-use crate::runfs::SpecFile;
+use crate::runfs::{FileError, SpecFile};
 use crate::slurm::launch::SrunOptions;
 use evomcts_search::ControllerSpec;
 use std::io::Write;
@@ -135,11 +135,12 @@ fn replay(spec: &TuneSpec, rows: &[Row], file: &Path) -> Result<(Trajectory, usi
         {
             if row.step != step || row.side != side || row.values != values || row.tile_seed != seed
             {
-                return Err(TuneError::Corrupt {
-                    file: file.display().to_string(),
-                    line: step * per_step + k + 2,
-                    message: "does not belong to this spec's schedule".into(),
-                });
+                return Err(FileError::corrupt(
+                    file,
+                    step * per_step + k + 2,
+                    "does not belong to this spec's schedule",
+                )
+                .into());
             }
         }
         let (plus, minus) = evaluations(these);

@@ -22,7 +22,7 @@
 use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use crate::evolve::namespace::validation_tile_seed;
 use crate::evolve::work::{PairingTask, Work};
-use crate::runfs::{resolve_controller, SpecFile, SpecFileError};
+use crate::runfs::{resolve_controller, FileError, SpecFile, SpecFileError};
 use crate::slurm::launch::{SrunOptions, StepRunner};
 use crate::slurm::steps::StepError;
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
@@ -170,14 +170,8 @@ fn row_text(r: &GameRow) -> String {
 pub enum ValidateError {
     #[error(transparent)]
     Spec(#[from] SpecFileError),
-    #[error("{file}: {message}")]
-    Io { file: String, message: String },
-    #[error("{file}:{line}: {message} (left untouched; remove the folder to start again)")]
-    Corrupt {
-        file: String,
-        line: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{dir} holds games of a different spec; resume it with its own spec ({dir}/spec.ron) or choose another --out")]
     SpecChanged { dir: String },
     #[error("{dir} holds games (games.csv) but no spec.ron, so nothing says which spec played them: put its spec.ron back, or choose another --out")]
@@ -200,16 +194,12 @@ pub enum ValidateError {
 }
 
 fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
-    ValidateError::Io {
-        file: file.display().to_string(),
-        message: e.to_string(),
-    }
+    FileError::io(file, e).into()
 }
 
-/// Writes `text` to `path` whole or not at all (`runfs::write_atomically`).
+/// Writes `text` to `path` whole or not at all (`runfs::write_file`).
 fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
-    crate::runfs::write_atomically(path, text.as_bytes())
-        .map_err(|e| io_error(path, format_args!("{}: {e}", path.display())))
+    Ok(crate::runfs::write_file(path, text)?)
 }
 
 /// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
@@ -230,19 +220,14 @@ fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateErro
     for (i, line) in text.lines().enumerate() {
         if i == 0 {
             if line != HEADER {
-                return Err(ValidateError::Corrupt {
-                    file: path.display().to_string(),
-                    line: 1,
-                    message: format!("expected the header `{HEADER}`"),
-                });
+                return Err(
+                    FileError::corrupt(path, 1, format!("expected the header `{HEADER}`")).into(),
+                );
             }
             continue;
         }
-        let corrupt = |message: String| ValidateError::Corrupt {
-            file: path.display().to_string(),
-            line: i + 1,
-            message,
-        };
+        let corrupt =
+            |message: String| ValidateError::from(FileError::corrupt(path, i + 1, message));
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != 6 {
             return Err(corrupt(format!("expected 6 fields, got {}", f.len())));
@@ -299,11 +284,9 @@ fn check_schedule(
             || r.candidate_seat != k % 2
             || r.tile_seed != tile_seeds[j.min(tile_seeds.len() - 1)]
         {
-            return Err(ValidateError::Corrupt {
-                file: file.display().to_string(),
-                line: k + 2,
-                message: "does not belong to this spec's schedule".into(),
-            });
+            return Err(
+                FileError::corrupt(file, k + 2, "does not belong to this spec's schedule").into(),
+            );
         }
     }
     Ok(())
