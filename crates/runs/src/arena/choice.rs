@@ -32,14 +32,14 @@ pub enum GameChoice {
     OpenSpiel(OpenSpielGame),
 }
 
-/// How a game's finished games are recorded, which also chooses its pages in the report: a
-/// Carcassonne `GameRecord` (the board viewer), a Pig `PigRecord` (the table of banked
-/// scores), or, for every other game, its history (`arena::history`: the steps with the
-/// game's `text`).
+/// How a game's finished games are played and recorded (`arena::play_seated`), which also
+/// chooses its pages in the report: by Carcassonne's referee into a `GameRecord` (the board
+/// viewer), by Pig's loop into a `PigRecord` (the table of banked scores), or, for every
+/// other game, into its history (`arena::history`: the steps with the game's `text`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordKind {
     Carcassonne,
-    Pig,
+    Pig(PigRules),
     History,
 }
 
@@ -123,7 +123,7 @@ impl GameChoice {
                     seed_name: "dice seed",
                     seeds_name: "dice seeds",
                     default_threads: 0,
-                    record: RecordKind::Pig,
+                    record: RecordKind::Pig(rules),
                     objective: PigState::OBJECTIVE,
                     open_spiel: false,
                 }
@@ -402,9 +402,9 @@ mod tests {
             )
             .unwrap()
             .game;
-            let kind = match played {
+            let kind = match &played {
                 super::super::PlayedGame::Carcassonne(_) => RecordKind::Carcassonne,
-                super::super::PlayedGame::Pig(_) => RecordKind::Pig,
+                super::super::PlayedGame::Pig(r) => RecordKind::Pig(r.pig),
                 super::super::PlayedGame::History(_) => RecordKind::History,
             };
             assert_eq!(choice.describe().record, kind, "{}", choice.label());
