@@ -9,6 +9,7 @@ use evomcts::analysis::studies::exact::{
     compare_champions, measure_regret, measured_positions, regret_table, CompareOptions,
     ExactOptions, RegretFigure,
 };
+use evomcts::arena::GameChoice;
 use evomcts::games::pig::{solve, PigRules};
 use evomcts::{escape, runfs};
 use std::path::PathBuf;
@@ -123,9 +124,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         c_e: args.c_e,
         depths: args.depths.clone(),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
+    let pool = evomcts::frame::RunPool::new(args.threads, Some(&GameChoice::Pig(rules)))
         .context("starting the worker threads")?;
     if !args.compare.is_empty() {
         return pool.install(|| compare(&args, options));

@@ -38,7 +38,7 @@ pub struct ReplayArgs {
     /// With --game: also draw the board after every turn into this folder (PNG and SVG).
     #[arg(long, requires = "game")]
     pictures: Option<PathBuf>,
-    /// Worker threads for verification [default: all cores].
+    /// Worker threads for verification [default: all cores; 1 for an OpenSpiel game].
     #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
     /// No progress bar while verifying.
@@ -107,9 +107,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
+    let pool = evomcts::frame::RunPool::new(args.threads, Some(&spec.game))?;
     let hash = spec.hash();
     let jobs: Vec<_> = games.iter().map(|g| g.job).collect();
     let progress = Mutex::new(GameProgress::new(

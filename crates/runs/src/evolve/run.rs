@@ -33,34 +33,19 @@ use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
 use super::work::{FitnessTask, Work};
 use crate::runfs::{derive_seed, RunLock};
-use crate::slurm::launch::{SrunOptions, StepRunner};
+use crate::slurm::launch::StepRunner;
 use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
 use evomcts_games::GameRng;
 use rand::SeedableRng;
-use std::path::PathBuf;
 
 /// Streams of derived seeds, one per purpose.
 const MUTATION: u64 = 1;
 const SAMPLES: u64 = 2;
 const ELITE: u64 = 3;
 
-pub struct RunOptions {
-    /// The run's folder, e.g. `populations/<name>`.
-    pub out_dir: PathBuf,
-    /// Continue from the last generation written in `out_dir`.
-    pub resume: bool,
-    /// Worker threads; `None` = all cores (one for an OpenSpiel game). Results do not depend
-    /// on it.
-    pub threads: Option<usize>,
-    /// Progress on stderr: one line per generation, and within a generation the games (or
-    /// bandit runs) evaluated of its total with ETAs, at most every 10 seconds.
-    pub progress: bool,
-    /// Stop once this generation is written (to test interrupted runs).
-    pub stop_after: Option<usize>,
-    /// Where fitness samples are played: `None` on this machine's threads, or as job steps
-    /// across a Slurm allocation (see `slurm::steps`); the run's files are the same bytes.
-    pub srun: Option<SrunOptions>,
-}
+/// What an evolution run takes besides its spec (`frame::RunOptions`; `stop_after` is the
+/// last generation written).
+pub use crate::frame::RunOptions;
 
 /// Where a generation's samples are played, and what counts them for progress lines: the one
 /// place the local and the Slurm runner differ, so racing, hashing and selection are the same
@@ -671,12 +656,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
         FitnessSpec::Games(games) => Some(games.game),
         _ => None,
     };
-    let default_threads = game.map_or(0, |g| g.default_threads());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(default_threads))
-        .build()
-        .expect("a thread pool");
-    let _hooks = game.and_then(|g| crate::arena::open_spiel::WorkerHooks::install(&pool, &g));
+    let pool = crate::frame::RunPool::new(opts.threads, game.as_ref()).expect("a thread pool");
     let stop_at = opts
         .stop_after
         .unwrap_or(usize::MAX)

@@ -608,11 +608,7 @@ pub fn run_league_until(
     order_longest_first(&mut pending, spec);
 
     let mut writer = RecordWriter::open(&path, valid_len)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(spec.game.default_threads()))
-        .build()
-        .expect("a thread pool");
-    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &spec.game);
+    let pool = crate::frame::RunPool::new(opts.threads, Some(&spec.game)).expect("a thread pool");
     let mut progress = GameProgress::new(
         spec,
         &jobs,

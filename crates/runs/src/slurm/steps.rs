@@ -213,7 +213,7 @@ fn results_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Reads (and checks) the work file of a step folder.
-fn read_work<W: StepWork>(dir: &Path) -> Result<W, StepError> {
+pub fn read_work<W: StepWork>(dir: &Path) -> Result<W, StepError> {
     let path = dir.join(WORK_FILE);
     let text = read_capped_text(&path, crate::runfs::MAX_DATA_FILE_BYTES, "a step's work")
         .map_err(|e| io(&path, e))?;

@@ -13,25 +13,14 @@ use super::{io_error, write_file, TuneError, TuneSpec};
 use crate::arena::Pairing;
 use crate::evolve::namespace::sweep_tile_seed;
 use crate::runfs::{FileError, SpecFile};
-use crate::slurm::launch::SrunOptions;
 use evomcts_search::ControllerSpec;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// How a tuning run is run.
-#[derive(Clone, Debug)]
-pub struct TuneOptions {
-    pub out_dir: PathBuf,
-    pub resume: bool,
-    pub threads: Option<usize>,
-    pub progress: bool,
-    /// Stop once this many steps are written (resume later).
-    pub stop_after: Option<usize>,
-    /// Play each step's games as a Slurm job step over the allocation; same rows.
-    pub srun: Option<SrunOptions>,
-}
+/// What a tuning run takes besides its spec (`frame::RunOptions`; `stop_after` counts steps).
+pub use crate::frame::RunOptions as TuneOptions;
 
 /// What a run (or this part of it) did.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,11 +186,7 @@ pub fn run_tune_until(
         .for_each(|r| text.push_str(&row_text(r)));
     write_file(&file, &text)?;
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(spec.game.default_threads()))
-        .build()
-        .expect("a thread pool");
-    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &spec.game);
+    let pool = crate::frame::RunPool::new(opts.threads, Some(&spec.game)).expect("a thread pool");
     let player = match &opts.srun {
         Some(options) => Player::Srun {
             dir,

@@ -23,7 +23,7 @@ use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use crate::evolve::namespace::validation_tile_seed;
 use crate::evolve::work::{PairingTask, Work};
 use crate::runfs::{resolve_controller, FileError, SpecFile, SpecFileError};
-use crate::slurm::launch::{SrunOptions, StepRunner};
+use crate::slurm::launch::StepRunner;
 use crate::slurm::steps::StepError;
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
@@ -31,7 +31,7 @@ use evomcts_search::mcts::{MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// A formula against tuned UCT on unseen tile sequences.
@@ -292,18 +292,9 @@ fn check_schedule(
     Ok(())
 }
 
-/// How a set of games is run.
-pub struct PlayOptions {
-    pub out_dir: PathBuf,
-    pub resume: bool,
-    pub threads: Option<usize>,
-    pub progress: bool,
-    /// Stop after this many tasks (pairing × sequence) are written (to test resume).
-    pub stop_after: Option<usize>,
-    /// Where the games are played: `None` on this machine's threads, or as job steps across a
-    /// Slurm allocation (see `slurm::steps`); the rows are the same.
-    pub srun: Option<SrunOptions>,
-}
+/// What a validation or a sweep takes besides its spec (`frame::RunOptions`; `stop_after`
+/// counts tasks, pairing × sequence).
+pub use crate::frame::RunOptions as PlayOptions;
 
 /// Tasks written per chunk.
 const CHUNK: usize = 16;
@@ -385,11 +376,7 @@ pub fn play_pairings_until(
         }
         write_file(&games_file, &text)?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(game.default_threads()))
-        .build()
-        .expect("a thread pool");
-    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &game);
+    let pool = crate::frame::RunPool::new(opts.threads, Some(&game)).expect("a thread pool");
     let started = Instant::now();
     let mut stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
     let mut next = done;
