@@ -645,11 +645,7 @@ impl OpenRun<'_> {
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
     let grammar = check_run(spec, opts)?;
     let dir = &opts.out_dir;
-    crate::runfs::create_folder(dir).map_err(|source| PopulationError::Io {
-        file: dir.display().to_string(),
-        source,
-    })?;
-    let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(dir, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
     let game = match &spec.fitness {

@@ -541,8 +541,7 @@ pub fn run_league_until(
         dir: dir_name.clone(),
         source,
     };
-    crate::runfs::create_folder(dir).map_err(io)?;
-    let _lock = RunLock::acquire(dir, &format!("league `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(dir, &format!("league `{}`", spec.name))?;
     let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");
     let path = record_path(dir);

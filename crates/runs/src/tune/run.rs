@@ -172,8 +172,7 @@ pub fn run_tune_until(
         return Err(TuneError::NoThreads);
     }
     let dir = &opts.out_dir;
-    crate::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
-    let _lock = crate::runfs::RunLock::acquire(dir, "tune")?;
+    let _lock = crate::runfs::RunLock::open_run_folder(dir, "tune")?;
     check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
     let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
     let file = dir.join(TUNE_CSV);

@@ -336,9 +336,8 @@ pub fn play_pairings_until(
         return Err(ValidateError::NoThreads);
     }
     let dir = &opts.out_dir;
-    crate::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
     // One process per folder: two drivers of one validation would append the same rows twice.
-    let _lock = crate::runfs::RunLock::acquire(dir, "validate")?;
+    let _lock = crate::runfs::RunLock::open_run_folder(dir, "validate")?;
     let spec_file = dir.join("spec.ron");
     let games_file = dir.join("games.csv");
     let dir_name = dir.display().to_string();
