@@ -27,7 +27,7 @@ use super::population::{
 use super::progress::Tracker;
 use super::racing::race;
 use super::reestimate;
-use super::report::{hall_of_fame, write_reports};
+use super::report::{hall_of_fame, write_reports, write_reports_of};
 use super::resume::open_history;
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
@@ -532,17 +532,23 @@ impl OpenRun<'_> {
         written: Option<Generation>,
         stop_at: usize,
     ) -> Result<(Generation, usize), EvolveError> {
-        let mut hashing = self.open_hashing(written.is_some())?;
+        // Every generation of the run, read once: each new one joins it, and the reports are
+        // written from it rather than from the files read back.
+        let mut history = match written {
+            Some(_) => read_generations(&self.opts.out_dir)?,
+            None => Vec::new(),
+        };
+        let mut hashing = self.open_hashing(&history)?;
         let mut made = 0;
         let mut current = match written {
             Some(generation) => generation,
             None => {
                 made += 1;
-                self.next_generation(None, hashing.as_mut())?
+                self.next_generation(None, hashing.as_mut(), &mut history)?
             }
         };
         while current.generation < stop_at {
-            current = self.next_generation(Some(&current), hashing.as_mut())?;
+            current = self.next_generation(Some(&current), hashing.as_mut(), &mut history)?;
             made += 1;
         }
         Ok((current, made))
@@ -551,29 +557,26 @@ impl OpenRun<'_> {
     /// Functional hashing's state when the spec asks for it: the bank is recorded before
     /// generation 0 and read back on resume, with the classes rebuilt from the generations
     /// written.
-    fn open_hashing(&self, resuming: bool) -> Result<Option<Hashing>, EvolveError> {
+    fn open_hashing(&self, written: &[Generation]) -> Result<Option<Hashing>, EvolveError> {
         let spec = self.breeding.spec;
         let Some(settings) = &spec.noise.functional_hashing else {
             return Ok(None);
         };
         let dir = &self.opts.out_dir;
-        let written = if resuming {
-            read_generations(dir)?
-        } else {
-            Vec::new()
-        };
         let hashing = self
             .pool
-            .install(|| Hashing::open(spec, settings, dir, &written))?;
+            .install(|| Hashing::open(spec, settings, dir, written))?;
         Ok(Some(hashing))
     }
 
     /// Generation 0 from nothing, every later one from the one before: made, taught to the
-    /// hashing classes, written with its champion and reports, then reported.
+    /// hashing classes, written with its champion, added to `history` (every generation
+    /// before it) and the reports written from that, then reported.
     fn next_generation(
         &self,
         previous: Option<&Generation>,
         mut hashing: Option<&mut Hashing>,
+        history: &mut Vec<Generation>,
     ) -> Result<Generation, EvolveError> {
         let Breeding { spec, at, .. } = self.breeding;
         let number = previous.map_or(0, |p| p.generation + 1);
@@ -595,7 +598,8 @@ impl OpenRun<'_> {
             runner.clear()?;
         }
         write_champion(self.opts, &next, &next.champion)?;
-        write_reports(&self.opts.out_dir, games_per_sample(spec))?;
+        history.push(next.clone());
+        write_reports_of(&self.opts.out_dir, history, games_per_sample(spec))?;
         at.tracker.report(spec, &next);
         Ok(next)
     }
@@ -678,7 +682,11 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     // them (the same bytes when they were current).
     write_champion(opts, &last, &last.champion)?;
     let reestimated = run.reestimate(&last)?;
-    write_reports(dir, games_per_sample(spec))?;
+    // Each generation made wrote the reports; a run that made none (resumed when finished,
+    // perhaps after a crash before its reports) rebuilds them from the generation files.
+    if generations_run == 0 {
+        write_reports(dir, games_per_sample(spec))?;
+    }
     Ok(RunOutcome {
         last,
         resumed_from,
