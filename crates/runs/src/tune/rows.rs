@@ -99,7 +99,7 @@ pub fn read_rows(path: &Path, names: &[&str], game: GameChoice) -> Result<Vec<Ro
     let expected = header(names);
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let corrupt = |message: String| TuneError::from(FileError::corrupt(&path, i + 1, message));
+        let corrupt = |message: String| TuneError::from(FileError::corrupt(path, i + 1, message));
         if i == 0 {
             if line != expected {
                 return Err(corrupt(format!("expected the header `{expected}`")));
