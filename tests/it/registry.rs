@@ -4,19 +4,7 @@
 //! and the Python package for a `match` whose arms name `GameChoice::` variants and that also
 //! has a catch-all arm.
 
-use std::path::{Path, PathBuf};
-
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, into: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, into);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            into.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 fn indent(line: &str) -> usize {
     line.len() - line.trim_start().len()
@@ -68,7 +56,7 @@ fn no_match_over_the_games_has_a_catch_all_arm() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for dir in ["crates", "src", "python/src"] {
-        sources(&root.join(dir), &mut files);
+        crate::support::rust_files(&root.join(dir), &mut files);
     }
     let choice = root.join("crates/runs/src/arena/choice.rs");
     assert!(files.contains(&choice), "the scan reads the registry");
