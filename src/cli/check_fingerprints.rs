@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use clap::Args;
+use evomcts::arena::GameChoice;
 use evomcts::evolve::hashing::check_fingerprints;
 use std::path::PathBuf;
 
@@ -35,9 +36,8 @@ pub fn run(args: CheckFingerprintsArgs) -> Result<()> {
         MAX_GAMES,
         "games",
     )?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
+    // Functional hashing, and so its bank, is Carcassonne's.
+    let pool = evomcts::frame::RunPool::new(args.threads, Some(&GameChoice::Carcassonne))?;
     let check = pool.install(|| check_fingerprints(&args.run, args.pairs, args.sequences))?;
     outln!(
         "{} distinct formulas, {} fingerprint classes with more than one; {} pairs checked",

@@ -6,15 +6,13 @@ use anyhow::{Context, Result};
 use clap::Args;
 use evomcts::analysis::plots::chart;
 use evomcts::analysis::studies::exact::{
-    compare_entrants, compare_table, exact_mcts_settings, exact_positions, measure_regret,
-    regret_table, tune_uct, ExactOptions, RegretFigure,
+    compare_champions, measure_regret, measured_positions, regret_table, CompareOptions,
+    ExactOptions, RegretFigure,
 };
-use evomcts::evolve::population::Champion;
-use evomcts::evolve::spec::{EvolveSpec, FitnessSpec};
+use evomcts::arena::GameChoice;
 use evomcts::games::pig::{solve, PigRules};
-use evomcts::search::mcts::{MctsSettings, Reward, Selection};
 use evomcts::{escape, runfs};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -114,29 +112,6 @@ fn check_bounds(args: &ExactArgs) -> Result<()> {
     }
 }
 
-/// The positions measured: refused when the game has none (a target so low that no decision
-/// has both moves legal), and a warning when it has fewer than asked.
-fn measured_positions(options: &ExactOptions) -> Result<Vec<evomcts::games::pig::PigState>> {
-    let positions = exact_positions(options).map_err(anyhow::Error::msg)?;
-    if positions.is_empty() {
-        anyhow::bail!(
-            "Pig to {} has no position where both moves are legal (a turn total above 0 and \
-             the target not reached): choose a larger --target",
-            options.rules.target
-        );
-    }
-    if positions.len() < options.positions {
-        evomcts::note!(
-            "warning: Pig to {} gave only {} distinct positions of the {} asked for (--positions); \
-             the table measures those",
-            options.rules.target,
-            positions.len(),
-            options.positions
-        );
-    }
-    Ok(positions)
-}
-
 pub fn run(args: ExactArgs) -> Result<()> {
     let rules = PigRules::new(args.target).map_err(anyhow::Error::msg)?;
     check_bounds(&args)?;
@@ -149,9 +124,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         c_e: args.c_e,
         depths: args.depths.clone(),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
+    let pool = evomcts::frame::RunPool::new(args.threads, Some(&GameChoice::Pig(rules)))
         .context("starting the worker threads")?;
     if !args.compare.is_empty() {
         return pool.install(|| compare(&args, options));
@@ -166,7 +139,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         solution.first_player_win_probability(),
         started.elapsed().as_secs_f64()
     );
-    let positions = measured_positions(&options)?;
+    let positions = measured_positions(&options).map_err(anyhow::Error::msg)?;
     let rows = pool
         .install(|| measure_regret(&options, &solution, &positions))
         .map_err(anyhow::Error::msg)?;
@@ -224,119 +197,31 @@ pub fn run(args: ExactArgs) -> Result<()> {
     Ok(())
 }
 
-/// The champion of an evolution run folder and the run's seed formula, each with the run's
-/// candidate settings, on Pig.
-fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2]> {
-    evomcts::evolve::population::check_evolution_folder(dir)?;
-    let spec_path = dir.join("spec.ron");
-    let spec_text = runfs::read_spec_text(&spec_path)?;
-    // Only the name and the candidate's settings are read (and checked when the search is
-    // built); files the run named, such as its grammar, are not needed here.
-    let spec: EvolveSpec =
-        runfs::parse_spec(&spec_text, &spec_path.display().to_string(), |_| Ok(()))?;
-    let FitnessSpec::Games(fitness) = &spec.fitness else {
-        anyhow::bail!(
-            "{}: a bandit run; only Carcassonne runs have MCTS settings to play Pig with",
-            dir.display()
-        );
-    };
-    let path = dir.join("champion.ron");
-    let text = runfs::read_capped_text(&path, runfs::MAX_SPEC_FILE_BYTES, "champion")?;
-    let champion = Champion::from_ron(&text, &path.display().to_string())?;
-    let with = |formula: &evomcts::formula::Formula| MctsSettings {
-        sims,
-        reward: Some(Reward::WinLoss),
-        selection: Selection::Formula(formula.to_string()),
-        ..fitness.candidate.clone()
-    };
-    Ok([
-        (
-            format!("{} champion #{}", spec.name, champion.member.id),
-            with(&champion.member.formula),
-        ),
-        (
-            format!("{} seed formula", spec.name),
-            with(&champion.reference.formula),
-        ),
-    ])
-}
-
-/// UCT tuned on positions disjoint from the measured ones, then every champion against it.
+/// UCT tuned on positions disjoint from the measured ones, then every champion against it
+/// (`analysis::studies::exact::compare_champions`), written to `--out`.
 fn compare(args: &ExactArgs, options: ExactOptions) -> Result<()> {
     let started = Instant::now();
-    let solution = solve(options.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let positions = measured_positions(&options)?;
-    let tuning: Vec<_> = exact_positions(&ExactOptions {
-        position_seed: options.position_seed + 1,
-        ..options.clone()
-    })
-    .map_err(anyhow::Error::msg)?
-    .into_iter()
-    .filter(|p| !positions.contains(p))
-    .collect();
-    let mut entrants = Vec::new();
-    for dir in &args.compare {
-        let [champion, seed] = champion_entrants(dir, args.sims)?;
-        entrants.push(champion);
-        // Runs that share a seed formula and settings show it once.
-        if !entrants.iter().any(|(_, s)| *s == seed.1) {
-            entrants.push(seed);
-        }
-    }
-    let tuned = tune_uct(&args.uct_grid, args.sims, &options, &solution, &tuning)
-        .map_err(anyhow::Error::msg)?;
-    let (best_c, _) = tuned
-        .iter()
-        .copied()
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .context("--uct-grid is empty")?;
-    let uct = exact_mcts_settings(
-        &ExactOptions {
-            c_e: best_c,
-            ..options.clone()
+    let compared = compare_champions(
+        &options,
+        &CompareOptions {
+            runs: args.compare.clone(),
+            sims: args.sims,
+            uct_grid: args.uct_grid.clone(),
         },
-        args.sims,
-    );
-    entrants.insert(0, (format!("UCT tuned on Pig (C_E = {best_c})"), uct));
-    let rows =
-        compare_entrants(&entrants, &options, &solution, &positions).map_err(anyhow::Error::msg)?;
-    let title = format!(
-        "Pig to {}: {} positions × {} seeds, {} simulations, rewards +1/0/−1; each entrant paired with tuned UCT",
-        options.rules.target,
-        positions.len(),
-        options.seeds,
-        args.sims
-    );
-    let table = compare_table(&title, &rows);
-    let tuning_line = tuned
-        .iter()
-        .map(|(c, r)| format!("C_E {c}: {r:.5}"))
-        .collect::<Vec<_>>()
-        .join("; ");
-    let markdown = format!(
-        "{}\nUCT's constant was chosen on {} other positions (seed {}), mean regret per constant: {tuning_line}.\n\nMade by `evomcts exact --compare {} --sims {} --positions {} --seed {} --seeds {}`. Regret: lost win probability of the chosen move under optimal play afterwards, mean ∓ 1.96·se over decisions; the difference is paired by position and seed (the same search seeds for every entrant), Wilcoxon signed-rank test on the paired differences.\n",
-        table.to_markdown(),
-        tuning.len(),
-        options.position_seed + 1,
-        args.compare
-            .iter()
-            .map(|d| d.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" "),
-        args.sims,
-        options.positions,
-        options.position_seed,
-        options.seeds
-    );
+    )
+    .map_err(anyhow::Error::msg)?;
     evomcts::runfs::create_folder(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
-    for (name, text) in [("compare.md", markdown), ("compare.csv", table.to_csv())] {
+    for (name, text) in [
+        ("compare.md", compared.markdown),
+        ("compare.csv", compared.table.to_csv()),
+    ] {
         let path = args.out.join(name);
         runfs::write_atomically(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    out!("{}", table.to_text())?;
-    evomcts::note!("UCT on the tuning positions: {tuning_line}");
+    out!("{}", compared.table.to_text())?;
+    evomcts::note!("UCT on the tuning positions: {}", compared.tuning_line);
     evomcts::note!(
         "written to {} in {:.1} s",
         escape::path(&args.out),

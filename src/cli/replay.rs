@@ -13,7 +13,9 @@ use evomcts::games::carcassonne::render::render_board;
 use evomcts::games::carcassonne::{replay_observed, GameState, ReplayStep, Reveal};
 use evomcts::league::report::TextTable;
 use evomcts::league::run::GameProgress;
-use evomcts::league::{load_runs, play_league_game, schedule, GameRow, LeagueGame, LeagueSpec};
+use evomcts::league::{
+    divergence, load_runs, play_league_game, schedule, GameRow, LeagueGame, LeagueSpec,
+};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
@@ -36,7 +38,7 @@ pub struct ReplayArgs {
     /// With --game: also draw the board after every turn into this folder (PNG and SVG).
     #[arg(long, requires = "game")]
     pictures: Option<PathBuf>,
-    /// Worker threads for verification [default: all cores].
+    /// Worker threads for verification [default: all cores; 1 for an OpenSpiel game].
     #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
     /// No progress bar while verifying.
@@ -105,9 +107,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
+    let pool = evomcts::frame::RunPool::new(args.threads, Some(&spec.game))?;
     let hash = spec.hash();
     let jobs: Vec<_> = games.iter().map(|g| g.job).collect();
     let progress = Mutex::new(GameProgress::new(
@@ -150,64 +150,6 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         bail!("{} recorded games did not reproduce", problems.len());
     }
     Ok(())
-}
-
-/// Where two games' moves first differ, as the line `replay` prints.
-fn first_different_move<M: PartialEq + std::fmt::Display>(a: &[M], b: &[M]) -> Option<String> {
-    let turn = a.iter().zip(b).position(|(x, y)| x != y)?;
-    Some(format!(
-        "turn {turn}: recorded {} but replay played {}",
-        a[turn], b[turn]
-    ))
-}
-
-fn divergence(recorded: &LeagueGame, again: &LeagueGame) -> Option<String> {
-    match (&recorded.game, &again.game) {
-        (PlayedGame::Carcassonne(a), PlayedGame::Carcassonne(b)) => {
-            if let Some(d) = first_different_move(&a.moves, &b.moves) {
-                return Some(d);
-            }
-            if a.moves.len() != b.moves.len() || a.draws != b.draws {
-                return Some("the sequence of tiles differs".into());
-            }
-        }
-        (PlayedGame::Pig(a), PlayedGame::Pig(b)) => {
-            if let Some(d) = first_different_move(&a.moves, &b.moves) {
-                return Some(d);
-            }
-            if a.moves.len() != b.moves.len() || a.rolls != b.rolls {
-                return Some("the sequence of rolls differs".into());
-            }
-        }
-        (PlayedGame::History(a), PlayedGame::History(b)) => {
-            if let Some(d) = first_different_move(&a.moves, &b.moves) {
-                return Some(d);
-            }
-            if a.moves.len() != b.moves.len() || a.outcomes != b.outcomes {
-                return Some("the sequence of chance outcomes differs".into());
-            }
-        }
-        (a, b) => {
-            return Some(format!(
-                "recorded a game of {}, replay played {}",
-                a.label(),
-                b.label()
-            ))
-        }
-    }
-    let (a, b) = (recorded.game.final_scores(), again.game.final_scores());
-    if a != b {
-        return Some(format!(
-            "final scores: recorded {} – {}, replayed {} – {}",
-            a[0], a[1], b[0], b[1]
-        ));
-    }
-    // The OpenSpiel version a game was replayed with is warned about once, not per game.
-    let mut again = again.clone();
-    if let (PlayedGame::History(a), PlayedGame::History(b)) = (&recorded.game, &mut again.game) {
-        b.open_spiel.clone_from(&a.open_spiel);
-    }
-    (*recorded != again).then(|| "records differ outside the moves (ES formulas or metrics)".into())
 }
 
 /// The recorded games, one row each in schedule order: the rows of `games.csv`.

@@ -15,7 +15,8 @@ pub struct StepWorkerArgs {
     /// Which worker this is, I/K [default: SLURM_PROCID/SLURM_NTASKS, or 0/1 outside Slurm].
     #[arg(long, value_name = "I/K")]
     worker: Option<String>,
-    /// Worker threads [default: SLURM_CPUS_PER_TASK, or all cores]. Results do not depend on it.
+    /// Worker threads [default: SLURM_CPUS_PER_TASK, or all cores; one for an OpenSpiel game].
+    /// Results do not depend on it.
     #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
 }
@@ -35,18 +36,14 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
         }
         None => WorkerSlot::from_env().map_err(anyhow::Error::msg)?,
     };
-    let threads = match args.threads {
-        Some(t) => t,
-        None => std::env::var("SLURM_CPUS_PER_TASK")
+    // Unless told, the allocation's CPUs per task, or else the default of the step's game.
+    let threads = args.threads.or_else(|| {
+        std::env::var("SLURM_CPUS_PER_TASK")
             .ok()
             .and_then(|v| v.trim().parse().ok())
             .filter(|&t| evomcts::bounds::check_threads(Some(t)).is_ok())
-            .unwrap_or(0),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let done = pool.install(|| run_worker(&args.dir, slot))?;
+    });
+    let done = run_worker(&args.dir, slot, threads)?;
     evomcts::note!(
         "worker {}/{}: {} tasks in {:.1} s",
         slot.index,

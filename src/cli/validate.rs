@@ -227,9 +227,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 .trim()
                 .parse()
                 .with_context(|| champion_file.display().to_string())?;
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(a.threads.unwrap_or(0))
-                .build()?;
+            let pool = evomcts::frame::RunPool::new(a.threads, None)?;
             let b = pool.install(|| {
                 bandit_baselines(
                     bandit,

@@ -1,7 +1,10 @@
 //! The logbook, hall of fame and lineage of a run match its generation files.
 
 use evomcts::evolve::population::read_generations;
-use evomcts::evolve::report::{all_members, hall_of_fame, HALL_SIZE};
+use evomcts::evolve::report::{
+    all_members, hall_of_fame, write_reports, HALL_OF_FAME, HALL_SIZE, LINEAGE_DOT, LINEAGE_SVG,
+    LOGBOOK,
+};
 use evomcts::evolve::{run_evolution, EvolveSpec, RunOptions};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -131,6 +134,47 @@ fn logbook_hall_of_fame_and_lineage_match_the_generation_files() {
     assert_eq!(svg.matches("<line ").count(), edges.len());
     for i in &ids {
         assert!(svg.contains(&format!(">#{i} (gen ")), "node #{i} not drawn");
+    }
+
+    // The run wrote them from the generations in hand; rebuilt from the generation files,
+    // as `report` and a resume of a finished run do, they are the same bytes.
+    let written = report_bytes(&dir);
+    write_reports(&dir, 1).unwrap();
+    assert_eq!(report_bytes(&dir), written);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The four report files of a run, by name.
+fn report_bytes(dir: &std::path::Path) -> Vec<(&'static str, Vec<u8>)> {
+    [LOGBOOK, HALL_OF_FAME, LINEAGE_DOT, LINEAGE_SVG]
+        .map(|name| (name, std::fs::read(dir.join(name)).unwrap()))
+        .to_vec()
+}
+
+/// A run stopped after each generation and resumed writes, generation by generation, the
+/// reports a rebuild from its files writes: the generations read back on resume join the
+/// ones made in hand.
+#[test]
+fn reports_written_from_the_generations_in_hand_are_a_rebuild_from_disk() {
+    let spec = EvolveSpec::from_ron(SPEC, "reports.ron").unwrap();
+    let dir = crate::support::scratch("evolve", "reports-in-hand");
+    let _ = std::fs::remove_dir_all(&dir);
+    for stop in 0..=spec.strategy.generations {
+        run_evolution(
+            &spec,
+            &RunOptions {
+                out_dir: dir.clone(),
+                resume: stop > 0,
+                threads: Some(2),
+                progress: false,
+                stop_after: Some(stop),
+                srun: None,
+            },
+        )
+        .unwrap();
+        let written = report_bytes(&dir);
+        write_reports(&dir, 1).unwrap();
+        assert_eq!(report_bytes(&dir), written, "after generation {stop}");
     }
     std::fs::remove_dir_all(dir).unwrap();
 }

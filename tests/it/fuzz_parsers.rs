@@ -327,7 +327,7 @@ fn run_step_files(test: &str, work: &str, todo: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("work.json"), work).unwrap();
     std::fs::write(dir.join("todo.json"), todo).unwrap();
-    if run_worker(&dir, WorkerSlot { index: 0, count: 1 }).is_ok() {
+    if run_worker(&dir, WorkerSlot { index: 0, count: 1 }, Some(1)).is_ok() {
         let work: Work = serde_json::from_str(work).unwrap();
         for values in read_results(&dir, &work).unwrap().into_iter().flatten() {
             assert!(

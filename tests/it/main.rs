@@ -42,6 +42,7 @@ mod outputs;
 mod pig_runs;
 mod presets;
 mod progress;
+mod registry;
 mod reliability;
 mod reliability_binary;
 mod reliability_bounds;

@@ -3,10 +3,11 @@
 //! paired statistics (`stats`), tournaments (`league`), offline evolution (`evolve`) and the
 //! validation and sweeps that measure its formulas (`validation`) and the tuning of a
 //! controller's constants (`tune`), on one machine or on a Slurm cluster (`slurm`: job arrays
-//! and job steps); `escape` makes names safe for every output and `progress` reports live work.
+//! and job steps); `escape` makes names safe for every output and `progress` reports live work;
+//! `frame` holds what every run kind shares (its options, its worker pool).
 //!
 //! Layers, lowest first: `escape`, `progress` → `runfs`, `stats` → `bounds`, `arena` →
-//! `league` → `slurm` → `evolve` → `validation` → `tune`; within `slurm`, only the scripts and
+//! `league` → `slurm`, `frame` → `evolve` → `validation` → `tune`; within `slurm`, only the scripts and
 //! the gathering of a league's slices use `league`, and `evolve` uses only the job steps.
 //!
 //! Architecture invariant: this crate uses `evomcts-games`, `evomcts-formula` and
@@ -17,6 +18,7 @@ pub mod arena;
 pub mod bounds;
 pub mod escape;
 pub mod evolve;
+pub mod frame;
 pub mod league;
 pub mod progress;
 pub mod runfs;

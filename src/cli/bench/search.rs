@@ -13,7 +13,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use evomcts::arena::{GameChoice, GameTask};
-use evomcts::games::carcassonne::{sample_positions, Rules};
+use evomcts::games::carcassonne::sample_positions;
 use evomcts::games::{Game, GameRng};
 use evomcts::search::mcts::{EsMode, MctsController, MctsSettings, Selection};
 use rand::{Rng, SeedableRng};
@@ -142,7 +142,7 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
         let positions = sample_positions(args.positions, args.seed, 20..50);
         bench_positions(&args, &positions, "20..50")?
     } else {
-        game.dispatch(Rules::default(), OnGame(&args))
+        game.dispatch(OnGame(&args))
             .map_err(|e| anyhow!("--game {}: {e}", game.label()))??
     };
     if args.json {

@@ -219,25 +219,27 @@ pub fn lay(
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Every Rust source file under `dir`, at any depth, added to `out`.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
 /// Every line of code (comments left out) of the workspace's sources (the command line's
 /// `src/` and each layer crate's `crates/*/src/`), as (`file:line`, code), for tests of rules
 /// that hold across the sources.
 pub fn source_lines() -> Vec<(String, String)> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    walk(&root.join("src"), &mut files);
+    rust_files(&root.join("src"), &mut files);
     for krate in std::fs::read_dir(root.join("crates")).unwrap() {
-        walk(&krate.unwrap().path().join("src"), &mut files);
+        rust_files(&krate.unwrap().path().join("src"), &mut files);
     }
     assert!(
         files.len() > 100,

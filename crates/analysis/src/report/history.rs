@@ -5,7 +5,6 @@
 
 use super::html::{self, table_of_cells, Cell};
 use super::ReportError;
-use evomcts_games::carcassonne::Rules;
 use evomcts_games::Game;
 use evomcts_runs::arena::{
     history_moves, open_spiel, replay_history, GameChoice, GameTask, HistoryRecord, Step,
@@ -57,7 +56,7 @@ pub fn history_rows(record: &HistoryRecord) -> Result<Vec<HistoryRow>, String> {
             Ok(rows)
         }
     }
-    record.game.dispatch(Rules::default(), Rows(record))?
+    record.game.dispatch(Rows(record))?
 }
 
 /// The page of game `number`, recorded by its history; `nav` links to the report and the
@@ -116,7 +115,7 @@ pub fn history_game_page(
     );
     let facts = GameFacts {
         label: &record.game.label(),
-        seed_name: "seed",
+        seed_name: record.game.seed_name(),
         seed: record.seed,
         final_scores: record.final_scores,
     };
@@ -150,7 +149,7 @@ fn unreplayed_page(
     );
     let facts = GameFacts {
         label: &record.game.label(),
-        seed_name: "seed",
+        seed_name: record.game.seed_name(),
         seed: record.seed,
         final_scores: record.final_scores,
     };

@@ -6,7 +6,7 @@ use super::html::{table_of_cells, Cell};
 use super::ReportError;
 use evomcts_games::pig::{PigMove, PigState};
 use evomcts_games::Game;
-use evomcts_runs::arena::{replay_pig_observed, PigRecord, Step};
+use evomcts_runs::arena::{replay_pig_observed, GameChoice, PigRecord, Step};
 use evomcts_runs::escape;
 use evomcts_runs::league::{LeagueGame, LeagueSpec};
 
@@ -108,9 +108,10 @@ pub fn pig_game_page(
         &headers,
         &cells,
     );
+    let described = GameChoice::Pig(record.pig).describe();
     let facts = GameFacts {
-        label: &format!("Pig to {}", record.pig.target),
-        seed_name: "dice seed",
+        label: &described.label,
+        seed_name: described.seed_name,
         seed: record.dice_seed,
         final_scores: record.final_scores,
     };

@@ -7,6 +7,10 @@
 //! Each (position, seed) decision is independent and seeded from the options, so the figures
 //! do not depend on the thread count.
 
+mod compare;
+
+pub use compare::{compare_champions, CompareOptions, Comparison};
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use rayon::prelude::*;
@@ -76,6 +80,29 @@ pub struct RegretRow {
 pub fn exact_positions(options: &ExactOptions) -> Result<Vec<PigState>, String> {
     pig::sample_positions(options.rules, options.positions, options.position_seed)
         .map_err(|e| e.to_string())
+}
+
+/// The measured positions ([`exact_positions`]): none is an error naming the target, fewer
+/// than asked a warning on stderr (the table measures those).
+pub fn measured_positions(options: &ExactOptions) -> Result<Vec<PigState>, String> {
+    let positions = exact_positions(options)?;
+    if positions.is_empty() {
+        return Err(format!(
+            "Pig to {} has no position where both moves are legal (a turn total above 0 and \
+             the target not reached): choose a larger --target",
+            options.rules.target
+        ));
+    }
+    if positions.len() < options.positions {
+        evomcts_runs::note!(
+            "warning: Pig to {} gave only {} distinct positions of the {} asked for (--positions); \
+             the table measures those",
+            options.rules.target,
+            positions.len(),
+            options.positions
+        );
+    }
+    Ok(positions)
 }
 
 fn row(searcher: &'static str, budget: u32, regrets: &[f64]) -> RegretRow {

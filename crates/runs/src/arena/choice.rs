@@ -1,7 +1,12 @@
 //! Which game a spec plays: the registry of games. [`GameChoice`] lists every game the tool
-//! plays and [`GameChoice::dispatch`] is the one `match` that turns a choice into its start
-//! state, a generic `G: Game`; everything else the runs do with a game goes through it, so a
-//! new game is registered by a variant and an arm here (docs/new-game.md).
+//! plays; [`GameChoice::describe`] is the one `match` that says what a run needs to know of a
+//! game (a [`GameType`], as OpenSpiel's `GameType` describes a game: its label, how its seeds
+//! are worded, its default threads, its record kind), and [`GameChoice::dispatch_with_rules`]
+//! the one `match` that turns a choice into its start state, a generic `G: Game`. Everything
+//! else the runs do with a game goes through these two, and no `match` over the games has a
+//! `_` arm (`tests/it/registry.rs` scans the sources), so a new game is registered by a
+//! variant and an arm in each, and one that forgets something does not compile
+//! (docs/new-game.md).
 
 use evomcts_games::carcassonne::GameState;
 use evomcts_games::carcassonne::Rules;
@@ -27,6 +32,40 @@ pub enum GameChoice {
     OpenSpiel(OpenSpielGame),
 }
 
+/// How a game's finished games are played and recorded (`arena::play_seated`), which also
+/// chooses its pages in the report: by Carcassonne's referee into a `GameRecord` (the board
+/// viewer), by Pig's loop into a `PigRecord` (the table of banked scores), or, for every
+/// other game, into its history (`arena::history`: the steps with the game's `text`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    Carcassonne,
+    Pig(PigRules),
+    History,
+}
+
+/// What a run needs to know of a game besides its start state, written once per game in
+/// [`GameChoice::describe`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameType {
+    /// The game's name for tables and messages: `Carcassonne`, `Pig to 100`, `Connect Four`.
+    pub label: String,
+    /// What the seed of a game's chance events is called in tables and messages.
+    pub seed_name: &'static str,
+    /// What a validation's sequences of chance events are called in its summary.
+    pub sequences: String,
+    /// What their seeds are called, in the plural.
+    pub seeds_name: &'static str,
+    /// Worker threads a run of the game uses unless told (0: every core).
+    pub default_threads: usize,
+    /// How its games are recorded (and so its pages in the report).
+    pub record: RecordKind,
+    /// What the game is played for ([`Game::OBJECTIVE`] of the type `dispatch` plays).
+    pub objective: Objective,
+    /// Whether the game is OpenSpiel's, played through the provider a front end installs
+    /// (its version recorded with its games, the provider's worker hooks installed in a pool).
+    pub open_spiel: bool,
+}
+
 /// Work on one game whatever the game: [`GameChoice::dispatch`] calls `run` with the game's
 /// start state.
 pub trait GameTask {
@@ -41,8 +80,12 @@ impl GameChoice {
     }
 
     /// Runs `task` on the game's start state (Carcassonne under `rules`): the one place that
-    /// lists the games. An error says why the game's parameters give no start state.
-    pub fn dispatch<T: GameTask>(&self, rules: Rules, task: T) -> Result<T::Output, String> {
+    /// builds the games. An error says why the game's parameters give no start state.
+    pub fn dispatch_with_rules<T: GameTask>(
+        &self,
+        rules: Rules,
+        task: T,
+    ) -> Result<T::Output, String> {
         Ok(match *self {
             GameChoice::Carcassonne => task.run(GameState::new(rules)),
             GameChoice::Pig(pig) => task.run(PigState::new(pig).map_err(|e| e.to_string())?),
@@ -51,36 +94,85 @@ impl GameChoice {
         })
     }
 
+    /// Runs `task` on the game's start state, Carcassonne under its default rules: what
+    /// checks, bounds and report pages need, which play no Carcassonne game of a spec.
+    pub fn dispatch<T: GameTask>(&self, task: T) -> Result<T::Output, String> {
+        self.dispatch_with_rules(Rules::default(), task)
+    }
+
+    /// What a run needs to know of the game: the one place each game describes itself, every
+    /// field written for every game (a test checks `objective` and `record` against what
+    /// `dispatch` and `play_seated` do).
+    pub fn describe(&self) -> GameType {
+        match *self {
+            GameChoice::Carcassonne => GameType {
+                label: "Carcassonne".into(),
+                seed_name: "tile seed",
+                sequences: "tile sequences".into(),
+                seeds_name: "tile seeds",
+                default_threads: 0,
+                record: RecordKind::Carcassonne,
+                objective: GameState::OBJECTIVE,
+                open_spiel: false,
+            },
+            GameChoice::Pig(rules) => {
+                let label = format!("Pig to {}", rules.target);
+                GameType {
+                    sequences: format!("sequences of die rolls of {label}"),
+                    label,
+                    seed_name: "dice seed",
+                    seeds_name: "dice seeds",
+                    default_threads: 0,
+                    record: RecordKind::Pig(rules),
+                    objective: PigState::OBJECTIVE,
+                    open_spiel: false,
+                }
+            }
+            GameChoice::ConnectFour => GameType {
+                label: "Connect Four".into(),
+                seed_name: "seed",
+                sequences: "seeds of Connect Four".into(),
+                seeds_name: "seeds",
+                default_threads: 0,
+                record: RecordKind::History,
+                objective: ConnectFourState::OBJECTIVE,
+                open_spiel: false,
+            },
+            // Every call into an OpenSpiel game takes Python's GIL, so a run uses one thread
+            // unless told (the committed connect_four league: 3.6 s on one thread, 4.9 s on
+            // two; docs/openspiel.md).
+            GameChoice::OpenSpiel(game) => {
+                let label = format!("OpenSpiel's {game}");
+                GameType {
+                    sequences: format!("seeds of {label}"),
+                    label,
+                    seed_name: "seed",
+                    seeds_name: "seeds",
+                    default_threads: 1,
+                    record: RecordKind::History,
+                    objective: ExternalGame::OBJECTIVE,
+                    open_spiel: true,
+                }
+            }
+        }
+    }
+
     /// What the game is played for, from which a controller spec takes the reward and final
     /// move it leaves out. The game's own `Game::OBJECTIVE`, read from the type `dispatch`
     /// plays, so no start state is needed (an OpenSpiel spec in the binary is read too);
-    /// a test checks each arm against `dispatch`.
+    /// a test checks each game's against `dispatch`.
     pub fn objective(&self) -> Objective {
-        match self {
-            GameChoice::Carcassonne => GameState::OBJECTIVE,
-            GameChoice::Pig(_) => PigState::OBJECTIVE,
-            GameChoice::ConnectFour => ConnectFourState::OBJECTIVE,
-            GameChoice::OpenSpiel(_) => ExternalGame::OBJECTIVE,
-        }
+        self.describe().objective
     }
 
     /// The game's name for tables and messages: `Carcassonne`, `Pig to 100`, `Connect Four`.
     pub fn label(&self) -> String {
-        match self {
-            GameChoice::Carcassonne => "Carcassonne".into(),
-            GameChoice::Pig(rules) => format!("Pig to {}", rules.target),
-            GameChoice::ConnectFour => "Connect Four".into(),
-            GameChoice::OpenSpiel(game) => format!("OpenSpiel's {game}"),
-        }
+        self.describe().label
     }
 
     /// What the seed of a game's chance events is called in tables and messages.
     pub fn seed_name(&self) -> &'static str {
-        match self {
-            GameChoice::Carcassonne => "tile seed",
-            GameChoice::Pig(_) => "dice seed",
-            _ => "seed",
-        }
+        self.describe().seed_name
     }
 
     /// A spec's Carcassonne `rules` are meaningful only when it plays Carcassonne: another game
@@ -111,7 +203,7 @@ impl GameChoice {
             type Output = ();
             fn run<G: Game>(self, _: G) {}
         }
-        self.dispatch(Rules::default(), Start)
+        self.dispatch(Start)
     }
 
     /// That this process can play the game: an OpenSpiel game where OpenSpiel cannot be
@@ -139,13 +231,9 @@ impl GameChoice {
     }
 
     /// Worker threads a run of this game uses unless told: 0 (every core) for a native game,
-    /// 1 for an OpenSpiel game, whose every call takes Python's GIL (the committed connect_four
-    /// league: 3.6 s on one thread, 4.9 s on two; docs/openspiel.md).
+    /// 1 for an OpenSpiel game ([`GameChoice::describe`]).
     pub fn default_threads(&self) -> usize {
-        match self {
-            GameChoice::OpenSpiel(_) => 1,
-            _ => 0,
-        }
+        self.describe().default_threads
     }
 
     /// Whether the game gives moves features (the formula terminals `G` … `T`).
@@ -157,7 +245,7 @@ impl GameChoice {
                 G::OFFERS_MOVE_FEATURES
             }
         }
-        self.dispatch(Rules::default(), Offers).unwrap_or(false)
+        self.dispatch(Offers).unwrap_or(false)
     }
 
     /// That the game offers what a controller asks of it (a Star evaluation), the message
@@ -181,7 +269,7 @@ impl GameChoice {
                 }
             }
         }
-        self.dispatch(Rules::default(), Check(spec))?
+        self.dispatch(Check(spec))?
             .map_err(|e| format!("{e} (in {})", self.label()))
     }
 
@@ -196,8 +284,7 @@ impl GameChoice {
             }
         }
         let unbounded = (f64::from(i32::MIN), f64::from(i32::MAX));
-        self.dispatch(Rules::default(), ScoreRange)
-            .unwrap_or(unbounded)
+        self.dispatch(ScoreRange).unwrap_or(unbounded)
     }
 
     /// The highest final score a player can reach ([`Game::max_score`]).
@@ -208,10 +295,10 @@ impl GameChoice {
     /// The OpenSpiel version that plays this game, recorded with its games (`None` for a
     /// native game).
     pub fn open_spiel_version(&self) -> Option<String> {
-        match self {
-            GameChoice::OpenSpiel(_) => super::open_spiel::installed_version(),
-            _ => None,
-        }
+        self.describe()
+            .open_spiel
+            .then(super::open_spiel::installed_version)
+            .flatten()
     }
 
     /// That `score` is a final score a game of this game can end with: a whole number in
@@ -249,11 +336,10 @@ impl GameChoice {
                 start.check_result(self.0)
             }
         }
-        self.dispatch(Rules::default(), Check(scores))?
-            .map_err(|why| {
-                let [a, b] = scores.map(crate::escape::number);
-                format!("{a} and {b} are not a result a game can end with: {why}")
-            })
+        self.dispatch(Check(scores))?.map_err(|why| {
+            let [a, b] = scores.map(crate::escape::number);
+            format!("{a} and {b} are not a result a game can end with: {why}")
+        })
     }
 
     /// Builds the controller of `spec` for this game once and drops it: what a run does before
@@ -266,7 +352,7 @@ impl GameChoice {
                 self.0.build::<G>(0).map(drop).map_err(|e| e.to_string())
             }
         }
-        self.dispatch(Rules::default(), Build(spec))?
+        self.dispatch(Build(spec))?
     }
 }
 
@@ -289,10 +375,73 @@ mod tests {
             GameChoice::Pig(PigRules::default()),
             GameChoice::ConnectFour,
         ] {
-            let dispatched = choice.dispatch(Rules::default(), Of).unwrap();
+            let dispatched = choice.dispatch(Of).unwrap();
             assert_eq!(choice.objective(), dispatched, "{}", choice.label());
         }
         assert_eq!(GameChoice::Carcassonne.objective(), Objective::Points);
         assert_eq!(GameChoice::ConnectFour.objective(), Objective::WinLoss);
+    }
+
+    /// A game's `record` is the kind of record `play_seated` writes for it, and its words are
+    /// the ones the tables, summaries and report pages have always printed.
+    #[test]
+    fn each_game_describes_the_record_it_plays_and_its_words() {
+        let random = ControllerSpec::Random;
+        for choice in [
+            GameChoice::Carcassonne,
+            GameChoice::Pig(PigRules::new(20).unwrap()),
+            GameChoice::ConnectFour,
+        ] {
+            let played = super::super::play_seated(
+                choice,
+                Rules::default(),
+                7,
+                [&random, &random],
+                [1, 2],
+                None,
+            )
+            .unwrap()
+            .game;
+            let kind = match &played {
+                super::super::PlayedGame::Carcassonne(_) => RecordKind::Carcassonne,
+                super::super::PlayedGame::Pig(r) => RecordKind::Pig(r.pig),
+                super::super::PlayedGame::History(_) => RecordKind::History,
+            };
+            assert_eq!(choice.describe().record, kind, "{}", choice.label());
+            assert_eq!(played.choice(), choice);
+        }
+        let words = |c: GameChoice| {
+            let d = c.describe();
+            (d.label, d.seed_name, d.sequences, d.seeds_name)
+        };
+        assert_eq!(
+            words(GameChoice::Carcassonne),
+            (
+                "Carcassonne".into(),
+                "tile seed",
+                "tile sequences".into(),
+                "tile seeds"
+            )
+        );
+        assert_eq!(
+            words(GameChoice::Pig(PigRules::default())),
+            (
+                "Pig to 100".into(),
+                "dice seed",
+                "sequences of die rolls of Pig to 100".into(),
+                "dice seeds"
+            )
+        );
+        assert_eq!(
+            words(GameChoice::ConnectFour),
+            (
+                "Connect Four".into(),
+                "seed",
+                "seeds of Connect Four".into(),
+                "seeds"
+            )
+        );
+        assert_eq!(GameChoice::Carcassonne.default_threads(), 0);
+        assert_eq!(GameChoice::ConnectFour.open_spiel_version(), None);
     }
 }

@@ -20,7 +20,7 @@ pub mod play;
 pub mod record;
 pub mod seatings;
 
-pub use choice::{GameChoice, GameTask};
+pub use choice::{GameChoice, GameTask, GameType, RecordKind};
 pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError, Step};
 pub use open_spiel::{OpenSpielGame, OpenSpielSpec};
 pub use play::{

@@ -403,30 +403,13 @@ pub trait OpenSpielProvider: Send + Sync {
     fn worker_stopped(&self) {}
 }
 
-/// While it lives, every worker of `pool` has been told it plays OpenSpiel games
-/// ([`OpenSpielProvider::worker_started`]); dropped, each is told it stopped. `None` for a
-/// native game or without a provider.
-pub struct WorkerHooks<'a> {
-    pool: &'a rayon::ThreadPool,
-    provider: &'static dyn OpenSpielProvider,
-}
-
-impl<'a> WorkerHooks<'a> {
-    pub fn install(pool: &'a rayon::ThreadPool, game: &super::GameChoice) -> Option<Self> {
-        let super::GameChoice::OpenSpiel(_) = game else {
-            return None;
-        };
-        let provider: &'static dyn OpenSpielProvider = PROVIDER.get()?.as_ref();
-        pool.broadcast(|_| provider.worker_started());
-        Some(WorkerHooks { pool, provider })
+/// The provider whose worker hooks a pool playing `game` installs (`frame::RunPool`): the
+/// installed one for an OpenSpiel game, `None` for a native game or without a provider.
+pub fn worker_hooks(game: &super::GameChoice) -> Option<&'static dyn OpenSpielProvider> {
+    if !game.describe().open_spiel {
+        return None;
     }
-}
-
-impl Drop for WorkerHooks<'_> {
-    fn drop(&mut self) {
-        let provider = self.provider;
-        self.pool.broadcast(|_| provider.worker_stopped());
-    }
+    Some(PROVIDER.get()?.as_ref())
 }
 
 static PROVIDER: OnceLock<Box<dyn OpenSpielProvider>> = OnceLock::new();

@@ -1,6 +1,6 @@
 //! Playing one game between two controller specs, whichever game, and replaying a Pig record.
 
-use super::choice::{GameChoice, GameTask};
+use super::choice::{GameChoice, GameTask, RecordKind};
 use super::history::{play_history, replay_history, ReplayError, Step};
 use super::record::{PigRecord, PlayedGame};
 use evomcts_games::carcassonne::{play_game, GameError, GameState, Move, Rules};
@@ -85,8 +85,8 @@ pub fn play_seated(
     seat_seeds: [u64; 2],
     top: Option<usize>,
 ) -> Result<SeatedPlay, PlayError> {
-    match game {
-        GameChoice::Carcassonne => {
+    match game.describe().record {
+        RecordKind::Carcassonne => {
             let mut first = Seat::<GameState>::build(specs[0], seat_seeds[0], 0, top)?;
             let mut second = Seat::<GameState>::build(specs[1], seat_seeds[1], 1, top)?;
             let (_, record) = play_game(rules, seed, [&mut first, &mut second])?;
@@ -99,7 +99,7 @@ pub fn play_seated(
                 searches: [first.searches, second.searches],
             })
         }
-        GameChoice::Pig(pig) => {
+        RecordKind::Pig(pig) => {
             let mut first = Seat::<PigState>::build(specs[0], seat_seeds[0], 0, None)?;
             let mut second = Seat::<PigState>::build(specs[1], seat_seeds[1], 1, None)?;
             let record = play_pig(pig, seed, [&mut first, &mut second])?;
@@ -113,8 +113,8 @@ pub fn play_seated(
             })
         }
         // Every other game keeps its history (`arena::history`).
-        _ => game
-            .dispatch(
+        RecordKind::History => game
+            .dispatch_with_rules(
                 rules,
                 PlayHistory {
                     choice: game,

@@ -312,14 +312,7 @@ fn play_tournament(
         FitnessSpec::Games(g) => Some(g.game),
         FitnessSpec::Bandit(_) => None,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(
-            opts.threads
-                .unwrap_or_else(|| game.map_or(0, |g| g.default_threads())),
-        )
-        .build()
-        .expect("a thread pool");
-    let _hooks = game.and_then(|g| crate::arena::open_spiel::WorkerHooks::install(&pool, &g));
+    let pool = crate::frame::RunPool::new(opts.threads, game.as_ref()).expect("a thread pool");
     let runner = opts.srun.clone().map(|o| {
         let r = StepRunner::new(&opts.out_dir, o);
         r.set_context("the tournament");

@@ -30,40 +30,25 @@ use super::population::{
 use super::progress::Tracker;
 use super::racing::race;
 use super::reestimate;
-use super::report::{hall_of_fame, write_reports};
+use super::report::{hall_of_fame, write_reports, write_reports_of};
 use super::resume::open_history;
 use super::spec::FitnessSpec;
 use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
 use super::work::play_fitness_steps;
 use crate::runfs::{derive_seed, RunLock};
-use crate::slurm::launch::{SrunOptions, StepRunner};
+use crate::slurm::launch::StepRunner;
 use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
 use evomcts_games::GameRng;
 use rand::SeedableRng;
-use std::path::PathBuf;
 
 /// Streams of derived seeds, one per purpose.
 const MUTATION: u64 = 1;
 const SAMPLES: u64 = 2;
 const ELITE: u64 = 3;
 
-pub struct RunOptions {
-    /// The run's folder, e.g. `populations/<name>`.
-    pub out_dir: PathBuf,
-    /// Continue from the last generation written in `out_dir`.
-    pub resume: bool,
-    /// Worker threads; `None` = all cores (one for an OpenSpiel game). Results do not depend
-    /// on it.
-    pub threads: Option<usize>,
-    /// Progress on stderr: one line per generation, and within a generation the games (or
-    /// bandit runs) evaluated of its total with ETAs, at most every 10 seconds.
-    pub progress: bool,
-    /// Stop once this generation is written (to test interrupted runs).
-    pub stop_after: Option<usize>,
-    /// Where fitness samples are played: `None` on this machine's threads, or as job steps
-    /// across a Slurm allocation (see `slurm::steps`); the run's files are the same bytes.
-    pub srun: Option<SrunOptions>,
-}
+/// What an evolution run takes besides its spec (`frame::RunOptions`; `stop_after` is the
+/// last generation written).
+pub use crate::frame::RunOptions;
 
 /// Where a generation's samples are played, and what counts them for progress lines: the one
 /// place the local and the Slurm runner differ, so racing, hashing and selection are the same
@@ -585,17 +570,23 @@ impl OpenRun<'_> {
         written: Option<Generation>,
         stop_at: usize,
     ) -> Result<(Generation, usize), EvolveError> {
-        let mut hashing = self.open_hashing(written.is_some())?;
+        // Every generation of the run, read once: each new one joins it, and the reports are
+        // written from it rather than from the files read back.
+        let mut history = match written {
+            Some(_) => read_generations(&self.opts.out_dir)?,
+            None => Vec::new(),
+        };
+        let mut hashing = self.open_hashing(&history)?;
         let mut made = 0;
         let mut current = match written {
             Some(generation) => generation,
             None => {
                 made += 1;
-                self.next_generation(None, hashing.as_mut())?
+                self.next_generation(None, hashing.as_mut(), &mut history)?
             }
         };
         while current.generation < stop_at {
-            current = self.next_generation(Some(&current), hashing.as_mut())?;
+            current = self.next_generation(Some(&current), hashing.as_mut(), &mut history)?;
             made += 1;
         }
         Ok((current, made))
@@ -604,29 +595,26 @@ impl OpenRun<'_> {
     /// Functional hashing's state when the spec asks for it: the bank is recorded before
     /// generation 0 and read back on resume, with the classes rebuilt from the generations
     /// written.
-    fn open_hashing(&self, resuming: bool) -> Result<Option<Hashing>, EvolveError> {
+    fn open_hashing(&self, written: &[Generation]) -> Result<Option<Hashing>, EvolveError> {
         let spec = self.breeding.spec;
         let Some(settings) = &spec.noise.functional_hashing else {
             return Ok(None);
         };
         let dir = &self.opts.out_dir;
-        let written = if resuming {
-            read_generations(dir)?
-        } else {
-            Vec::new()
-        };
         let hashing = self
             .pool
-            .install(|| Hashing::open(spec, settings, dir, &written))?;
+            .install(|| Hashing::open(spec, settings, dir, written))?;
         Ok(Some(hashing))
     }
 
     /// Generation 0 from nothing, every later one from the one before: made, taught to the
-    /// hashing classes, written with its champion and reports, then reported.
+    /// hashing classes, written with its champion, added to `history` (every generation
+    /// before it) and the reports written from that, then reported.
     fn next_generation(
         &self,
         previous: Option<&Generation>,
         mut hashing: Option<&mut Hashing>,
+        history: &mut Vec<Generation>,
     ) -> Result<Generation, EvolveError> {
         let Breeding { spec, at, .. } = self.breeding;
         let number = previous.map_or(0, |p| p.generation + 1);
@@ -648,7 +636,8 @@ impl OpenRun<'_> {
             runner.clear()?;
         }
         write_champion(self.opts, &next, &next.champion)?;
-        write_reports(&self.opts.out_dir, games_per_sample(spec))?;
+        history.push(next.clone());
+        write_reports_of(&self.opts.out_dir, history, games_per_sample(spec))?;
         at.tracker.report(spec, &next);
         Ok(next)
     }
@@ -726,23 +715,14 @@ impl OpenRun<'_> {
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
     let grammar = check_run(spec, opts)?;
     let dir = &opts.out_dir;
-    crate::runfs::create_folder(dir).map_err(|source| PopulationError::Io {
-        file: dir.display().to_string(),
-        source,
-    })?;
-    let _lock = RunLock::acquire(dir, &format!("evolve `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(dir, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
     let game = match &spec.fitness {
         FitnessSpec::Games(games) => Some(games.game),
         _ => None,
     };
-    let default_threads = game.map_or(0, |g| g.default_threads());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(default_threads))
-        .build()
-        .expect("a thread pool");
-    let _hooks = game.and_then(|g| crate::arena::open_spiel::WorkerHooks::install(&pool, &g));
+    let pool = crate::frame::RunPool::new(opts.threads, game.as_ref()).expect("a thread pool");
     let stop_at = opts
         .stop_after
         .unwrap_or(usize::MAX)
@@ -769,7 +749,11 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     write_champion(opts, &last, &last.champion)?;
     let reestimated = run.reestimate(&last)?;
     run.pareto(&last)?;
-    write_reports(dir, games_per_sample(spec))?;
+    // Each generation made wrote the reports; a run that made none (resumed when finished,
+    // perhaps after a crash before its reports) rebuilds them from the generation files.
+    if generations_run == 0 {
+        write_reports(dir, games_per_sample(spec))?;
+    }
     Ok(RunOutcome {
         last,
         resumed_from,

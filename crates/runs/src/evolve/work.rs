@@ -252,10 +252,34 @@ impl StepWork for Work {
     }
 }
 
-/// Plays this worker's share of the step in `dir` (see `slurm::steps::run_worker`): what the
-/// `step-worker` command runs.
-pub fn run_worker(dir: &Path, slot: WorkerSlot) -> Result<WorkerOutcome, StepError> {
-    steps::run_worker::<Work>(dir, slot)
+impl Work {
+    /// The game the step's tasks play (`None` for bandit runs).
+    pub fn game(&self) -> Option<GameChoice> {
+        match self {
+            Work::Fitness { fitness, .. } => match fitness.as_ref() {
+                FitnessSpec::Games(games) => Some(games.game),
+                FitnessSpec::Bandit(_) => None,
+            },
+            Work::Pairings { game, .. } => Some(*game),
+        }
+    }
+}
+
+/// Plays this worker's share of the step in `dir` (see `slurm::steps::run_worker`) on
+/// `threads` workers (`None`: the default of the step's game), the pool built as a run's is
+/// (`frame::RunPool`): what the `step-worker` command runs.
+pub fn run_worker(
+    dir: &Path,
+    slot: WorkerSlot,
+    threads: Option<usize>,
+) -> Result<WorkerOutcome, StepError> {
+    let work: Work = steps::read_work(dir)?;
+    let pool = crate::frame::RunPool::new(threads, work.game().as_ref()).map_err(|e| {
+        StepError::Worker {
+            message: format!("starting the worker threads: {e}"),
+        }
+    })?;
+    pool.install(|| steps::run_worker::<Work>(dir, slot))
 }
 
 #[cfg(test)]
@@ -311,7 +335,7 @@ mod tests {
         let folder = write_work(&dir, &w).unwrap();
         write_todo(&folder, &[0, 1, 2, 3, 4]).unwrap();
         for index in 0..2 {
-            let done = run_worker(&folder, WorkerSlot { index, count: 2 }).unwrap();
+            let done = run_worker(&folder, WorkerSlot { index, count: 2 }, Some(2)).unwrap();
             assert_eq!(done.tasks, [3, 2][index]);
         }
         let values = read_results(&folder, &w).unwrap();

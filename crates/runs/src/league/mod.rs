@@ -7,6 +7,7 @@
 //! the tables (docs/outputs.md describes every file).
 
 pub mod analyse;
+pub mod divergence;
 pub mod load;
 pub mod records;
 pub mod report;
@@ -17,6 +18,7 @@ pub mod standings;
 /// The statistics live below `league` and `evolve`, which both use them.
 pub use crate::stats;
 
+pub use divergence::divergence;
 pub use load::{load_runs, LoadError, MergeReport};
 pub use records::{
     es_decisions_of, read_records, record_path, EsDecisionSummary, LeagueGame, SearchDecision,

@@ -541,8 +541,7 @@ pub fn run_league_until(
         dir: dir_name.clone(),
         source,
     };
-    crate::runfs::create_folder(dir).map_err(io)?;
-    let _lock = RunLock::acquire(dir, &format!("league `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(dir, &format!("league `{}`", spec.name))?;
     let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");
     let path = record_path(dir);
@@ -608,11 +607,7 @@ pub fn run_league_until(
     order_longest_first(&mut pending, spec);
 
     let mut writer = RecordWriter::open(&path, valid_len)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(spec.game.default_threads()))
-        .build()
-        .expect("a thread pool");
-    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &spec.game);
+    let pool = crate::frame::RunPool::new(opts.threads, Some(&spec.game)).expect("a thread pool");
     let mut progress = GameProgress::new(
         spec,
         &jobs,

@@ -32,6 +32,8 @@ pub enum LockError {
     Busy { dir: String, holder: String },
     #[error("{dir} is in use by another run of this same process ({holder}): another thread (of a Python program, say) is working in it; wait for that run to finish, or choose another folder")]
     BusyHere { dir: String, holder: String },
+    #[error("{dir}: cannot create the run folder: {source}")]
+    Create { dir: String, source: std::io::Error },
     #[error("{file}: cannot lock the run folder: {source}")]
     Io {
         file: String,
@@ -40,6 +42,17 @@ pub enum LockError {
 }
 
 impl RunLock {
+    /// Opens a run's folder for `what`: creates it (`create_folder`, with its checks) and
+    /// locks it. The one opener of every run kind (leagues, evolution, validation, tuning, the
+    /// gathering of a league's slices).
+    pub fn open_run_folder(dir: &Path, what: &str) -> Result<RunLock, LockError> {
+        super::create_folder(dir).map_err(|source| LockError::Create {
+            dir: dir.display().to_string(),
+            source,
+        })?;
+        RunLock::acquire(dir, what)
+    }
+
     /// Locks `dir` (which must exist) for `what` (e.g. "league runs/quick.ron"), or says who
     /// holds it.
     pub fn acquire(dir: &Path, what: &str) -> Result<RunLock, LockError> {

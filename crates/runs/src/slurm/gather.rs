@@ -69,8 +69,7 @@ pub fn gather_slices(
         path: path.display().to_string(),
         source,
     };
-    crate::runfs::create_folder(dir).map_err(|e| io(dir, e))?;
-    let _lock = RunLock::acquire(dir, &format!("gathering the slices of `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(dir, &format!("gathering the slices of `{}`", spec.name))?;
     let mut runs = Vec::with_capacity(slices.len() + 1);
     if record_path(dir).is_file() && dir.join("spec.ron").is_file() {
         runs.push(dir.to_path_buf());

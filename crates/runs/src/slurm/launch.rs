@@ -167,10 +167,7 @@ impl StepRunner {
         match std::fs::remove_dir_all(self.steps()) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(StepError::Io {
-                file: self.steps().display().to_string(),
-                message: e.to_string(),
-            }),
+            Err(e) => Err(crate::runfs::FileError::io(&self.steps(), e).into()),
         }
     }
 }

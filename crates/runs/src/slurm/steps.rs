@@ -90,8 +90,8 @@ struct TaskRecord {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StepError {
-    #[error("{file}: {message}")]
-    Io { file: String, message: String },
+    #[error(transparent)]
+    File(#[from] crate::runfs::FileError),
     #[error("{file}:{line}: {message}; the step folder is not this run's: remove it to play its games again")]
     Corrupt {
         file: String,
@@ -113,10 +113,7 @@ pub enum StepError {
 }
 
 fn io(path: &Path, e: impl std::fmt::Display) -> StepError {
-    StepError::Io {
-        file: path.display().to_string(),
-        message: e.to_string(),
-    }
+    crate::runfs::FileError::io(path, e).into()
 }
 
 fn work_json(work: &impl StepWork) -> String {
@@ -216,7 +213,7 @@ fn results_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Reads (and checks) the work file of a step folder.
-fn read_work<W: StepWork>(dir: &Path) -> Result<W, StepError> {
+pub fn read_work<W: StepWork>(dir: &Path) -> Result<W, StepError> {
     let path = dir.join(WORK_FILE);
     let text = read_capped_text(&path, crate::runfs::MAX_DATA_FILE_BYTES, "a step's work")
         .map_err(|e| io(&path, e))?;

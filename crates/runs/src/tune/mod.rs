@@ -37,7 +37,7 @@ pub use rows::TUNE_CSV;
 pub use run::{run_tune, run_tune_until, step_seed, TuneOptions, TuneOutcome, TuneResult};
 pub use spec::{Parameter, SpsaSpec, TuneSpec};
 
-use crate::runfs::SpecFileError;
+use crate::runfs::{FileError, SpecFileError};
 use crate::slurm::steps::StepError;
 use crate::validation::ValidateError;
 use std::path::Path;
@@ -47,14 +47,8 @@ use std::path::Path;
 pub enum TuneError {
     #[error(transparent)]
     Spec(#[from] SpecFileError),
-    #[error("{file}: {message}")]
-    Io { file: String, message: String },
-    #[error("{file}:{line}: {message} (left untouched; remove the folder to start again)")]
-    Corrupt {
-        file: String,
-        line: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{dir} holds a tuning run of a different spec; resume it with its own spec ({dir}/spec.ron) or choose another --out")]
     SpecChanged { dir: String },
     #[error("{dir} holds evaluations (tune.csv) but no spec.ron, so nothing says which spec played them: put its spec.ron back, or choose another --out")]
@@ -80,13 +74,10 @@ pub enum TuneError {
 }
 
 fn io_error(file: &Path, e: impl std::fmt::Display) -> TuneError {
-    TuneError::Io {
-        file: file.display().to_string(),
-        message: e.to_string(),
-    }
+    FileError::io(file, e).into()
 }
 
-/// Writes `text` to `path` whole or not at all.
+/// Writes `text` to `path` whole or not at all (`runfs::write_file`).
 fn write_file(path: &Path, text: &str) -> Result<(), TuneError> {
-    crate::runfs::write_atomically(path, text.as_bytes()).map_err(|e| io_error(path, e))
+    Ok(crate::runfs::write_file(path, text)?)
 }

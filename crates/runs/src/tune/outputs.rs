@@ -10,6 +10,7 @@ use super::reestimate::{Reestimate, REESTIMATE_FIRST};
 use super::run::{Trajectory, TuneResult};
 use super::{write_file, TuneError, TuneSpec};
 use crate::escape::number;
+use crate::runfs::FileError;
 use crate::validation::{p_text, summary_table};
 use evomcts_search::ControllerSpec;
 use std::path::Path;
@@ -205,11 +206,7 @@ pub fn read_trajectory(dir: &Path, spec: &TuneSpec) -> Result<Vec<TrajectoryPoin
     let width = spec.parameters.len();
     let mut points = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {
-        let corrupt = |message: String| TuneError::Corrupt {
-            file: path.display().to_string(),
-            line: i + 1,
-            message,
-        };
+        let corrupt = |message: String| TuneError::from(FileError::corrupt(&path, i + 1, message));
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != width + 5 {
             return Err(corrupt(format!(

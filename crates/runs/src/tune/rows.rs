@@ -9,6 +9,7 @@
 
 use super::TuneError;
 use crate::arena::{GameChoice, SeatingScores};
+use crate::runfs::FileError;
 use std::path::Path;
 
 /// The file's name in the run folder.
@@ -98,11 +99,7 @@ pub fn read_rows(path: &Path, names: &[&str], game: GameChoice) -> Result<Vec<Ro
     let expected = header(names);
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let corrupt = |message: String| TuneError::Corrupt {
-            file: path.display().to_string(),
-            line: i + 1,
-            message,
-        };
+        let corrupt = |message: String| TuneError::from(FileError::corrupt(path, i + 1, message));
         if i == 0 {
             if line != expected {
                 return Err(corrupt(format!("expected the header `{expected}`")));

@@ -12,26 +12,15 @@ use super::spsa::Spsa;
 use super::{io_error, write_file, TuneError, TuneSpec};
 use crate::arena::Pairing;
 use crate::evolve::namespace::sweep_tile_seed;
-use crate::runfs::SpecFile;
-use crate::slurm::launch::SrunOptions;
+use crate::runfs::{FileError, SpecFile};
 use evomcts_search::ControllerSpec;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// How a tuning run is run.
-#[derive(Clone, Debug)]
-pub struct TuneOptions {
-    pub out_dir: PathBuf,
-    pub resume: bool,
-    pub threads: Option<usize>,
-    pub progress: bool,
-    /// Stop once this many steps are written (resume later).
-    pub stop_after: Option<usize>,
-    /// Play each step's games as a Slurm job step over the allocation; same rows.
-    pub srun: Option<SrunOptions>,
-}
+/// What a tuning run takes besides its spec (`frame::RunOptions`; `stop_after` counts steps).
+pub use crate::frame::RunOptions as TuneOptions;
 
 /// What a run (or this part of it) did.
 #[derive(Clone, Debug, PartialEq)]
@@ -135,11 +124,12 @@ fn replay(spec: &TuneSpec, rows: &[Row], file: &Path) -> Result<(Trajectory, usi
         {
             if row.step != step || row.side != side || row.values != values || row.tile_seed != seed
             {
-                return Err(TuneError::Corrupt {
-                    file: file.display().to_string(),
-                    line: step * per_step + k + 2,
-                    message: "does not belong to this spec's schedule".into(),
-                });
+                return Err(FileError::corrupt(
+                    file,
+                    step * per_step + k + 2,
+                    "does not belong to this spec's schedule",
+                )
+                .into());
             }
         }
         let (plus, minus) = evaluations(these);
@@ -182,8 +172,7 @@ pub fn run_tune_until(
         return Err(TuneError::NoThreads);
     }
     let dir = &opts.out_dir;
-    crate::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
-    let _lock = crate::runfs::RunLock::acquire(dir, "tune")?;
+    let _lock = crate::runfs::RunLock::open_run_folder(dir, "tune")?;
     check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
     let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
     let file = dir.join(TUNE_CSV);
@@ -196,11 +185,7 @@ pub fn run_tune_until(
         .for_each(|r| text.push_str(&row_text(r)));
     write_file(&file, &text)?;
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(spec.game.default_threads()))
-        .build()
-        .expect("a thread pool");
-    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &spec.game);
+    let pool = crate::frame::RunPool::new(opts.threads, Some(&spec.game)).expect("a thread pool");
     let player = match &opts.srun {
         Some(options) => Player::Srun {
             dir,

@@ -22,8 +22,8 @@
 use crate::arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use crate::evolve::namespace::validation_tile_seed;
 use crate::evolve::work::{PairingTask, Work};
-use crate::runfs::{resolve_controller, SpecFile, SpecFileError};
-use crate::slurm::launch::{SrunOptions, StepRunner};
+use crate::runfs::{resolve_controller, FileError, SpecFile, SpecFileError};
+use crate::slurm::launch::StepRunner;
 use crate::slurm::steps::StepError;
 use crate::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_games::carcassonne::Rules;
@@ -31,7 +31,7 @@ use evomcts_search::mcts::{MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// A formula against tuned UCT on unseen tile sequences.
@@ -170,14 +170,8 @@ fn row_text(r: &GameRow) -> String {
 pub enum ValidateError {
     #[error(transparent)]
     Spec(#[from] SpecFileError),
-    #[error("{file}: {message}")]
-    Io { file: String, message: String },
-    #[error("{file}:{line}: {message} (left untouched; remove the folder to start again)")]
-    Corrupt {
-        file: String,
-        line: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{dir} holds games of a different spec; resume it with its own spec ({dir}/spec.ron) or choose another --out")]
     SpecChanged { dir: String },
     #[error("{dir} holds games (games.csv) but no spec.ron, so nothing says which spec played them: put its spec.ron back, or choose another --out")]
@@ -200,16 +194,12 @@ pub enum ValidateError {
 }
 
 fn io_error(file: &Path, e: impl std::fmt::Display) -> ValidateError {
-    ValidateError::Io {
-        file: file.display().to_string(),
-        message: e.to_string(),
-    }
+    FileError::io(file, e).into()
 }
 
-/// Writes `text` to `path` whole or not at all (`runfs::write_atomically`).
+/// Writes `text` to `path` whole or not at all (`runfs::write_file`).
 fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
-    crate::runfs::write_atomically(path, text.as_bytes())
-        .map_err(|e| io_error(path, format_args!("{}: {e}", path.display())))
+    Ok(crate::runfs::write_file(path, text)?)
 }
 
 /// The rows of `games.csv`, each checked to be a game of `game` that could have been played:
@@ -230,19 +220,14 @@ fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateErro
     for (i, line) in text.lines().enumerate() {
         if i == 0 {
             if line != HEADER {
-                return Err(ValidateError::Corrupt {
-                    file: path.display().to_string(),
-                    line: 1,
-                    message: format!("expected the header `{HEADER}`"),
-                });
+                return Err(
+                    FileError::corrupt(path, 1, format!("expected the header `{HEADER}`")).into(),
+                );
             }
             continue;
         }
-        let corrupt = |message: String| ValidateError::Corrupt {
-            file: path.display().to_string(),
-            line: i + 1,
-            message,
-        };
+        let corrupt =
+            |message: String| ValidateError::from(FileError::corrupt(path, i + 1, message));
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != 6 {
             return Err(corrupt(format!("expected 6 fields, got {}", f.len())));
@@ -299,28 +284,17 @@ fn check_schedule(
             || r.candidate_seat != k % 2
             || r.tile_seed != tile_seeds[j.min(tile_seeds.len() - 1)]
         {
-            return Err(ValidateError::Corrupt {
-                file: file.display().to_string(),
-                line: k + 2,
-                message: "does not belong to this spec's schedule".into(),
-            });
+            return Err(
+                FileError::corrupt(file, k + 2, "does not belong to this spec's schedule").into(),
+            );
         }
     }
     Ok(())
 }
 
-/// How a set of games is run.
-pub struct PlayOptions {
-    pub out_dir: PathBuf,
-    pub resume: bool,
-    pub threads: Option<usize>,
-    pub progress: bool,
-    /// Stop after this many tasks (pairing × sequence) are written (to test resume).
-    pub stop_after: Option<usize>,
-    /// Where the games are played: `None` on this machine's threads, or as job steps across a
-    /// Slurm allocation (see `slurm::steps`); the rows are the same.
-    pub srun: Option<SrunOptions>,
-}
+/// What a validation or a sweep takes besides its spec (`frame::RunOptions`; `stop_after`
+/// counts tasks, pairing × sequence).
+pub use crate::frame::RunOptions as PlayOptions;
 
 /// Tasks written per chunk.
 const CHUNK: usize = 16;
@@ -362,9 +336,8 @@ pub fn play_pairings_until(
         return Err(ValidateError::NoThreads);
     }
     let dir = &opts.out_dir;
-    crate::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
     // One process per folder: two drivers of one validation would append the same rows twice.
-    let _lock = crate::runfs::RunLock::acquire(dir, "validate")?;
+    let _lock = crate::runfs::RunLock::open_run_folder(dir, "validate")?;
     let spec_file = dir.join("spec.ron");
     let games_file = dir.join("games.csv");
     let dir_name = dir.display().to_string();
@@ -402,11 +375,7 @@ pub fn play_pairings_until(
         }
         write_file(&games_file, &text)?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(game.default_threads()))
-        .build()
-        .expect("a thread pool");
-    let _hooks = crate::arena::open_spiel::WorkerHooks::install(&pool, &game);
+    let pool = crate::frame::RunPool::new(opts.threads, Some(&game)).expect("a thread pool");
     let started = Instant::now();
     let mut stop = opts.stop_after.unwrap_or(usize::MAX).min(tasks.len());
     let mut next = done;
@@ -683,14 +652,8 @@ pub fn run_validation(
 
 /// What a game's sequences of chance events and their seeds are called in summaries.
 fn sequence_words(game: GameChoice) -> (String, &'static str) {
-    match game {
-        GameChoice::Carcassonne => ("tile sequences".into(), "tile seeds"),
-        GameChoice::Pig(_) => (
-            format!("sequences of die rolls of {}", game.label()),
-            "dice seeds",
-        ),
-        _ => (format!("seeds of {}", game.label()), "seeds"),
-    }
+    let described = game.describe();
+    (described.sequences, described.seeds_name)
 }
 
 /// A folder's `summary.md`: the title, the description, `body`, the table and `tail`, each

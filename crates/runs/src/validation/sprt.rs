@@ -15,7 +15,7 @@ use super::{
     check_schedule, p_text, read_rows, summarise, GameRow, PairingSummary, ValidateError,
     ValidateSpec,
 };
-use crate::runfs::SpecFile;
+use crate::runfs::{FileError, SpecFile};
 use crate::sequential::{self, Decision, Hypotheses, Outcome, PairDiffs, SprtSpec};
 use serde::Serialize;
 use std::path::Path;
@@ -234,18 +234,14 @@ impl TestChoice {
 pub fn from_records(dir: &Path, choice: &TestChoice) -> Result<FromRecords, ValidateError> {
     let spec_file = dir.join("spec.ron");
     let spec = ValidateSpec::from_file(&spec_file)?;
-    let test = choice
-        .for_spec(&spec)
-        .map_err(|(field, message)| ValidateError::Io {
-            file: spec_file.display().to_string(),
-            message: format!("the test's `{field}` {message}"),
-        })?;
+    let test = choice.for_spec(&spec).map_err(|(field, message)| {
+        FileError::io(&spec_file, format!("the test's `{field}` {message}"))
+    })?;
     let games_file = dir.join("games.csv");
     if !games_file.is_file() {
-        return Err(ValidateError::Io {
-            file: games_file.display().to_string(),
-            message: "no games: a validation folder holds games.csv".into(),
-        });
+        return Err(
+            FileError::io(&games_file, "no games: a validation folder holds games.csv").into(),
+        );
     }
     let rows = read_rows(&games_file, spec.game)?;
     let tasks: Vec<(usize, usize)> = (0..spec.sequences).map(|j| (0, j)).collect();
