@@ -112,7 +112,10 @@ fn a_tiny_connect_four_study_writes_every_output_and_resumes_byte_for_byte() {
             row["win_low"].parse().unwrap(),
             row["win_high"].parse().unwrap(),
         );
-        assert!(low <= rate && rate <= high && low >= 0.0 && high <= 1.0, "{row:?}");
+        assert!(
+            low <= rate && rate <= high && low >= 0.0 && high <= 1.0,
+            "{row:?}"
+        );
         let c_e: f64 = row["c_e"].parse().unwrap();
         assert!((0.001..=5.0).contains(&c_e), "{row:?}");
         assert!(["h0", "h1", "undecided"].contains(&row["sprt_decision"].as_str()));
@@ -126,9 +129,15 @@ fn a_tiny_connect_four_study_writes_every_output_and_resumes_byte_for_byte() {
     }
     // The validation plays the champion the evolution crowned, at the tuned constant.
     let validated = std::fs::read_to_string(whole.join("sims-10/validate/spec.ron")).unwrap();
-    assert!(validated.contains(&format!("c_e: {}", rows[0]["c_e"])), "{validated}");
+    assert!(
+        validated.contains(&format!("c_e: {}", rows[0]["c_e"])),
+        "{validated}"
+    );
     let md = std::fs::read_to_string(whole.join("study.md")).unwrap();
-    assert!(md.contains("| 10 |") && md.contains("| 20 |") && md.contains("Wilson"), "{md}");
+    assert!(
+        md.contains("| 10 |") && md.contains("| 20 |") && md.contains("Wilson"),
+        "{md}"
+    );
 
     // Stopped after phase 1, 2 and 4, on other thread counts, each time resumed.
     let split = scratch("study", "split");
@@ -159,7 +168,10 @@ fn a_tiny_connect_four_study_writes_every_output_and_resumes_byte_for_byte() {
     )
     .unwrap();
     let page = std::fs::read_to_string(report.index).unwrap();
-    assert!(page.contains("Study c4-study") || page.contains("<h1>Study"), "{page}");
+    assert!(
+        page.contains("Study c4-study") || page.contains("<h1>Study"),
+        "{page}"
+    );
     assert!(page.contains("study.csv") && page.contains("sims-20/validate"));
 }
 
@@ -210,7 +222,11 @@ fn a_study_killed_at_any_moment_resumes_to_the_same_bytes() {
         whole.to_str().unwrap(),
         "--quiet",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let killed = root.join("killed");
     let mut kills = 0;
     let mut resume = false;
@@ -248,7 +264,10 @@ fn a_tiny_pig_study_runs_end_to_end() {
     let row = &out.rows[0];
     assert_eq!((row.game.as_str(), row.budget), ("Pig to 20", 20));
     // Without the sequential test the validation plays its cap.
-    assert_eq!((row.validation.games, row.games[2], &row.sprt), (8, 8, &None));
+    assert_eq!(
+        (row.validation.games, row.games[2], &row.sprt),
+        (8, 8, &None)
+    );
     let csv = csv_rows(&std::fs::read_to_string(dir.join("study.csv")).unwrap());
     assert_eq!(csv[0]["sprt_decision"], "");
     assert_eq!(csv[0]["validate_games"], "8");
@@ -268,16 +287,36 @@ fn bad_study_specs_are_refused_naming_the_place_or_the_field() {
             "tune: (gamez: 24,",
             &["bad.ron:6:", "gamez"],
         ),
-        ("budgets: [10, 20],", "budgets: [],", &["`budgets`", "between 1"]),
-        ("budgets: [10, 20],", "budgets: [10, 10],", &["`budgets[1]`", "twice"]),
+        (
+            "budgets: [10, 20],",
+            "budgets: [],",
+            &["`budgets`", "between 1"],
+        ),
+        (
+            "budgets: [10, 20],",
+            "budgets: [10, 10],",
+            &["`budgets[1]`", "twice"],
+        ),
         ("budgets: [10, 20],", "budgets: [10, 0],", &["`budgets[1]`"]),
         ("seed: 3,", "seed: 3, runs: 2,", &["`runs`", "only 1"]),
         ("samples: 4,", "samples: 1,", &["`evolve.samples`"]),
         ("mu: 2,", "mu: 2, elites: 3,", &["`evolve.elites`"]),
-        ("games_cap: 40", "games_cap: 41", &["`validate.games_cap`", "even"]),
-        ("games_cap: 40", "games_cap: 40, alpha: 1.5", &["`validate.alpha`"]),
+        (
+            "games_cap: 40",
+            "games_cap: 41",
+            &["`validate.games_cap`", "even"],
+        ),
+        (
+            "games_cap: 40",
+            "games_cap: 40, alpha: 1.5",
+            &["`validate.alpha`"],
+        ),
         ("games: 24,", "games: 4,", &["`tune.games`"]),
-        ("games: 24,", "games: 24, low: 1.0, high: 0.5,", &["`tune.high`"]),
+        (
+            "games: 24,",
+            "games: 24, low: 1.0, high: 0.5,",
+            &["`tune.high`"],
+        ),
         (
             "generations: 2,",
             "generations: 2, grammar: \"no-such-grammar.ron\",",
@@ -305,6 +344,31 @@ fn bad_study_specs_are_refused_naming_the_place_or_the_field() {
         for e in *expected {
             assert!(stderr.contains(e), "{to}: expected {e:?} in {stderr}");
         }
-        assert!(!out_dir.exists(), "{to}: a refused spec wrote {}", out_dir.display());
+        assert!(
+            !out_dir.exists(),
+            "{to}: a refused spec wrote {}",
+            out_dir.display()
+        );
     }
+}
+
+#[test]
+fn the_documented_spec_reads_and_docs_outputs_lists_every_column_of_study_csv() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spec = StudySpec::from_file(root.join("docs/study/connect-four-smoke.ron")).unwrap();
+    assert_eq!(
+        (spec.budgets.as_slice(), spec.validate.games_cap),
+        (&[10, 50][..], 400)
+    );
+    let doc = std::fs::read_to_string(root.join("docs/outputs.md")).unwrap();
+    let section = doc
+        .split("### `study.csv`")
+        .nth(1)
+        .and_then(|s| s.split("\n#").next())
+        .expect("docs/outputs.md has a study.csv section");
+    let columns: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
+        .collect();
+    assert_eq!(columns.join(","), STUDY_CSV_HEADER);
 }
