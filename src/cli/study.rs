@@ -69,9 +69,10 @@ pub fn run(args: StudyArgs) -> Result<()> {
     for r in &outcome.rows {
         let v = &r.validation;
         outln!(
-            "{} simulations: C_E {} -> {}; champion `{}`; win rate {:.3} [{:.3}, {:.3}] over {} games, score difference {:+.3} [{:+.3}, {:+.3}], Wilcoxon p = {}, SPRT {}",
+            "{} simulations: C_E {} -> tuned {}, played {}; champion `{}`; win rate {:.3} [{:.3}, {:.3}] over {} games, score difference {:+.3} [{:+.3}, {:+.3}], Wilcoxon p = {}, SPRT {}",
             r.budget,
             escape::number(r.c_e_start),
+            escape::number(r.c_e_tuned),
             escape::number(r.c_e),
             r.simplified,
             v.win_rate,

@@ -118,9 +118,19 @@ fn a_tiny_connect_four_study_writes_every_output_and_resumes_byte_for_byte() {
         );
         let c_e: f64 = row["c_e"].parse().unwrap();
         assert!((0.001..=5.0).contains(&c_e), "{row:?}");
+        // The constant played: the tuned one unless its re-estimate is below the start.
+        let played = if row["c_e_diff"].parse::<f64>().unwrap() < 0.0 {
+            &row["c_e_start"]
+        } else {
+            &row["c_e_tuned"]
+        };
+        assert_eq!(&row["c_e"], played, "{row:?}");
         assert!(["h0", "h1", "undecided"].contains(&row["sprt_decision"].as_str()));
         let games: usize = row["validate_games"].parse().unwrap();
-        assert!(games > 0 && games <= 40 && games % 2 == 0, "{row:?}");
+        assert!(
+            games > 0 && games <= 40 && games.is_multiple_of(2),
+            "{row:?}"
+        );
         assert!(row["evolve_games"].parse::<usize>().unwrap() > 0);
         for p in ["wilcoxon_p", "c_e_diff_p"] {
             let p: f64 = row[p].parse().unwrap();

@@ -18,7 +18,7 @@ pub const STUDY_CSV: &str = "study.csv";
 pub const STUDY_MD: &str = "study.md";
 
 /// The header of `study.csv`.
-pub const STUDY_CSV_HEADER: &str = "game,budget,c_e_start,c_e,c_e_diff,c_e_diff_low,c_e_diff_high,c_e_diff_p,champion,champion_simplified,win_rate,win_low,win_high,diff_mean,diff_low,diff_high,wilcoxon_p,sprt_decision,sprt_llr,tune_games,evolve_games,validate_games";
+pub const STUDY_CSV_HEADER: &str = "game,budget,c_e_start,c_e_tuned,c_e,c_e_diff,c_e_diff_low,c_e_diff_high,c_e_diff_p,champion,champion_simplified,win_rate,win_low,win_high,diff_mean,diff_low,diff_high,wilcoxon_p,sprt_decision,sprt_llr,tune_games,evolve_games,validate_games";
 
 /// A phase of a budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +60,9 @@ pub struct BudgetRow {
     pub game: String,
     pub budget: u32,
     pub c_e_start: f64,
+    /// SPSA's recommendation.
+    pub c_e_tuned: f64,
+    /// The constant evolution and validation played (`run::played_c_e`).
     pub c_e: f64,
     /// The tuning's re-estimate: tuned − start per sequence, mean, 95% interval, Wilcoxon p.
     pub c_e_diff: (f64, f64, f64, f64),
@@ -87,7 +90,8 @@ impl BudgetRow {
             game: spec.game.label(),
             budget,
             c_e_start: tuned.start[0],
-            c_e: tuned.tuned[0],
+            c_e_tuned: tuned.tuned[0],
+            c_e: super::run::played_c_e(tuned),
             c_e_diff: (r.paired_mean, r.paired_low, r.paired_high, r.paired_p),
             champion: champion.clone(),
             simplified: champion.simplify(),
@@ -109,6 +113,7 @@ impl BudgetRow {
             quoted(&self.game),
             self.budget.to_string(),
             self.c_e_start.to_string(),
+            self.c_e_tuned.to_string(),
             self.c_e.to_string(),
             self.c_e_diff.0.to_string(),
             self.c_e_diff.1.to_string(),
@@ -141,7 +146,7 @@ impl BudgetRow {
                 format!("{d} (LLR {llr:+.3})")
             });
         format!(
-            "| {} | {} → {} ({:+.3} [{:+.3}, {:+.3}], p = {}) | `{}` | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.3} [{:+.3}, {:+.3}] | {} | {sprt} | {} / {} / {} |\n",
+            "| {} | {} → {} ({:+.3} [{:+.3}, {:+.3}], p = {}); played {} | `{}` | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.3} [{:+.3}, {:+.3}] | {} | {sprt} | {} / {} / {} |\n",
             self.budget,
             crate::escape::number(self.c_e_start),
             crate::escape::number(self.c_e),
@@ -149,6 +154,7 @@ impl BudgetRow {
             self.c_e_diff.1,
             self.c_e_diff.2,
             p_text(self.c_e_diff.3),
+            crate::escape::number(self.c_e),
             self.simplified,
             v.wins,
             v.draws,
@@ -194,12 +200,12 @@ fn markdown(spec: &StudySpec, rows: &[BudgetRow]) -> String {
         spec.budgets.len(),
         spec.seed
     ));
-    text.push_str("| simulations | C_E: start → tuned (re-estimate: tuned − start [95% CI], Wilcoxon p) | champion (simplified) | W-D-L | win rate [95% Wilson] | score difference [95% CI] | Wilcoxon p | SPRT | games: tune / evolve / validate |\n|---|---|---|---|---|---|---|---|---|\n");
+    text.push_str("| simulations | C_E: start → tuned (re-estimate: tuned − start [95% CI], Wilcoxon p); played | champion (simplified) | W-D-L | win rate [95% Wilson] | score difference [95% CI] | Wilcoxon p | SPRT | games: tune / evolve / validate |\n|---|---|---|---|---|---|---|---|---|\n");
     rows.iter().for_each(|r| text.push_str(&r.markdown()));
     let test = spec.sprt();
     let (h0, h1) = test.hypotheses.describe();
     text.push_str(&format!(
-        "\nAt each budget: UCT's C_E tuned by SPSA ({} games on sweep sequences, then {} fresh sweep sequences × 2 seatings of re-estimate against the starting constant; folder `sims-B/tune`); evolution from UCT against UCT at the tuned constant ({} generations, μ = {}, λ = {}, {} sequences a candidate{}, the hall of fame's best {} re-estimated on fresh sequences; `sims-B/evolve`); the re-estimate's champion against UCT at the tuned constant on validation sequences, which neither tuning nor evolution plays, both seatings, at most {} games{} (`sims-B/validate`).\n\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same differences. Once the sequential test stops early, the fixed-N statistics are estimates after a sequential stop (biased away from zero).\n",
+        "\nAt each budget: UCT's C_E tuned by SPSA ({} games on sweep sequences, then {} fresh sweep sequences × 2 seatings of re-estimate against the starting constant; folder `sims-B/tune`; the constant played from then on is the tuned one unless the re-estimate puts it below the start, then the start); evolution from UCT against UCT at that constant ({} generations, μ = {}, λ = {}, {} sequences a candidate{}, the hall of fame's best {} re-estimated on fresh sequences; `sims-B/evolve`); the re-estimate's champion against UCT at that constant on validation sequences, which neither tuning nor evolution plays, both seatings, at most {} games{} (`sims-B/validate`).\n\nWin rate: Wilson 95% interval over games (draws count one half). Score difference: per sequence the mean of its two seatings, mean ± 1.96·se over sequences; Wilcoxon signed-rank test on the same differences. Once the sequential test stops early, the fixed-N statistics are estimates after a sequential stop (biased away from zero).\n",
         spec.tune.games,
         spec.tune.reestimate_sequences,
         spec.evolve.generations,

@@ -70,7 +70,7 @@ pub fn run_study(spec: &StudySpec, opts: &StudyOptions) -> Result<StudyOutcome, 
         let tuned = tune_phase(spec, budget, opts)?;
         record(dir, &mut done, budget, Phase::Tune, tuned.1, None)?;
         progress.end(tuned.1);
-        let c_e = tuned.0.tuned[0];
+        let c_e = played_c_e(&tuned.0);
 
         if halt(Phase::Evolve, &done) {
             break;
@@ -146,6 +146,17 @@ fn tune_phase(
     let reestimated: usize = result.reestimate.summaries.iter().map(|s| s.games).sum();
     let games = (outcome.steps_done * tune.games_per_step() + reestimated) as u64;
     Ok((result, games))
+}
+
+/// The constant evolution and validation play: the tuned one, unless its re-estimate on fresh
+/// sweep sequences puts it below the start (mean paired difference < 0), then the start. Chosen
+/// on sweep sequences only, never on validation games.
+pub fn played_c_e(tuned: &TuneResult) -> f64 {
+    if tuned.reestimate.paired_mean < 0.0 {
+        tuned.start[0]
+    } else {
+        tuned.tuned[0]
+    }
 }
 
 /// Evolves at `budget` against UCT at `c_e`: the champion (the re-estimate's crowned one) and
