@@ -22,10 +22,13 @@ fn study_text(dir: &Path, name: &str, missing: &str) -> String {
 /// The phases' folders that exist, each with the command that reports it (`report` for a tuning
 /// or evolution run; a validation has its `summary.md` and `validate sequential`).
 fn phases_list(dir: &Path) -> String {
-    let Ok(spec) = StudySpec::from_ron(
-        &std::fs::read_to_string(dir.join(STUDY_RON)).unwrap_or_default(),
-        STUDY_RON,
-    ) else {
+    let text = evomcts_runs::runfs::read_capped_text(
+        &dir.join(STUDY_RON),
+        evomcts_runs::runfs::MAX_SPEC_FILE_BYTES,
+        "a spec",
+    )
+    .unwrap_or_default();
+    let Ok(spec) = StudySpec::from_ron(&text, STUDY_RON) else {
         return "<p class=\"warning\">study.ron does not read as a study spec.</p>\n".into();
     };
     let mut out = String::from("<ul>\n");
