@@ -31,6 +31,6 @@ pub use evomcts_formula as formula;
 pub use evomcts_games as games;
 pub use evomcts_runs::{
     arena, bounds, escape, evolve, frame, league, note, progress, runfs, sequential, slurm, stats,
-    tune, validation,
+    study, tune, validation,
 };
 pub use evomcts_search as search;

@@ -1,7 +1,8 @@
 """``python -m evomcts ARGS``: the ``evomcts`` command line, run in this Python, where the
 games of OpenSpiel (``pip install open_spiel``) are playable: a spec naming
 ``OpenSpiel(name: ..., params: ...)`` runs here with every command (``league``, ``evolve``,
-``validate``, ``replay``, ``table``, ``report``). See docs/openspiel.md.
+``validate``, ``tune``, ``study``, ``replay``, ``table``, ``report``). See docs/openspiel.md
+and docs/study.md.
 """
 
 import signal

@@ -50,6 +50,9 @@ enum Command {
     /// Tune a controller's constants jointly (SPSA on sweep sequences), then re-estimate them
     /// on fresh ones.
     Tune(tune::TuneArgs),
+    /// The whole protocol for one game: UCT's C_E tuned at each budget, evolution seeded with
+    /// tuned UCT, the champion validated against it on unseen seeds; study.csv and study.md.
+    Study(study::StudyArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
     Plot(plot::PlotArgs),
     /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
@@ -114,6 +117,7 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Plot(args) => plot::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Study(args) => study::run(args),
         Command::Replicate(args) => replicate::run(args),
         Command::Report(args) => report::run(args),
         Command::Analyse(args) => analyse::run(args),

@@ -37,6 +37,7 @@ pub mod report;
 pub mod run_args;
 pub mod slurm;
 pub mod step_worker;
+pub mod study;
 pub mod table;
 pub mod tune;
 pub mod validate;

@@ -70,6 +70,7 @@ mod search_star;
 mod search_star_generic;
 mod search_star_narrow;
 mod steps;
+mod study;
 mod support;
 mod tune;
 mod validate;

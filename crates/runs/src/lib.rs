@@ -25,5 +25,6 @@ pub mod runfs;
 pub mod sequential;
 pub mod slurm;
 pub mod stats;
+pub mod study;
 pub mod tune;
 pub mod validation;

@@ -62,7 +62,7 @@ fn text_table(text: &str, name: &str, title: &str) -> String {
 }
 
 /// A CSV file of the run as a table, or a note when the run has not written it.
-fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
+pub(super) fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
     Ok(match read_run_table(dir, name)? {
         Some(text) => text_table(&text, name, title),
         None => format!(

@@ -5,7 +5,8 @@
 //! game linking to its viewer page `games/game-K.html` (the board turn by turn, see `viewer`).
 //! For an evolution run: the logbook, fitness per generation with its intervals, the hall of
 //! fame and the champion's lineage. For a tuning run: its summary, the parameters'
-//! trajectories and its spec.
+//! trajectories and its spec. For a study: `study.csv` as a table, `study.md`, its phases'
+//! folders and its spec.
 //!
 //! Nothing on a page names an outside address: the style sheet and scripts are files of the
 //! report folder (`report.css`, `viewer.js`, `tiles.js`) loaded by relative `<link>` and
@@ -21,6 +22,7 @@ pub mod history;
 pub mod html;
 mod league;
 pub mod pig;
+mod study;
 mod tune;
 pub mod viewer;
 
@@ -32,6 +34,7 @@ use std::path::{Path, PathBuf};
 
 pub use evolution::write_evolution_report;
 pub use league::write_league_report;
+pub use study::write_study_report;
 pub use tune::write_tune_report;
 
 /// The report's style sheet, shared by every page.
@@ -65,6 +68,8 @@ pub enum RunKind {
     Evolution,
     /// `tune.csv` of `evomcts tune`.
     Tune,
+    /// `study.ron` of `evomcts study`.
+    Study,
 }
 
 impl RunKind {
@@ -73,9 +78,12 @@ impl RunKind {
     pub fn of(dir: &Path) -> Result<RunKind, ReportError> {
         if !dir.is_dir() {
             return Err(ReportError::Input(format!(
-                "{}: not a folder (expected a league, evolution or tuning run folder)",
+                "{}: not a folder (expected a league, evolution or tuning run folder, or a study's)",
                 dir.display()
             )));
+        }
+        if evomcts_runs::study::is_study(dir) {
+            return Ok(RunKind::Study);
         }
         if evomcts_runs::tune::is_tune_run(dir) {
             return Ok(RunKind::Tune);
@@ -175,6 +183,7 @@ pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport, Repor
         [] => Err(ReportError::Input("no run folder given".into())),
         [RunKind::Evolution] => write_evolution_report(&runs[0], out),
         [RunKind::Tune] => write_tune_report(&runs[0], out),
+        [RunKind::Study] => write_study_report(&runs[0], out),
         k if k.iter().all(|k| *k == RunKind::League) => write_league_report(runs, out),
         _ => Err(ReportError::Input(format!(
             "{}: one report covers the runs of one league or a single evolution or tuning run; report evolution and tuning runs one at a time",

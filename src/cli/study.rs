@@ -1,0 +1,90 @@
+//! `evomcts study`: the whole protocol for one game from a spec of a few lines: UCT's C_E
+//! tuned at each budget, evolution seeded with tuned UCT, the champion validated against
+//! tuned UCT on unseen seeds; prints `study.md`'s table.
+
+use anyhow::Result;
+use clap::Args;
+use evomcts::escape;
+use evomcts::study::{run_study, StudyOptions, StudySpec, STUDY_MD};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct StudyArgs {
+    /// The study spec (RON), e.g. docs/study.md's example.
+    spec: PathBuf,
+    /// Folder of the study [default: runs/studies/<spec name>]; each phase's run folder is
+    /// inside it (sims-B/tune, sims-B/evolve, sims-B/validate). One process at a time works in
+    /// a folder.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue an interrupted study in its folder (the same bytes as one never stopped).
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads of every phase [default: all cores; 1 for an OpenSpiel game]. Results
+    /// do not depend on it.
+    #[arg(long, value_parser = super::run_args::parse_threads)]
+    threads: Option<usize>,
+    /// Stop once N phases (three per budget) are finished; continue later with --resume.
+    #[arg(long, value_name = "N")]
+    stop_after: Option<usize>,
+    /// No progress on stderr (without it: a line at each phase with the games played and an
+    /// ETA over the phases left, and each phase's own progress lines).
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: StudyArgs) -> Result<()> {
+    let spec = StudySpec::from_file(&args.spec)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from("runs/studies").join(&spec.name));
+    evomcts::note!(
+        "study `{}` of {}: budgets {:?}, three phases each -> {}",
+        escape::terminal(&spec.name),
+        spec.game.label(),
+        spec.budgets,
+        escape::path(&out)
+    );
+    let outcome = run_study(
+        &spec,
+        &StudyOptions {
+            out_dir: out.clone(),
+            resume: args.resume,
+            threads: args.threads,
+            progress: !args.quiet,
+            stop_after: args.stop_after,
+        },
+    )?;
+    outln!(
+        "phase {} of {} finished",
+        outcome.phases_done,
+        outcome.phases
+    )?;
+    if outcome.phases_done < outcome.phases {
+        outln!("continue with --resume")?;
+    }
+    if !outcome.rows.is_empty() {
+        outln!("{}", escape::path(&out.join(STUDY_MD)))?;
+    }
+    for r in &outcome.rows {
+        let v = &r.validation;
+        outln!(
+            "{} simulations: C_E {} -> tuned {}, played {}; champion `{}`; win rate {:.3} [{:.3}, {:.3}] over {} games, score difference {:+.3} [{:+.3}, {:+.3}], Wilcoxon p = {}, SPRT {}",
+            r.budget,
+            escape::number(r.c_e_start),
+            escape::number(r.c_e_tuned),
+            escape::number(r.c_e),
+            r.simplified,
+            v.win_rate,
+            v.win_low,
+            v.win_high,
+            v.games,
+            v.diff_mean,
+            v.diff_low,
+            v.diff_high,
+            evomcts::validation::p_text(v.wilcoxon_p),
+            r.sprt.as_ref().map_or("not run", |(d, _)| d.as_str()),
+        )?;
+    }
+    Ok(())
+}
