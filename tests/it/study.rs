@@ -285,6 +285,55 @@ fn a_tiny_pig_study_runs_end_to_end() {
     assert!(!validated.contains("sequential"), "{validated}");
 }
 
+/// `runs: 2`: the evolution phase holds two ordinary runs and the tournament of `evolve --runs`,
+/// the crowned formula is the one validated, and a study stopped after its evolution phase
+/// resumes to the same bytes.
+#[test]
+fn a_study_with_independent_runs_validates_the_tournaments_crowned_formula() {
+    let spec = StudySpec::from_ron(
+        r#"(
+            name: "pig-runs",
+            game: Pig(target: 20),
+            seed: 4,
+            runs: 2,
+            budgets: [20],
+            tune: (games: 16, reestimate_sequences: 2),
+            evolve: (generations: 1, mu: 2, lambda: 2, samples: 2, racing: false, elites: 1,
+                     reestimate_candidates: 1, tournament_samples: 4),
+            validate: (games_cap: 8, sequential: false),
+        )"#,
+        "pig-runs.ron",
+    )
+    .unwrap();
+    let whole = scratch("study", "runs-whole");
+    let out = run_study(&spec, &options(&whole, 2, false, None)).unwrap();
+    let evolve = whole.join("sims-20/evolve");
+    for f in [
+        "run-1/gen-001.ron",
+        "run-2/gen-001.ron",
+        "runs.ron",
+        "tournament.csv",
+    ] {
+        assert!(evolve.join(f).is_file(), "{f} missing");
+    }
+    let crowned = std::fs::read_to_string(evolve.join("champion.txt")).unwrap();
+    assert_eq!(out.rows[0].champion.to_string(), crowned.trim());
+    let validated = std::fs::read_to_string(whole.join("sims-20/validate/spec.ron")).unwrap();
+    assert!(validated.contains(crowned.trim()), "{validated}");
+    // The evolution phase's games count the runs and the tournament.
+    let tournament = std::fs::read_to_string(evolve.join("tournament.csv")).unwrap();
+    let entrants = tournament.lines().count() - 1;
+    assert!(
+        out.rows[0].games[1] >= 2 * 4 * entrants as u64,
+        "{:?}",
+        out.rows[0].games
+    );
+    let stopped = scratch("study", "runs-stopped");
+    run_study(&spec, &options(&stopped, 1, false, Some(2))).unwrap();
+    run_study(&spec, &options(&stopped, 2, true, None)).unwrap();
+    assert_eq!(files(&whole), files(&stopped));
+}
+
 #[test]
 fn bad_study_specs_are_refused_naming_the_place_or_the_field() {
     let dir = scratch("study", "bad");
@@ -308,7 +357,21 @@ fn bad_study_specs_are_refused_naming_the_place_or_the_field() {
             &["`budgets[1]`", "twice"],
         ),
         ("budgets: [10, 20],", "budgets: [10, 0],", &["`budgets[1]`"]),
-        ("seed: 3,", "seed: 3, runs: 2,", &["`runs`", "only 1"]),
+        (
+            "seed: 3,",
+            "seed: 3, runs: 0,",
+            &["`runs`", "between 1 and 64"],
+        ),
+        (
+            "seed: 3,",
+            "seed: 3, runs: 65,",
+            &["`runs`", "between 1 and 64"],
+        ),
+        (
+            "samples: 4,",
+            "samples: 4, tournament_samples: 1,",
+            &["`evolve.tournament_samples`"],
+        ),
         ("samples: 4,", "samples: 1,", &["`evolve.samples`"]),
         ("mu: 2,", "mu: 2, elites: 3,", &["`evolve.elites`"]),
         (

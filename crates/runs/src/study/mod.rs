@@ -29,7 +29,7 @@ pub use outputs::{BudgetRow, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER, STUDY_MD, 
 pub use run::{run_study, StudyOptions, StudyOutcome};
 pub use spec::StudySpec;
 
-use crate::evolve::EvolveError;
+use crate::evolve::{EvolveError, IndependentError};
 use crate::runfs::SpecFileError;
 use crate::tune::TuneError;
 use crate::validation::ValidateError;
@@ -56,6 +56,13 @@ pub enum StudyError {
     Tune { budget: u32, source: TuneError },
     #[error("the evolution at {budget} simulations: {source}")]
     Evolve { budget: u32, source: EvolveError },
+    #[error("the independent evolution runs at {budget} simulations: {source}")]
+    Independent {
+        budget: u32,
+        source: IndependentError,
+    },
+    #[error("the independent evolution runs at {budget} simulations did not all finish, so no tournament was played; resume the study")]
+    Unfinished { budget: u32 },
     #[error("the validation at {budget} simulations: {source}")]
     Validate { budget: u32, source: ValidateError },
 }

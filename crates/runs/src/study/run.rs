@@ -6,7 +6,10 @@
 
 use super::outputs::{write_outputs, BudgetRow, Phase, PhaseDone, PHASES_RON, STUDY_RON};
 use super::{io_error, write_file, StudyError, StudySpec};
-use crate::evolve::{run_evolution, RunOptions};
+use crate::evolve::tournament::TournamentSpec;
+use crate::evolve::{
+    run_evolution, run_independent, EvolveSpec, IndependentOptions, RunOptions, RunOutcome,
+};
 use crate::tune::{run_tune, TuneOptions, TuneResult};
 use crate::validation::sprt::{from_records, TestChoice};
 use crate::validation::{run_validation, PairingSummary, PlayOptions};
@@ -168,12 +171,14 @@ fn evolve_phase(
     opts: &StudyOptions,
 ) -> Result<(Formula, u64), StudyError> {
     let evolve = spec.evolve_spec(budget, c_e);
-    // `runs: K` > 1 (K independent runs and a tournament among their champions) will call the
-    // K-run function of `evolve --runs` here instead; `StudySpec::validate` refuses it until then.
+    let out_dir = phase_dir(&opts.out_dir, budget, Phase::Evolve);
+    if spec.runs > 1 {
+        return independent_phase(spec, &evolve, budget, out_dir, opts);
+    }
     let outcome = run_evolution(
         &evolve,
         &RunOptions {
-            out_dir: phase_dir(&opts.out_dir, budget, Phase::Evolve),
+            out_dir,
             resume: true,
             threads: opts.threads,
             progress: opts.progress,
@@ -182,15 +187,61 @@ fn evolve_phase(
         },
     )
     .map_err(|source| StudyError::Evolve { budget, source })?;
-    let mut samples = outcome.last.samples_spent;
-    let champion = match &outcome.reestimated {
-        Some((rows, crowned)) => {
-            samples += rows.iter().map(|r| r.fresh.samples).sum::<u64>();
-            rows[*crowned].member.formula.clone()
-        }
+    Ok((champion_of(&outcome), 2 * samples_of(&outcome)))
+}
+
+/// The champion of one run: the re-estimate's crowned one, else the last generation's.
+fn champion_of(outcome: &RunOutcome) -> Formula {
+    match &outcome.reestimated {
+        Some((rows, crowned)) => rows[*crowned].member.formula.clone(),
         None => outcome.last.champion.formula.clone(),
+    }
+}
+
+/// The fitness samples one run spent: its generations and its re-estimate.
+fn samples_of(outcome: &RunOutcome) -> u64 {
+    let reestimate: u64 = outcome
+        .reestimated
+        .as_ref()
+        .map_or(0, |(rows, _)| rows.iter().map(|r| r.fresh.samples).sum());
+    outcome.last.samples_spent + reestimate
+}
+
+/// `runs: K` above 1: K independent runs of the evolution spec and the tournament that crowns
+/// one formula (`evolve --runs K`, in the phase's folder); the games of the runs and of the
+/// tournament.
+fn independent_phase(
+    spec: &StudySpec,
+    evolve: &EvolveSpec,
+    budget: u32,
+    out_dir: PathBuf,
+    opts: &StudyOptions,
+) -> Result<(Formula, u64), StudyError> {
+    let tournament = TournamentSpec::with_samples(
+        spec.evolve
+            .tournament_samples
+            .unwrap_or(crate::evolve::tournament::DEFAULT_SAMPLES),
+    );
+    let outcome = run_independent(
+        evolve,
+        spec.runs,
+        &IndependentOptions {
+            out_dir,
+            resume: true,
+            threads: opts.threads,
+            progress: opts.progress,
+            stop_after: None,
+            srun: None,
+            tournament,
+        },
+    )
+    .map_err(|source| StudyError::Independent { budget, source })?;
+    let Some(crowned) = outcome.tournament else {
+        return Err(StudyError::Unfinished { budget });
     };
-    Ok((champion, 2 * samples))
+    let runs: u64 = outcome.runs.iter().map(samples_of).sum();
+    let tournament: u64 = crowned.standings.iter().map(|s| s.fitness.samples).sum();
+    Ok((crowned.formula().clone(), 2 * (runs + tournament)))
 }
 
 /// Validates `champion` against UCT at `c_e`: the summary and the sequential test's decision.

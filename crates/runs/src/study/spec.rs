@@ -140,6 +140,10 @@ pub struct EvolvePhase {
     /// off when left out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parsimony: Option<f64>,
+    /// With `runs` above 1: the seeds each entrant of the tournament plays at least (left out:
+    /// 200, as `evolve --runs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament_samples: Option<usize>,
 }
 
 impl Default for EvolvePhase {
@@ -159,6 +163,7 @@ impl Default for EvolvePhase {
             fit_constants: None,
             pareto: None,
             parsimony: None,
+            tournament_samples: None,
         }
     }
 }
@@ -377,16 +382,26 @@ impl StudySpec {
         crate::runfs::check_plain_name("the name", &self.name)
             .map_err(|m| ("name".to_string(), m))?;
         self.check_budgets()?;
-        if self.runs != 1 {
-            // Independent runs settled by a tournament come with `evolve --runs K`.
+        if self.runs == 0 || self.runs > crate::evolve::independent::MAX_RUNS {
             return Err((
                 "runs".into(),
                 format!(
-                    "independent evolution runs settled by a tournament are not available yet: \
-                     only 1, got {}",
+                    "must be between 1 and {} independent evolution runs, got {}",
+                    crate::evolve::independent::MAX_RUNS,
                     self.runs
                 ),
             ));
+        }
+        if let Some(t) = self.evolve.tournament_samples {
+            if !(2..=crate::evolve::tournament::MAX_SAMPLES).contains(&t) {
+                return Err((
+                    "evolve.tournament_samples".into(),
+                    format!(
+                        "must be between 2 and {}, got {t}",
+                        crate::evolve::tournament::MAX_SAMPLES
+                    ),
+                ));
+            }
         }
         if self.controller.es.is_some() || self.controller.selection != Selection::Uct {
             return Err((
@@ -516,7 +531,23 @@ impl StudySpec {
             .noise
             .reestimate
             .map_or(0, |r| r.candidates as u128 * r.samples as u128);
-        let samples = initial + later * evolve.strategy.generations as u128 + reestimate;
+        let pareto = evolve
+            .pareto
+            .map_or(0, |p| (p.candidates as u128 + 1) * p.samples as u128);
+        let one_run = initial + later * evolve.strategy.generations as u128 + reestimate + pareto;
+        // K runs, then (K above 1) the tournament: K champions and the seed formula, each at
+        // most racing's cap of seeds.
+        let tournament = if self.runs > 1 {
+            let t = crate::evolve::tournament::TournamentSpec::with_samples(
+                self.evolve
+                    .tournament_samples
+                    .unwrap_or(crate::evolve::tournament::DEFAULT_SAMPLES),
+            );
+            (self.runs as u128 + 1) * t.racing.max_samples as u128
+        } else {
+            0
+        };
+        let samples = one_run * self.runs as u128 + tournament;
         let evolve_games = u64::try_from(2 * samples).unwrap_or(u64::MAX);
         [tune_games, evolve_games, self.validate.games_cap as u64]
     }
