@@ -43,8 +43,18 @@ class Formula:
         siblings: float = 0.0,
         heuristic: float = 0.0,
         prior: float = 0.0,
+        mover_gain: float = 0.0,
+        opponent_gain: float = 0.0,
+        meeple: float = 0.0,
+        farmer: float = 0.0,
+        returned: float = 0.0,
+        supply: float = 0.0,
+        turn: float = 0.0,
     ) -> float:
         """The value for one child, as ``evomcts formula eval`` with the same flags."""
+    @staticmethod
+    def terminals() -> List[Tuple[str, str, str, float]]:
+        """The terminals: (symbol, ``eval`` keyword, meaning, default) for each."""
     def mutate(self, grammar: Optional[Grammar] = None, seed: int = 1) -> Formula:
         """One random mutation: the first offspring ``evomcts formula mutate --seed SEED`` prints."""
     def mutations(

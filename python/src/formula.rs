@@ -2,8 +2,10 @@
 
 use anyhow::Context;
 use evomcts_formula as formula;
-use evomcts_formula::{typeset, Formula, Grammar, SelectionInputs};
+use evomcts_formula::{typeset, Formula, Grammar, SelectionInputs, TERMINALS};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -11,9 +13,8 @@ use crate::raise;
 
 /// A selection formula, e.g. ``Formula("Q + 2*C*sqrt(2*ln(N)/n)")``.
 ///
-/// Terminals: Q (child's mean reward), N (parent visits), n (child visits), C (exploration
-/// constant), V, P, K (extras), H (the move's heuristic value), p (its prior); operators
-/// + - * /; functions ln (or log), sqrt, min, max; numbers; an optional own C_E as a suffix,
+/// Terminals: those of ``Formula.terminals()``, e.g. Q (child's mean reward), N (parent
+/// visits), n (child visits), C (exploration constant); operators + - * /; functions ln (or log), sqrt, min, max; numbers; an optional own C_E as a suffix,
 /// e.g. ``Q + C*sqrt(ln(N)/n) [C=5]``. Bad text raises ``EvomctsError`` naming the column.
 #[pyclass(module = "evomcts._evomcts", name = "Formula", frozen)]
 #[derive(Clone)]
@@ -36,8 +37,9 @@ fn finite(flag: &str, value: f64) -> PyResult<f64> {
     }
 }
 
-/// A count or a variance of `formula eval` (N, n, V, K): finite and at least 0, as the
-/// command line's flags, which take no minus sign, must be.
+/// A terminal that cannot be negative (a count, a variance, a prior, most move features: the
+/// table's `signed: false`): finite and at least 0, as the command line's flags for them,
+/// which take no minus sign, must be.
 fn count(flag: &str, value: f64) -> PyResult<f64> {
     let value = finite(flag, value)?;
     if value < 0.0 {
@@ -130,53 +132,41 @@ impl PyFormula {
     }
 
     /// The formula's value for one child, as ``evomcts formula eval`` prints it; the keywords
-    /// are its flags: q (Q, the child's mean reward), parent_visits (N), child_visits (n),
-    /// c (C_E; the formula's own ``[C=...]`` wins), variance (V), parent_q (P), siblings (K),
-    /// heuristic (H), prior (p) and the move features mover_gain (G), opponent_gain (O),
-    /// meeple (M), farmer (F), returned (R), supply (L) and turn (T).
-    #[pyo3(signature = (*, q=0.0, parent_visits=1.0, child_visits=1.0, c=2.0, variance=0.0, parent_q=0.0, siblings=0.0, heuristic=0.0, prior=0.0, mover_gain=0.0, opponent_gain=0.0, meeple=0.0, farmer=0.0, returned=0.0, supply=0.0, turn=0.0))]
-    #[allow(clippy::too_many_arguments)]
-    fn eval(
-        &self,
-        q: f64,
-        parent_visits: f64,
-        child_visits: f64,
-        c: f64,
-        variance: f64,
-        parent_q: f64,
-        siblings: f64,
-        heuristic: f64,
-        prior: f64,
-        mover_gain: f64,
-        opponent_gain: f64,
-        meeple: f64,
-        farmer: f64,
-        returned: f64,
-        supply: f64,
-        turn: f64,
-    ) -> PyResult<f64> {
-        let inputs = SelectionInputs {
-            q: finite("q", q)?,
-            parent_visits: count("parent_visits", parent_visits)?,
-            child_visits: count("child_visits", child_visits)?,
-            c_e: finite("c", c)?,
-            reward_variance: count("variance", variance)?,
-            parent_q: finite("parent_q", parent_q)?,
-            siblings: count("siblings", siblings)?,
-            heuristic: finite("heuristic", heuristic)?,
-            prior: finite("prior", prior)?,
-            features: [
-                finite("mover_gain", mover_gain)?,
-                finite("opponent_gain", opponent_gain)?,
-                finite("meeple", meeple)?,
-                finite("farmer", farmer)?,
-                finite("returned", returned)?,
-                finite("supply", supply)?,
-                finite("turn", turn)?,
-            ],
-        };
+    /// are its flags, one per terminal, each with its default (``Formula.terminals()`` lists
+    /// them): e.g. q (Q, the child's mean reward), parent_visits (N), child_visits (n), c (C_E;
+    /// the formula's own ``[C=...]`` wins). A terminal that cannot be negative refuses a
+    /// negative value, and every value must be finite.
+    #[pyo3(signature = (**keywords))]
+    fn eval(&self, keywords: Option<&Bound<'_, PyDict>>) -> PyResult<f64> {
+        let mut inputs = SelectionInputs::defaults();
+        for (key, value) in keywords.into_iter().flat_map(|k| k.iter()) {
+            let key: String = key.extract()?;
+            let Some(info) = TERMINALS.iter().find(|t| t.keyword == key) else {
+                return Err(PyTypeError::new_err(format!(
+                    "Formula.eval() got an unexpected keyword argument '{key}'"
+                )));
+            };
+            let value: f64 = value.extract().map_err(|_| {
+                PyTypeError::new_err(format!("argument '{key}': must be a real number"))
+            })?;
+            *info.terminal.slot_mut(&mut inputs) = if info.signed {
+                finite(info.keyword, value)?
+            } else {
+                count(info.keyword, value)?
+            };
+        }
         let compiled = self.inner.compile().map_err(raise)?;
         Ok(compiled.eval(&inputs))
+    }
+
+    /// The terminals a formula may read, in the table's order: (symbol, ``eval`` keyword,
+    /// meaning, default) for each.
+    #[staticmethod]
+    fn terminals() -> Vec<(&'static str, &'static str, &'static str, f64)> {
+        TERMINALS
+            .iter()
+            .map(|t| (t.symbol, t.keyword, t.meaning, t.default))
+            .collect()
     }
 
     /// One random mutation under ``grammar`` (default: the paper's), the first offspring

@@ -38,6 +38,24 @@ def test_eval_takes_the_flags_of_formula_eval():
         f.eval(0.5)  # keywords only, as flags
 
 
+def test_eval_takes_one_keyword_per_terminal_of_the_table():
+    terminals = Formula.terminals()
+    assert [t[0] for t in terminals[:4]] == ["Q", "N", "n", "C"]
+    for symbol, keyword, meaning, default in terminals:
+        alone = Formula(symbol)
+        assert meaning, symbol
+        assert alone.eval() == default, symbol
+        assert alone.eval(**{keyword: 3.5}) == 3.5, keyword
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        Formula(UCT).eval(bogus=1.0)
+    with pytest.raises(TypeError, match="argument 'q'"):
+        Formula(UCT).eval(q="high")
+    # A terminal that cannot be negative refuses a negative value, as its flag does.
+    with pytest.raises(EvomctsError, match="invalid value for meeple: expected a number >= 0"):
+        Formula("M").eval(meeple=-1)
+    assert Formula("G").eval(mover_gain=-0.25) == -0.25
+
+
 def test_the_canonical_form_keeps_the_value():
     f = Formula("n*0 + Q + Q")
     c = f.canonical()

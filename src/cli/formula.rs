@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use anyhow::{anyhow, Context};
-use clap::{Args, Subcommand};
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use evomcts::formula::{Expr, Formula, Grammar, SelectionInputs};
+use evomcts::formula::{Expr, Formula, Grammar, SelectionInputs, TERMINALS};
 
 #[derive(Args)]
 pub struct FormulaArgs {
@@ -19,11 +19,7 @@ pub struct FormulaArgs {
 #[derive(Subcommand)]
 enum FormulaCommand {
     /// Print a formula's parsed tree, its printed form and its canonical form.
-    ///
-    /// Syntax: terminals Q (child's mean reward), N (parent visits), n (child visits),
-    /// C (exploration constant), V, P, K (extras), H (the move's heuristic value), p (its
-    /// prior), the move features G O M F R L T; + - * /; ln (or log), sqrt, min, max;
-    /// numbers; an optional own C_E as a suffix, e.g. `Q + C*sqrt(ln(N)/n) [C=5]`.
+    #[command(long_about = show_long_about())]
     Show {
         /// The formula, e.g. "Q + 2*C*sqrt(2*ln(N)/n)".
         expr: String,
@@ -45,54 +41,9 @@ enum FormulaCommand {
     Eval {
         /// The formula, e.g. "Q + C*sqrt(ln(N)/n)".
         expr: String,
-        /// Q(s,a): the child's mean reward.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
-        q: f64,
-        /// N(s): the parent's visits.
-        #[arg(long, default_value_t = 1.0, value_parser = finite)]
-        parent_visits: f64,
-        /// N(s,a): the child's visits.
-        #[arg(long, default_value_t = 1.0, value_parser = finite)]
-        child_visits: f64,
-        /// C_E: the controller's exploration constant (a formula's own `[C=...]` wins).
-        #[arg(long = "c", default_value_t = 2.0, allow_hyphen_values = true, value_parser = finite)]
-        c_e: f64,
-        /// V: variance of the child's rewards.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        variance: f64,
-        /// P: the parent's mean reward.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
-        parent_q: f64,
-        /// K: number of children of the parent.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        siblings: f64,
-        /// H: heuristic value of the move that leads to the child, in Q's unit.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
-        heuristic: f64,
-        /// p: the child's prior (softmax of the siblings' H).
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        prior: f64,
-        /// G: the mover's own score gain from the move, in Q's unit.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
-        mover_gain: f64,
-        /// O: the opponent's score gain from the move, in Q's unit.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true, value_parser = finite)]
-        opponent_gain: f64,
-        /// M: 1 if the move places a meeple, else 0.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        meeple: f64,
-        /// F: 1 if that meeple stands on a field (a farmer), else 0.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        farmer: f64,
-        /// R: the mover's meeples the move returns to the supply.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        returned: f64,
-        /// L: the mover's meeples in supply after the move, / 7.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        supply: f64,
-        /// T: the turns played before the move, / 71.
-        #[arg(long, default_value_t = 0.0, value_parser = finite)]
-        turn: f64,
+        /// The child's statistics: one flag per terminal.
+        #[command(flatten)]
+        inputs: TerminalFlags,
     },
     /// Validate a grammar file (default: the built-in paper grammar) and print it.
     Grammar {
@@ -143,44 +94,9 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
         }
         FormulaCommand::Eval {
             expr,
-            q,
-            parent_visits,
-            child_visits,
-            c_e,
-            variance,
-            parent_q,
-            siblings,
-            heuristic,
-            prior,
-            mover_gain,
-            opponent_gain,
-            meeple,
-            farmer,
-            returned,
-            supply,
-            turn,
+            inputs: TerminalFlags(inputs),
         } => {
             let formula = parse(&expr)?;
-            let inputs = SelectionInputs {
-                q,
-                parent_visits,
-                child_visits,
-                c_e,
-                reward_variance: variance,
-                parent_q,
-                siblings,
-                heuristic,
-                prior,
-                features: [
-                    mover_gain,
-                    opponent_gain,
-                    meeple,
-                    farmer,
-                    returned,
-                    supply,
-                    turn,
-                ],
-            };
             let compiled = formula.compile()?;
             outln!("{}", compiled.eval(&inputs))?;
         }
@@ -214,6 +130,62 @@ pub fn run(args: FormulaArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `formula show --help`: the syntax, with every terminal of the table.
+fn show_long_about() -> String {
+    let terminals: Vec<String> = TERMINALS
+        .iter()
+        .map(|t| format!("{} ({})", t.symbol, t.meaning))
+        .collect();
+    format!(
+        "Print a formula's parsed tree, its printed form and its canonical form.\n\n\
+         Syntax: the terminals {}; + - * /; ln (or log), sqrt, min, max; numbers; an optional \
+         own C_E as a suffix, e.g. `Q + C*sqrt(ln(N)/n) [C=5]`.",
+        terminals.join(", ")
+    )
+}
+
+/// `formula eval`'s inputs: one flag per terminal of the table (its `flag`, its symbol as the
+/// value's name, its meaning as help), each defaulting to the table's `default`.
+struct TerminalFlags(SelectionInputs);
+
+impl FromArgMatches for TerminalFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut inputs = SelectionInputs::default();
+        for info in TERMINALS {
+            let given = matches.get_one::<f64>(info.keyword).copied();
+            *info.terminal.slot_mut(&mut inputs) = given.unwrap_or(info.default);
+        }
+        Ok(TerminalFlags(inputs))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = TerminalFlags::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for TerminalFlags {
+    fn augment_args(command: Command) -> Command {
+        TERMINALS.iter().fold(command, |command, info| {
+            command.arg(
+                Arg::new(info.keyword)
+                    .long(info.flag)
+                    .value_name(info.symbol)
+                    .help(format!(
+                        "{}: {} [default: {}]",
+                        info.symbol, info.meaning, info.default
+                    ))
+                    .allow_hyphen_values(info.signed)
+                    .value_parser(finite),
+            )
+        })
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        TerminalFlags::augment_args(command)
+    }
 }
 
 fn parse(text: &str) -> anyhow::Result<Formula> {

@@ -26,6 +26,7 @@ mod formula_mutation;
 mod formula_native;
 mod formula_ops;
 mod formula_simplify;
+mod formula_terminals;
 mod formula_text;
 mod fuzz_parsers;
 mod game_conformance;

@@ -21,6 +21,7 @@
 
 use super::native::MachineCode;
 use super::ops;
+use super::terminals::{input_array, TERMINAL_COUNT};
 use super::tree::{BinaryOp, Expr, Formula, SelectionInputs, Terminal, UnaryOp};
 
 /// Stack slots available to a program. Heavier-first evaluation needs fewer slots than
@@ -106,29 +107,6 @@ impl PartialEq for CompiledFormula {
     }
 }
 
-/// The inputs as an array indexed like `Terminal as usize`; `C` already resolved.
-#[inline(always)]
-fn input_array(inputs: &SelectionInputs) -> [f64; Terminal::ALL.len()] {
-    [
-        inputs.q,
-        inputs.parent_visits,
-        inputs.child_visits,
-        inputs.c_e,
-        inputs.reward_variance,
-        inputs.parent_q,
-        inputs.siblings,
-        inputs.heuristic,
-        inputs.prior,
-        inputs.features[0],
-        inputs.features[1],
-        inputs.features[2],
-        inputs.features[3],
-        inputs.features[4],
-        inputs.features[5],
-        inputs.features[6],
-    ]
-}
-
 impl CompiledFormula {
     pub fn new(formula: &Formula) -> Result<CompiledFormula, CompileError> {
         let needed = stack_needed(formula.expr());
@@ -210,7 +188,7 @@ impl CompiledFormula {
     #[inline(always)]
     fn run<const SANITISE: bool, const CAPACITY: usize>(
         &self,
-        inputs: &[f64; Terminal::ALL.len()],
+        inputs: &[f64; TERMINAL_COUNT],
     ) -> (f64, bool) {
         let mut stack = [0.0f64; CAPACITY];
         let mut len = 0usize;

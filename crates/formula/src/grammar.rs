@@ -53,8 +53,8 @@ pub struct GrammarSpec {
     pub description: String,
     /// Function symbols: `+ - * / ln sqrt`, plus `min max` (`log` is accepted for `ln`).
     pub functions: Vec<String>,
-    /// Terminal symbols: `Q N n C`, plus the extras `V P K`, the knowledge terminals `H p` and the
-    /// move features `G O M F R L T`.
+    /// Terminal symbols, those of [`crate::TERMINALS`]: `Q N n C`, plus the extras `V P K`, the
+    /// knowledge terminals `H p` and the move features `G O M F R L T`.
     pub terminals: Vec<String>,
     /// Numeric constants leaves can take.
     pub constants: Vec<f64>,

@@ -1,7 +1,7 @@
 //! Selection formulas for MCTS and their evolution.
 //!
 //! A [`Formula`] scores a child during MCTS selection from the statistics in
-//! [`SelectionInputs`]; UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) is the seed. The module offers
+//! [`SelectionInputs`], whose terminals are declared once in [`TERMINALS`] (`terminals`); UCT (`Q + 2*C*sqrt(2*ln(N)/n)`) is the seed. The module offers
 //! the tree and its text form (`tree`, `parse`), a canonical form for counting equal
 //! formulas once (`canonical`), a simplified form that also removes the dead structure
 //! the protected operators' ranges reveal (`simplify`), functional fingerprints on a bank of sibling sets
@@ -21,6 +21,7 @@ mod native;
 pub mod ops;
 mod parse;
 mod simplify;
+mod terminals;
 mod tree;
 pub mod typeset;
 
@@ -37,6 +38,7 @@ pub use grammar::{
 };
 pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};
 pub use parse::ParseError;
+pub use terminals::{TerminalClass, TerminalInfo, MOVE_FEATURE_COUNT, TERMINALS, TERMINAL_COUNT};
 pub use tree::{
     format_number, BinaryOp, Expr, Formula, Function, SelectionInputs, Terminal, UnaryOp,
 };

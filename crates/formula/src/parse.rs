@@ -11,7 +11,7 @@
 //!          | ("ln" | "log" | "sqrt") "(" sum ")" | ("min" | "max") "(" sum "," sum ")"
 //! ```
 //!
-//! Terminals are `Q N n C V P K H p G O M F R L T`; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`. A
+//! Terminals are the symbols of [`crate::TERMINALS`]; `×`, `·`, `÷` and `−` are accepted for `*`, `/`, `-`. A
 //! formula deeper than [`MAX_FORMULA_DEPTH`] is refused.
 //! Errors give the 1-based character column and what was expected there, so a user
 //! typing a formula on the command line can fix it.
@@ -89,8 +89,13 @@ struct Parser {
     nesting: usize,
 }
 
-const START_OF_OPERAND: &str =
-    "a number, a terminal (Q, N, n, C, V, P, K, H, p, G, O, M, F, R, L, T), a function (ln, log, sqrt, min, max), `-` or `(`";
+/// What may start an operand, for error messages.
+fn start_of_operand() -> String {
+    format!(
+        "a number, a terminal ({}), a function (ln, log, sqrt, min, max), `-` or `(`",
+        Terminal::symbol_list()
+    )
+}
 
 impl Parser {
     fn new(text: &str) -> Parser {
@@ -273,7 +278,7 @@ impl Parser {
             }
             Some(c) if c.is_ascii_digit() || c == '.' => Ok((Expr::Const(self.number()?), 0)),
             Some(c) if c.is_alphabetic() || c == '_' => self.name(),
-            _ => Err(self.error(START_OF_OPERAND)),
+            _ => Err(self.error(start_of_operand())),
         }
     }
 
@@ -292,7 +297,7 @@ impl Parser {
             parser.at = start;
             ParseError {
                 column: start + 1,
-                expected: START_OF_OPERAND.to_string(),
+                expected: start_of_operand(),
                 found: format!("unknown name `{name}`"),
             }
         };

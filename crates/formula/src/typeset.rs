@@ -2,7 +2,7 @@
 //! for papers. Unlike the infix form of `Display`, these do not parse back: constants are
 //! shortened to four significant digits. Grouping follows the printer's precedence.
 
-use super::tree::{precedence, BinaryOp, Expr, Formula, Terminal, UnaryOp};
+use super::tree::{precedence, BinaryOp, Expr, Formula, UnaryOp};
 
 /// A constant with at most four significant digits, for reading (not for parsing back).
 pub fn short_number(v: f64) -> String {
@@ -103,27 +103,6 @@ pub fn pretty(formula: &Formula) -> String {
     out
 }
 
-fn latex_term(t: Terminal) -> &'static str {
-    match t {
-        Terminal::Q => r"\bar{Q}_j",
-        Terminal::ParentVisits => "N",
-        Terminal::ChildVisits => "n_j",
-        Terminal::ExplorationConstant => "C_E",
-        Terminal::RewardVariance => r"\sigma^2_j",
-        Terminal::ParentQ => r"\bar{Q}",
-        Terminal::Siblings => "K",
-        Terminal::Heuristic => "H_j",
-        Terminal::Prior => "p_j",
-        Terminal::MoverGain => "G_j",
-        Terminal::OpponentGain => "O_j",
-        Terminal::PiecePlaced => "M_j",
-        Terminal::PieceFixed => "F_j",
-        Terminal::PiecesReturned => "R_j",
-        Terminal::Supply => "L_j",
-        Terminal::Progress => "T",
-    }
-}
-
 fn latex_into(expr: &Expr, out: &mut String) {
     let prec = |e: &Expr| match e {
         Expr::Binary(BinaryOp::Div, _, _) => 3,
@@ -132,7 +111,7 @@ fn latex_into(expr: &Expr, out: &mut String) {
     match expr {
         Expr::Const(v) if *v < 0.0 => out.push_str(&format!("({})", short_number(*v))),
         Expr::Const(v) => out.push_str(&short_number(*v)),
-        Expr::Term(t) => out.push_str(latex_term(*t)),
+        Expr::Term(t) => out.push_str(t.latex()),
         Expr::Unary(UnaryOp::Sqrt, x) => {
             out.push_str(r"\sqrt{");
             latex_into(x, out);

@@ -36,6 +36,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 
 use crate::ops;
+use crate::terminals::TERMINAL_COUNT;
 use crate::tree::{BinaryOp, Expr, Formula, SelectionInputs, Terminal, UnaryOp};
 
 /// The fast path's value; not finite when the fast path may differ from the exact one.
@@ -99,22 +100,8 @@ impl NativeCode {
     }
 }
 
-// The generated code reads the inputs at `8 * terminal` bytes, so the struct must be
-// laid out as the terminals are numbered.
-const _: () = {
-    use std::mem::offset_of;
-    assert!(offset_of!(SelectionInputs, q) == 8 * Terminal::Q as usize);
-    assert!(offset_of!(SelectionInputs, parent_visits) == 8 * Terminal::ParentVisits as usize);
-    assert!(offset_of!(SelectionInputs, child_visits) == 8 * Terminal::ChildVisits as usize);
-    assert!(offset_of!(SelectionInputs, c_e) == 8 * Terminal::ExplorationConstant as usize);
-    assert!(offset_of!(SelectionInputs, reward_variance) == 8 * Terminal::RewardVariance as usize);
-    assert!(offset_of!(SelectionInputs, parent_q) == 8 * Terminal::ParentQ as usize);
-    assert!(offset_of!(SelectionInputs, siblings) == 8 * Terminal::Siblings as usize);
-    assert!(offset_of!(SelectionInputs, heuristic) == 8 * Terminal::Heuristic as usize);
-    assert!(offset_of!(SelectionInputs, prior) == 8 * Terminal::Prior as usize);
-    assert!(offset_of!(SelectionInputs, features) == 8 * Terminal::MoverGain as usize);
-    assert!(Terminal::Progress as usize - Terminal::MoverGain as usize == 6);
-};
+// The generated code reads terminal `t` at byte `8 * t as usize` of the inputs: the layout
+// `terminals` declares and checks at compile time.
 
 /// `ln` of an argument the generated code has already raised to at least `LOG_FLOOR`
 /// (or of a NaN, which then reaches the result and sends the caller to the fallback).
@@ -197,7 +184,7 @@ fn define(module: &mut JITModule, formula: &Formula) -> Option<NativeFn> {
             emitted: Vec::new(),
             inputs,
             probe_slot,
-            loaded: [None; Terminal::ALL.len()],
+            loaded: [None; TERMINAL_COUNT],
             pending: Vec::new(),
             settled: Vec::new(),
             stored: false,
@@ -217,9 +204,9 @@ fn define(module: &mut JITModule, formula: &Formula) -> Option<NativeFn> {
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
     // SAFETY: the function was just defined with exactly `NativeFn`'s signature in the
-    // platform's default C calling convention (`make_signature`). It reads the nine
+    // platform's default C calling convention (`make_signature`). It reads the
     // `f64` fields of the `SelectionInputs` its argument points to (layout checked
-    // above), writes only its own stack slot, and calls only the three `extern "C"`
+    // in `terminals`), writes only its own stack slot, and calls only the three `extern "C"`
     // functions registered above. It lives until `NativeCode` drops.
     Some(unsafe { std::mem::transmute::<*const u8, NativeFn>(code) })
 }
@@ -238,7 +225,7 @@ struct Emitter<'f> {
     inputs: Value,
     probe_slot: Value,
     /// Each terminal is loaded once.
-    loaded: [Option<Value>; Terminal::ALL.len()],
+    loaded: [Option<Value>; TERMINAL_COUNT],
     /// Markers (`v - v`: 0 if `v` is finite, NaN otherwise) of the operands of
     /// absorbing operations, since the last store to the probe slot.
     pending: Vec<Value>,

@@ -237,9 +237,14 @@ impl<G: Game> MctsController<G> {
             } else {
                 "selection"
             };
+            let symbols = Terminal::MOVE_FEATURES.map(Terminal::symbol);
+            let (last, others) = symbols.split_last().expect("move features exist");
             return Err(SettingsError::new(
                 field,
-                "reads a move feature (G, O, M, F, R, L or T), which this game does not give",
+                format!(
+                    "reads a move feature ({} or {last}), which this game does not give",
+                    others.join(", ")
+                ),
             ));
         }
         let knowledge = reads_knowledge.then(|| KnowledgeSettings {

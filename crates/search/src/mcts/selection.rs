@@ -84,17 +84,13 @@ fn select_by_formula<M: Copy>(
     urgency: Option<FirstPlayUrgency>,
 ) -> NodeId {
     let node = tree.get(parent);
+    // The parent's terminals; the child's are filled below, and any other stays 0.
     let mut inputs = SelectionInputs {
-        q: 0.0,
         parent_visits: node.visits as f64,
-        child_visits: 0.0,
         c_e,
-        reward_variance: 0.0,
         parent_q: node.q(),
         siblings: node.child_count as f64,
-        heuristic: 0.0,
-        prior: 0.0,
-        features: Default::default(),
+        ..SelectionInputs::default()
     };
     let unvisited = urgency.map(|urgency| {
         let q = match urgency.q {
@@ -174,5 +170,21 @@ impl Policy {
     /// whose tree policy starves such a child of visits once tried.
     pub(crate) fn final_move_ranks_outcomes_first(&self) -> bool {
         matches!(self, Policy::OpenSpielUct)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use evomcts_formula::Terminal;
+    use evomcts_games::MOVE_FEATURE_SYMBOLS;
+
+    /// The search copies a game's move features into the formula's inputs as one array, so
+    /// the game's order must be the table's.
+    #[test]
+    fn the_games_move_features_are_the_formulas_in_order() {
+        assert_eq!(
+            Terminal::MOVE_FEATURES.map(Terminal::symbol),
+            MOVE_FEATURE_SYMBOLS
+        );
     }
 }

@@ -59,17 +59,13 @@ impl<G: Game> MctsController<G> {
                 Some((q, urgency.n))
             }
         };
+        // The parent's terminals; the child's are filled below, and any other stays 0.
         let base = SelectionInputs {
-            q: 0.0,
             parent_visits: node.visits as f64,
-            child_visits: 0.0,
             c_e: self.settings.c_e,
-            reward_variance: 0.0,
             parent_q: node.q(),
             siblings: node.child_count as f64,
-            heuristic: 0.0,
-            prior: 0.0,
-            features: Default::default(),
+            ..SelectionInputs::default()
         };
         node.children().map(move |id| {
             let child = tree.get(id);
