@@ -41,8 +41,22 @@ use std::path::Path;
 
 /// The bank's file in the run folder.
 pub const BANK_FILE: &str = "fingerprint-bank.csv";
-const BANK_HEADER: &str =
-    "set,q,parent_visits,child_visits,c_e,variance,parent_q,siblings,heuristic,prior";
+
+/// The terminals the bank stores, in the table's order (`formula::TERMINALS`, `bank_column`):
+/// the bank's columns after `set`.
+fn bank_terminals() -> impl Iterator<Item = (evomcts_formula::Terminal, &'static str)> {
+    evomcts_formula::TERMINALS
+        .iter()
+        .filter_map(|t| t.bank_column.map(|c| (t.terminal, c)))
+}
+
+/// `set`, then the table's bank columns.
+fn bank_header() -> String {
+    std::iter::once("set")
+        .chain(bank_terminals().map(|(_, c)| c))
+        .collect::<Vec<_>>()
+        .join(",")
+}
 
 /// Seed streams of the bank and of the fingerprint check (the run's own are 1 to 3).
 const BANK: u64 = 4;
@@ -137,22 +151,15 @@ pub fn record_bank(spec: &EvolveSpec, situations: usize) -> Result<SiblingSets, 
 /// shortest round-trip form, so reading them back gives the same bits.
 pub fn bank_csv(bank: &SiblingSets) -> String {
     let mut out = String::with_capacity(bank.children() * 80);
-    out.push_str(BANK_HEADER);
+    out.push_str(&bank_header());
     out.push('\n');
     for (i, set) in bank.iter().enumerate() {
         for x in set {
-            out.push_str(&format!(
-                "{i},{},{},{},{},{},{},{},{},{}\n",
-                x.q,
-                x.parent_visits,
-                x.child_visits,
-                x.c_e,
-                x.reward_variance,
-                x.parent_q,
-                x.siblings,
-                x.heuristic,
-                x.prior
-            ));
+            out.push_str(&i.to_string());
+            for (t, _) in bank_terminals() {
+                out.push_str(&format!(",{}", t.read(x)));
+            }
+            out.push('\n');
         }
     }
     out
@@ -166,9 +173,11 @@ pub fn parse_bank(text: &str, file: &str) -> Result<SiblingSets, PopulationError
         column: 1,
         message,
     };
+    let header = bank_header();
+    let columns = bank_terminals().count() + 1;
     let mut lines = text.lines();
-    if lines.next() != Some(BANK_HEADER) {
-        return Err(corrupt(1, format!("the header is not `{BANK_HEADER}`")));
+    if lines.next() != Some(header.as_str()) {
+        return Err(corrupt(1, format!("the header is not `{header}`")));
     }
     let mut bank = SiblingSets::new();
     let mut current: Vec<evomcts_formula::SelectionInputs> = Vec::new();
@@ -176,10 +185,10 @@ pub fn parse_bank(text: &str, file: &str) -> Result<SiblingSets, PopulationError
     for (k, line) in lines.enumerate() {
         let number = k + 2;
         let cells: Vec<&str> = line.split(',').collect();
-        if cells.len() != 10 {
+        if cells.len() != columns {
             return Err(corrupt(
                 number,
-                format!("{} cells, expected 10", cells.len()),
+                format!("{} cells, expected {columns}", cells.len()),
             ));
         }
         let index: usize = cells[0]
@@ -192,24 +201,13 @@ pub fn parse_bank(text: &str, file: &str) -> Result<SiblingSets, PopulationError
             bank.push_set(current.drain(..));
             set = index;
         }
-        let mut v = [0.0f64; 9];
-        for (slot, cell) in v.iter_mut().zip(&cells[1..]) {
-            *slot = cell
+        let mut inputs = evomcts_formula::SelectionInputs::default();
+        for ((t, _), cell) in bank_terminals().zip(&cells[1..]) {
+            *t.slot_mut(&mut inputs) = cell
                 .parse()
                 .map_err(|_| corrupt(number, format!("`{cell}` is not a number")))?;
         }
-        current.push(evomcts_formula::SelectionInputs {
-            q: v[0],
-            parent_visits: v[1],
-            child_visits: v[2],
-            c_e: v[3],
-            reward_variance: v[4],
-            parent_q: v[5],
-            siblings: v[6],
-            heuristic: v[7],
-            prior: v[8],
-            features: Default::default(),
-        });
+        current.push(inputs);
     }
     bank.push_set(current);
     Ok(bank)

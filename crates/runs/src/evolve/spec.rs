@@ -762,12 +762,18 @@ impl EvolveSpec {
                     .iter()
                     .find(|t| reads_feature(t))
                 {
+                    let features: Vec<String> = evomcts_formula::Terminal::MOVE_FEATURES
+                        .iter()
+                        .map(|f| f.to_string())
+                        .collect();
+                    let (last, rest) = features.split_last().expect("move features exist");
                     return err(
                         "grammar",
                         format!(
                             "offers the move feature `{t}`, which {} does not give: use a \
-                             grammar without G, O, M, F, R, L and T",
-                            c.game.label()
+                             grammar without {} and {last}",
+                            c.game.label(),
+                            rest.join(", ")
                         ),
                     );
                 }
