@@ -3,9 +3,9 @@
 //! stopped after any phase, or killed -9 at any moment, resumes to the same bytes; bad specs are
 //! refused naming file:line:column or the field.
 
-use crate::support::{evomcts, scratch};
+use crate::support::{evomcts, files_under as files, scratch};
 use evomcts::study::{run_study, StudyOptions, StudySpec, STUDY_CSV_HEADER};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -18,25 +18,6 @@ const SPEC: &str = r#"(
     evolve: (generations: 2, mu: 2, lambda: 4, samples: 4, reestimate_candidates: 2),
     validate: (games_cap: 40),
 )"#;
-
-/// Every file under `dir` (its sub-folders too), by relative path.
-fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                out.push((path.strip_prefix(root).unwrap().to_path_buf(), bytes));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
 
 fn options(dir: &Path, threads: usize, resume: bool, stop: Option<usize>) -> StudyOptions {
     StudyOptions {

@@ -2,11 +2,11 @@
 //! count, writes its outputs (a tuned controller that reads back as a spec's controller), and
 //! bad specs are refused naming the field.
 
-use crate::support::{evomcts, scratch};
+use crate::support::{evomcts, files_under as files, scratch};
 use evomcts::runfs::SpecFile;
 use evomcts::search::ControllerSpec;
 use evomcts::tune::{run_tune, TuneOptions, TuneSpec};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const SPEC: &str = r#"(
     name: "c4-tune",
@@ -23,25 +23,6 @@ const SPEC: &str = r#"(
     recommend_blocks: 2,
     reestimate_sequences: 4,
 )"#;
-
-/// Every file under `dir` (its sub-folders too), by relative path.
-fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                out.push((path.strip_prefix(root).unwrap().to_path_buf(), bytes));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
 
 fn options(dir: &Path, threads: usize, resume: bool, stop: Option<usize>) -> TuneOptions {
     TuneOptions {

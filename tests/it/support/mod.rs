@@ -270,3 +270,23 @@ pub fn assert_no_source_line(instead: &str, found: impl Fn(&str, &str) -> bool) 
         .collect();
     assert!(lines.is_empty(), "{instead}:\n{}", lines.join("\n"));
 }
+
+/// Every file under `dir` (its sub-folders too), by relative path, sorted: what byte-for-byte
+/// resume tests compare.
+pub fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                out.push((path.strip_prefix(root).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
