@@ -22,7 +22,7 @@
 //! seed formula) on fresh seeds.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
-//! before it: `racing`, `namespace`, `spsa` → `spec` → `bandit` → `fitness` → `fitting` →
+//! before it: `racing`, `namespace`, `spsa`, `fit_spec` → `spec` → `bandit` → `fitness` → `fitting` →
 //! `values` → `population` → `champion`, `report` → `reestimate`, `progress`, `work`,
 //! `tournament` → `error` → `hashing`, `resume` → `pareto` → `run` → `independent`.
 //!
@@ -33,6 +33,7 @@
 pub mod bandit;
 pub mod champion;
 pub mod error;
+pub mod fit_spec;
 pub mod fitness;
 pub mod fitting;
 pub mod hashing;

@@ -118,7 +118,7 @@ impl StepWork for Work {
                             .map_err(|m| {
                                 format!("the seating with the candidate in seat {seat}: {m}")
                             }),
-                        _ => Err(format!("{} values, expected pairs", values.len())),
+                        [..] => Err(format!("{} values, expected pairs", values.len())),
                     })
             }
         }
