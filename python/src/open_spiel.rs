@@ -674,9 +674,18 @@ impl PyOpenSpielController {
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
     let args: Vec<std::ffi::OsString> = argv.into_iter().map(Into::into).collect();
+    // The interpreter running this, which commands that start the command line again in
+    // local processes start as `python -m evomcts` (a venv's own, not its target).
+    let python: std::path::PathBuf = py
+        .import("sys")
+        .and_then(|sys| sys.getattr("executable"))
+        .and_then(|exe| exe.extract::<String>())
+        .unwrap_or_else(|_| "python3".to_string())
+        .into();
     crate::stop::forget_pending();
     py.detach(move || {
-        let run = std::panic::catch_unwind(|| evomcts::cli::command::main_embedded(args));
+        let run =
+            std::panic::catch_unwind(|| evomcts::cli::command::main_embedded(python, args));
         run.unwrap_or_else(|payload| match crate::stop::stop_of(payload) {
             Ok(Stop::Failed(message)) => {
                 evomcts_runs::note!("error: {message}");

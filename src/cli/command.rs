@@ -81,13 +81,46 @@ pub fn this_binary(flag: &str) -> anyhow::Result<std::path::PathBuf> {
     Ok(std::env::current_exe()?.canonicalize()?)
 }
 
-/// [`main`] for a program that embeds the command line (the Python package): commands that
-/// would start this executable as the evomcts binary refuse to ([`this_binary`]).
+/// The Python interpreter that embeds the command line (`sys.executable`), set by
+/// [`main_embedded`]: what [`relaunch`] starts again.
+static EMBEDDING_PYTHON: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+/// [`main`] for a program that embeds the command line (the Python package, whose interpreter
+/// is `python`): commands that would start this executable as the evomcts binary refuse to
+/// ([`this_binary`]), and commands that start this command line again in local processes
+/// start `python -m evomcts` ([`relaunch`]).
 // The binary compiles these modules too and never embeds itself.
 #[allow(dead_code)]
-pub fn main_embedded(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+pub fn main_embedded(
+    python: std::path::PathBuf,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> i32 {
     EMBEDDED.store(true, std::sync::atomic::Ordering::Relaxed);
+    *EMBEDDING_PYTHON.lock().expect("the embedding Python") = Some(python);
     main(args)
+}
+
+/// How to start this command line again on this machine: the evomcts binary, or, inside the
+/// Python package, `python -m evomcts` with the same interpreter (so OpenSpiel's games are
+/// playable there too).
+// Used by the commands that start local processes (study --workers, portfolio).
+#[allow(dead_code)]
+pub fn relaunch() -> anyhow::Result<evomcts::frame::Relaunch> {
+    if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
+        let python = EMBEDDING_PYTHON
+            .lock()
+            .expect("the embedding Python")
+            .clone();
+        return match python {
+            Some(python) => Ok(evomcts::frame::Relaunch::python(python)),
+            None => {
+                anyhow::bail!("the embedding program named no Python interpreter to start again")
+            }
+        };
+    }
+    Ok(evomcts::frame::Relaunch::binary(
+        std::env::current_exe()?.canonicalize()?,
+    ))
 }
 
 /// Runs the command line on `args` (the program's name first, as `std::env::args_os` gives

@@ -87,6 +87,50 @@ impl Drop for RunPool {
     }
 }
 
+/// How to start this command line again in another process: the `evomcts` binary, or the
+/// Python that runs `python -m evomcts` (where OpenSpiel's games are playable). Studies run
+/// their games in local worker processes through it, and a portfolio its studies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relaunch {
+    /// The program: the binary, or the Python interpreter.
+    pub program: PathBuf,
+    /// The arguments before the subcommand (`-m evomcts` for Python; none for the binary).
+    pub prefix: Vec<std::ffi::OsString>,
+}
+
+impl Relaunch {
+    /// The binary at `bin`.
+    pub fn binary(bin: PathBuf) -> Relaunch {
+        Relaunch {
+            program: bin,
+            prefix: Vec::new(),
+        }
+    }
+
+    /// `python -m evomcts` with the interpreter at `python`.
+    pub fn python(python: PathBuf) -> Relaunch {
+        Relaunch {
+            program: python,
+            prefix: vec!["-m".into(), "evomcts".into()],
+        }
+    }
+
+    /// A command for `subcommand` (its arguments to be added by the caller).
+    pub fn command(&self, subcommand: &str) -> std::process::Command {
+        let mut command = std::process::Command::new(&self.program);
+        command.args(&self.prefix).arg(subcommand);
+        command
+    }
+
+    /// The command as a person would type it, for messages.
+    pub fn display(&self) -> String {
+        std::iter::once(self.program.display().to_string())
+            .chain(self.prefix.iter().map(|a| a.to_string_lossy().into_owned()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
