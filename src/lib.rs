@@ -30,7 +30,7 @@ pub use evomcts_analysis as analysis;
 pub use evomcts_formula as formula;
 pub use evomcts_games as games;
 pub use evomcts_runs::{
-    arena, bounds, escape, evolve, frame, league, note, progress, runfs, sequential, slurm, stats,
-    study, tune, validation,
+    arena, bounds, escape, evolve, frame, league, note, portfolio, progress, runfs, sequential,
+    slurm, stats, study, tune, validation,
 };
 pub use evomcts_search as search;

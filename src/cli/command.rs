@@ -53,6 +53,9 @@ enum Command {
     /// The whole protocol for one game: UCT's C_E tuned at each budget, evolution seeded with
     /// tuned UCT, the champion validated against it on unseen seeds; study.csv and study.md.
     Study(study::StudyArgs),
+    /// Many games' studies, each its own process, then the dataset of where evolution beats
+    /// tuned UCT, the generalisation matrix and what the champions share.
+    Portfolio(portfolio::PortfolioArgs),
     /// Figures and tables from league runs: formulas, league, game curves, boards.
     Plot(plot::PlotArgs),
     /// Every paper preset over K seeds (resumable), then docs/replication.md: the paper's
@@ -103,8 +106,6 @@ pub fn main_embedded(
 /// How to start this command line again on this machine: the evomcts binary, or, inside the
 /// Python package, `python -m evomcts` with the same interpreter (so OpenSpiel's games are
 /// playable there too).
-// Used by the commands that start local processes (study --workers, portfolio).
-#[allow(dead_code)]
 pub fn relaunch() -> anyhow::Result<evomcts::frame::Relaunch> {
     if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
         let python = EMBEDDING_PYTHON
@@ -151,6 +152,7 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Validate(args) => validate::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Study(args) => study::run(args),
+        Command::Portfolio(args) => portfolio::run(args),
         Command::Replicate(args) => replicate::run(args),
         Command::Report(args) => report::run(args),
         Command::Analyse(args) => analyse::run(args),

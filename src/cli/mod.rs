@@ -31,6 +31,7 @@ pub mod league;
 pub mod pareto;
 pub mod play;
 pub mod plot;
+pub mod portfolio;
 pub mod replay;
 pub mod replicate;
 pub mod report;

@@ -342,7 +342,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn play_out_randomly_observed(
         &mut self,
         rng: &mut GameRng,
+        before_move: impl FnMut(&Self, Self::Move),
+    ) {
+        self.play_out_randomly_traced(rng, before_move, || {});
+    }
+
+    /// [`Game::play_out_randomly_observed`], also calling `on_chance()` after each chance
+    /// event is sampled (how a portfolio measures a game's properties). The random choices
+    /// do not depend on the observers.
+    fn play_out_randomly_traced(
+        &mut self,
+        rng: &mut GameRng,
         mut before_move: impl FnMut(&Self, Self::Move),
+        mut on_chance: impl FnMut(),
     ) {
         loop {
             if self.is_terminal() {
@@ -352,6 +364,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
                 if self.sample_chance(rng).is_none() {
                     break;
                 }
+                on_chance();
                 continue;
             }
             let mv = self.random_move(rng).expect("a decision has a move");

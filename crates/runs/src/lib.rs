@@ -20,6 +20,7 @@ pub mod escape;
 pub mod evolve;
 pub mod frame;
 pub mod league;
+pub mod portfolio;
 pub mod progress;
 pub mod runfs;
 pub mod sequential;

@@ -64,6 +64,10 @@ pub struct GameType {
     /// Whether the game is OpenSpiel's, played through the provider a front end installs
     /// (its version recorded with its games, the provider's worker hooks installed in a pool).
     pub open_spiel: bool,
+    /// The budgets (simulations per decision) a study or a portfolio plays the game at unless
+    /// told: a small one, where a formula has the most room, and a larger one, sized so a
+    /// study of the game takes minutes on two cores.
+    pub study_budgets: [u32; 2],
 }
 
 /// Work on one game whatever the game: [`GameChoice::dispatch`] calls `run` with the game's
@@ -114,6 +118,7 @@ impl GameChoice {
                 record: RecordKind::Carcassonne,
                 objective: GameState::OBJECTIVE,
                 open_spiel: false,
+                study_budgets: [50, 200],
             },
             GameChoice::Pig(rules) => {
                 let label = format!("Pig to {}", rules.target);
@@ -126,6 +131,7 @@ impl GameChoice {
                     record: RecordKind::Pig(rules),
                     objective: PigState::OBJECTIVE,
                     open_spiel: false,
+                    study_budgets: [50, 200],
                 }
             }
             GameChoice::ConnectFour => GameType {
@@ -137,6 +143,7 @@ impl GameChoice {
                 record: RecordKind::History,
                 objective: ConnectFourState::OBJECTIVE,
                 open_spiel: false,
+                study_budgets: [50, 200],
             },
             // Every call into an OpenSpiel game takes Python's GIL, so a run uses one thread
             // unless told (the committed connect_four league: 3.6 s on one thread, 4.9 s on
@@ -152,6 +159,7 @@ impl GameChoice {
                     record: RecordKind::History,
                     objective: ExternalGame::OBJECTIVE,
                     open_spiel: true,
+                    study_budgets: [50, 200],
                 }
             }
         }

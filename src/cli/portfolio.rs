@@ -1,0 +1,93 @@
+//! `evomcts portfolio`: many games' studies, each its own process, then the dataset
+//! (`portfolio.csv`), the generalisation matrix (`matrix.csv`), what the champions share
+//! (`shared.csv`, `correlations.csv`) and `portfolio.md`; prints the dataset's table.
+
+use anyhow::Result;
+use clap::Args;
+use evomcts::escape;
+use evomcts::portfolio::{
+    run_job, run_portfolio, Part, PortfolioOptions, PortfolioSpec, PORTFOLIO_MD,
+};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct PortfolioArgs {
+    /// The portfolio spec (RON), e.g. runs/portfolio/portfolio12.ron.
+    spec: PathBuf,
+    /// Folder of the portfolio [default: runs/portfolio/<spec name>]; each game's study is in
+    /// studies/LABEL, the matrix's cells in matrix/. One driver at a time works in a folder.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue an interrupted portfolio in its folder (the same bytes as one never stopped).
+    #[arg(long)]
+    resume: bool,
+    /// Jobs (processes) at once: each game's study, then each game's column of the matrix
+    /// [default: the cores].
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Worker threads of each job [default: the game's default, the cores divided among the
+    /// jobs for a native game; 1 for an OpenSpiel game]. Results do not depend on it.
+    #[arg(long, value_parser = super::run_args::parse_threads)]
+    threads: Option<usize>,
+    /// Run one job in this process, the one the driver starts: the game labelled LABEL (with
+    /// --part). Not needed by hand, except to run a job elsewhere (a Slurm job per game).
+    #[arg(long, value_name = "LABEL")]
+    only: Option<String>,
+    /// With --only: `study` (the game's properties and study) or `matrix` (its column of the
+    /// matrix, once every study is finished).
+    #[arg(long, value_name = "PART", requires = "only")]
+    part: Option<String>,
+    /// No progress on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: PortfolioArgs) -> Result<()> {
+    let spec = PortfolioSpec::from_file(&args.spec)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs/portfolio").join(&spec.name));
+    if let Some(label) = &args.only {
+        let part_name = args.part.as_deref().unwrap_or("study");
+        let part = Part::from_name(part_name).ok_or_else(|| {
+            anyhow::anyhow!("--part: expected `study` or `matrix`, got {part_name:?}")
+        })?;
+        run_job(&spec, &out, label, part, args.threads, !args.quiet)?;
+        return Ok(());
+    }
+    let jobs = match args.jobs {
+        Some(j) => {
+            super::check_count("--jobs", j as u64, 1, 1024)?;
+            j
+        }
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    evomcts::note!(
+        "portfolio `{}`: {} games, budgets {:?}, {jobs} jobs at a time -> {}",
+        escape::terminal(&spec.name),
+        spec.games.len(),
+        spec.budgets(),
+        escape::path(&out)
+    );
+    let outcome = run_portfolio(
+        &spec,
+        &PortfolioOptions {
+            out_dir: out.clone(),
+            resume: args.resume,
+            jobs,
+            threads: args.threads,
+            progress: !args.quiet,
+            relaunch: super::command::relaunch()?,
+            spec_file: args.spec.clone(),
+        },
+    )?;
+    outln!(
+        "{} of {} studies and {} matrix columns finished; {}",
+        outcome.studies_done,
+        outcome.games,
+        outcome.columns_done,
+        escape::path(&out.join(PORTFOLIO_MD))
+    )?;
+    Ok(())
+}
