@@ -31,7 +31,7 @@ pub use outputs::{
 };
 pub use run::{
     read_results, result_file, run_job, run_portfolio, Part, PortfolioOptions, PortfolioOutcome,
-    GAMES_DIR, LOGS_DIR, MATRIX_DIR, PORTFOLIO_RON, STUDIES_DIR,
+    GAMES_DIR, LOGS_DIR, MATRIX_DIR, PORTFOLIO_RON, STUDIES_DIR, TIMINGS_CSV,
 };
 pub use spec::{PortfolioGame, PortfolioSpec};
 

@@ -181,6 +181,7 @@ fn run_jobs(
                 queue.clear();
                 continue;
             }
+            record_time(dir, &label, part, job_started.elapsed().as_secs_f64());
             if opts.progress {
                 let elapsed = started.elapsed().as_secs_f64();
                 let left = todo.len() - finished;
@@ -206,6 +207,22 @@ fn run_jobs(
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The wall time of each finished job, for people (no result reads it): `timings.csv`.
+pub const TIMINGS_CSV: &str = "timings.csv";
+
+/// Adds a finished job's wall time to `timings.csv` (best effort: losing it loses no result).
+fn record_time(dir: &Path, label: &str, part: Part, seconds: f64) {
+    let file = dir.join(TIMINGS_CSV);
+    let mut text = std::fs::read_to_string(&file)
+        .unwrap_or_else(|_| "label,part,seconds,finished_utc\n".to_string());
+    text.push_str(&format!(
+        "{label},{},{seconds:.1},{}\n",
+        part.name(),
+        crate::runfs::utc_now()
+    ));
+    let _ = crate::runfs::write_atomically(&file, text.as_bytes());
 }
 
 fn log_file(dir: &Path, label: &str, part: Part) -> PathBuf {

@@ -44,6 +44,25 @@ pub struct PortfolioSpec {
     pub games: Vec<PortfolioGame>,
     #[serde(default)]
     pub matrix: MatrixSpec,
+    /// One general formula: evolved on a mix of some games, validated on the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub general: Option<GeneralSpec>,
+}
+
+/// One general formula: an evolution whose fitness mixes the `train` games (each at its
+/// budget and played constant, against its UCT there), its champion then played on every
+/// other game of the portfolio, which it never saw, against that game's tuned UCT.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneralSpec {
+    /// The labels of the games it evolves on; every other game is held out.
+    pub train: Vec<String>,
+    /// The evolution (as a study's `evolve` section; its samples are spread over the games).
+    #[serde(default)]
+    pub evolve: EvolvePhase,
+    /// Games on each held-out game (both seatings of `games / 2` of its validation sequences,
+    /// fixed-N).
+    pub games: usize,
 }
 
 /// One game of a portfolio.
@@ -102,6 +121,9 @@ impl SpecFile for PortfolioSpec {
             Ok::<(), (String, String)>(())
         };
         resolve(&mut self.evolve, "evolve.grammar".into())?;
+        if let Some(g) = self.general.as_mut() {
+            resolve(&mut g.evolve, "general.evolve.grammar".into())?;
+        }
         for (i, g) in self.games.iter_mut().enumerate() {
             if let Some(e) = g.evolve.as_mut() {
                 resolve(e, format!("games[{i}].evolve.grammar"))?;
@@ -217,11 +239,48 @@ impl PortfolioSpec {
                 )
             })?;
         }
+        if let Some(g) = &self.general {
+            self.check_general(g)?;
+        }
         let m = self.matrix.games;
         if m != 0 && (!m.is_multiple_of(2) || !(4..=1_000_000).contains(&m)) {
             return Err((
                 "matrix.games".into(),
                 format!("must be 0 (no matrix) or an even number from 4 to 1000000, got {m}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_general(&self, g: &GeneralSpec) -> Result<(), (String, String)> {
+        if g.train.is_empty() || g.train.len() >= self.games.len() {
+            return Err((
+                "general.train".into(),
+                format!(
+                    "must name between 1 and {} of the portfolio's games (one at least is held out), got {}",
+                    self.games.len().saturating_sub(1),
+                    g.train.len()
+                ),
+            ));
+        }
+        for (i, label) in g.train.iter().enumerate() {
+            if self.game(label).is_none() {
+                return Err((
+                    format!("general.train[{i}]"),
+                    format!("`{label}` is not a label of the portfolio's games"),
+                ));
+            }
+            if g.train[..i].contains(label) {
+                return Err((
+                    format!("general.train[{i}]"),
+                    format!("`{label}` is listed twice"),
+                ));
+            }
+        }
+        if !g.games.is_multiple_of(2) || !(4..=1_000_000).contains(&g.games) {
+            return Err((
+                "general.games".into(),
+                format!("must be an even number from 4 to 1000000, got {}", g.games),
             ));
         }
         Ok(())
