@@ -1,18 +1,23 @@
 """``python -m evomcts study``: a tiny study of an OpenSpiel game (tic-tac-toe, and Connect
 Four from another family of games, at 10 simulations) runs its three phases, writes study.csv,
-and stopped after two phases resumes to the same bytes.
+and stopped after two phases resumes to the same bytes; ``evomcts.study`` reads study.csv as a
+typed DataFrame.
 
 Needs ``open_spiel`` (tests/python/run.sh installs it); without it these tests skip, except
 under CI (``CI`` set), where a missing OpenSpiel fails them.
 """
 
 import csv
+import math
 import os
 from pathlib import Path
 
 import pytest
 
-from evomcts import _evomcts
+import evomcts
+from evomcts import EvomctsError, _evomcts
+
+from conftest import require
 
 try:
     import pyspiel  # noqa: F401
@@ -65,3 +70,40 @@ def test_a_tiny_open_spiel_study_runs_and_resumes_to_the_same_bytes(game, tmp_pa
     assert not (parts / "study.csv").exists()
     assert cli("study", spec, "--out", parts, "--quiet", "--resume") == 0
     assert files(whole) == files(parts)
+
+
+def test_study_reads_study_csv_with_its_types(tmp_path):
+    pandas = require("pandas")
+    spec = tmp_path / "ttt.ron"
+    spec.write_text(SPEC.format(name="tic_tac_toe", sequential="true"))
+    assert cli("study", spec, "--out", tmp_path / "s", "--quiet") == 0
+    frame = evomcts.study(tmp_path / "s")
+    rows = study_csv(tmp_path / "s")
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame.columns) == list(rows[0].keys()) and len(frame) == len(rows) == 1
+    row, read = rows[0], frame.iloc[0]
+    for column in ["budget", "tune_games", "evolve_games", "validate_games"]:
+        assert frame[column].dtype == "int64" and read[column] == int(row[column]), column
+    for column in ["c_e", "c_e_diff_p", "win_rate", "win_low", "diff_mean", "wilcoxon_p", "sprt_llr"]:
+        assert frame[column].dtype == "float64", column
+        assert math.isclose(read[column], float(row[column])), column
+    for column in ["game", "champion", "champion_simplified", "sprt_decision"]:
+        assert isinstance(read[column], str) and read[column] == row[column], column
+    # The sequential test ran: its decision is one of three words.
+    assert read["sprt_decision"] in ("h0", "h1", "undecided")
+    assert 0.0 <= read["wilcoxon_p"] <= 1.0 and 0.0 <= read["c_e_diff_p"] <= 1.0
+
+
+def test_study_without_study_csv_names_the_file(tmp_path):
+    require("pandas")
+    with pytest.raises(EvomctsError, match=r"empty-folder/study.csv: no such file; expected a study's table"):
+        evomcts.study(tmp_path / "empty-folder")
+    spec = tmp_path / "ttt.ron"
+    spec.write_text(SPEC.format(name="tic_tac_toe", sequential="false"))
+    assert cli("study", spec, "--out", tmp_path / "s", "--quiet", "--stop-after", "2") == 0
+    with pytest.raises(EvomctsError, match=r"s/study.csv: no such file"):
+        evomcts.study(tmp_path / "s")
+    assert cli("study", spec, "--out", tmp_path / "s", "--quiet", "--resume") == 0
+    frame = evomcts.study(tmp_path / "s")
+    # No sequential test: its two cells are empty, read as missing.
+    assert frame["sprt_decision"].isna().all() and frame["sprt_llr"].isna().all()
