@@ -14,6 +14,7 @@ import io
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
 from ._evomcts import (
@@ -37,12 +38,15 @@ __all__ = [
     "Grammar",
     "Move",
     "OpenSpielController",
+    "Portfolio",
     "Run",
     "evolve",
     "load_run",
     "play",
+    "portfolio",
     "random_game",
     "run_league",
+    "study",
     "tune",
     "__version__",
     "command_line",
@@ -259,3 +263,269 @@ def load_run(path: PathLike) -> Run:
     found = dict(_evomcts.run_tables(os.fspath(path)))
     kind = found.pop("kind")
     return Run(kind=kind, tables={name: _table(text) for name, text in found.items()})
+
+
+# The columns of the CSV files `study` and `portfolio` read, each with its kind: "text" (a
+# string), "int", "float" or "bool" (`true`/`false`). An empty cell is missing: NaN in a
+# float column, None in a text column, <NA> in an int or bool column that has one (which is
+# then pandas' nullable Int64 or boolean); `isna()` finds all of them.
+_STUDY_COLUMNS: Dict[str, str] = {
+    "game": "text",
+    "budget": "int",
+    "c_e_start": "float",
+    "c_e_tuned": "float",
+    "c_e": "float",
+    "c_e_diff": "float",
+    "c_e_diff_low": "float",
+    "c_e_diff_high": "float",
+    "c_e_diff_p": "float",
+    "champion": "text",
+    "champion_simplified": "text",
+    "win_rate": "float",
+    "win_low": "float",
+    "win_high": "float",
+    "diff_mean": "float",
+    "diff_low": "float",
+    "diff_high": "float",
+    "wilcoxon_p": "float",
+    "sprt_decision": "text",
+    "sprt_llr": "float",
+    "tune_games": "int",
+    "evolve_games": "int",
+    "validate_games": "int",
+}
+
+# A pairing's result, as the portfolio's matrix and general formula write it.
+_PAIRING_COLUMNS: Dict[str, str] = {
+    "formula": "text",
+    "games": "int",
+    "win_rate": "float",
+    "win_low": "float",
+    "win_high": "float",
+    "diff_mean": "float",
+    "diff_low": "float",
+    "diff_high": "float",
+    "wilcoxon_p": "float",
+    "holm_p": "float",
+}
+
+_PORTFOLIO_COLUMNS: Dict[str, str] = {
+    "label": "text",
+    "game": "text",
+    "budget": "int",
+    "open_spiel": "bool",
+    "game_type": "text",
+    "chance": "bool",
+    "branching": "float",
+    "length": "float",
+    "c_e_start": "float",
+    "c_e_tuned": "float",
+    "c_e": "float",
+    "champion": "text",
+    "champion_simplified": "text",
+    "win_rate": "float",
+    "win_low": "float",
+    "win_high": "float",
+    "diff_mean": "float",
+    "diff_low": "float",
+    "diff_high": "float",
+    "wilcoxon_p": "float",
+    "holm_p": "float",
+    "sprt_decision": "text",
+    "tune_games": "int",
+    "evolve_games": "int",
+    "validate_games": "int",
+}
+
+_MATRIX_COLUMNS: Dict[str, str] = {
+    "budget": "int",
+    "source": "text",
+    "target": "text",
+    **_PAIRING_COLUMNS,
+}
+
+_SHARED_COLUMNS: Dict[str, str] = {
+    "budget": "int",
+    "kind": "text",
+    "item": "text",
+    "count": "int",
+    "champions": "int",
+    "labels": "text",
+}
+
+_CORRELATIONS_COLUMNS: Dict[str, str] = {
+    "budget": "int",
+    "terminal": "text",
+    "property": "text",
+    "spearman_rho": "float",
+    "n": "int",
+}
+
+_GENERAL_COLUMNS: Dict[str, str] = {
+    "budget": "int",
+    "target": "text",
+    "trained_on": "text",
+    **_PAIRING_COLUMNS,
+}
+
+
+def _pandas(caller: str) -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(
+            f"evomcts.{caller} returns pandas DataFrames: install pandas (pip install pandas)"
+        ) from None
+    return pandas
+
+
+def _typed_csv(pandas: Any, file: Path, columns: Dict[str, str], what: str) -> Any:
+    """``file`` as a DataFrame with ``columns`` converted to their kinds; errors name the file,
+    and the column, row and cell that is not what was expected."""
+    header = ",".join(columns)
+    if not file.is_file():
+        raise EvomctsError(f"{file}: no such file; expected {what} with the header {header}")
+    try:
+        # Every cell as text first (nothing guessed: a formula stays a formula, an empty cell
+        # stays empty), then converted column by column below.
+        raw = pandas.read_csv(file, dtype=str, keep_default_na=False, na_filter=False)
+    except pandas.errors.EmptyDataError:
+        raise EvomctsError(f"{file}: empty; expected {what} with the header {header}") from None
+    except (pandas.errors.ParserError, UnicodeDecodeError) as error:
+        raise EvomctsError(f"{file}: not a CSV file ({error}); expected {what}") from None
+    missing = [c for c in columns if c not in raw.columns]
+    if missing:
+        raise EvomctsError(
+            f"{file}: no column {', '.join(missing)}; expected {what} with the header {header}"
+        )
+    frame = {}
+    for name in raw.columns:
+        kind = columns.get(name, "text")  # a column this version does not know stays text
+        frame[name] = _column(pandas, file, name, kind, list(raw[name]))
+    return pandas.DataFrame(frame, index=pandas.RangeIndex(len(raw)))
+
+
+def _column(pandas: Any, file: Path, name: str, kind: str, cells: List[str]) -> Any:
+    def bad(row: int, cell: str, expected: str) -> EvomctsError:
+        # Row 1 is the header: the first data row is row 2, as a spreadsheet numbers it.
+        return EvomctsError(
+            f"{file}: row {row + 2}, column `{name}`: expected {expected}, found {cell!r}"
+        )
+
+    values: List[Any] = []
+    for row, cell in enumerate(cells):
+        if cell == "":
+            values.append(None)
+        elif kind == "text":
+            values.append(cell)
+        elif kind == "float":
+            try:
+                values.append(float(cell))
+            except ValueError:
+                raise bad(row, cell, "a number") from None
+        elif kind == "int":
+            try:
+                values.append(int(cell))
+            except ValueError:
+                raise bad(row, cell, "a whole number") from None
+        else:
+            if cell not in ("true", "false"):
+                raise bad(row, cell, "true or false")
+            values.append(cell == "true")
+    has_missing = any(v is None for v in values)
+    if kind == "float":
+        return pandas.Series([float("nan") if v is None else v for v in values], dtype="float64")
+    if kind == "int":
+        return pandas.Series(values, dtype="Int64" if has_missing else "int64")
+    if kind == "bool":
+        return pandas.Series(values, dtype="boolean" if has_missing else "bool")
+    return pandas.Series(values, dtype=object)
+
+
+def study(path: PathLike) -> Any:
+    """``study.csv`` of the study folder ``path`` (``evomcts study``; docs/study.md) as a
+    pandas DataFrame, one row per budget whose three phases are finished.
+
+    Numbers are floats (intervals and p-values included), budgets and game counts ints, the
+    game, the formulas and ``sprt_decision`` strings; an empty cell is missing (``isna()``):
+    ``sprt_decision`` and ``sprt_llr`` when the sequential test did not run. A folder without
+    ``study.csv``, a missing column or a cell of the wrong kind raises :class:`EvomctsError`
+    naming the file (and the row and column). Needs pandas.
+    """
+    pandas = _pandas("study")
+    file = Path(os.fspath(path)) / "study.csv"
+    return _typed_csv(pandas, file, _STUDY_COLUMNS, "a study's table (`evomcts study` writes it)")
+
+
+@dataclass
+class Portfolio:
+    """The tables of a portfolio folder (``evomcts portfolio SPEC``), read by
+    :func:`portfolio`: each a pandas DataFrame."""
+
+    #: ``portfolio.csv``: one row per game and budget (the game's properties, its tuned
+    #: constant, champion and validation against tuned UCT).
+    table: Any
+    #: ``matrix.csv``: each game's champion (``source``) played on every game (``target``) at
+    #: the target's tuned constant against its tuned UCT.
+    matrix: Any
+    #: ``shared.csv``: the terminals and subexpressions the champions share.
+    shared: Any
+    #: ``correlations.csv``: Spearman's rho between a terminal's use and a game property.
+    correlations: Any
+    #: ``general.csv``: a formula evolved on a mix of games, validated on the others; None
+    #: when the portfolio has none.
+    general: Any = None
+
+    def matrix_pivot(self, budget: int, value: str = "win_rate") -> Any:
+        """The matrix at ``budget`` as a DataFrame of ``value`` (a column of ``matrix.csv``:
+        ``win_rate``, ``diff_mean``, ``holm_p``, …), one row per source game and one column
+        per target game, in the order the matrix lists them; a pairing the matrix lacks is
+        NaN. An unknown budget or column raises ValueError naming those there are."""
+        matrix = self.matrix
+        if value not in matrix.columns or value in ("budget", "source", "target"):
+            known = [c for c in matrix.columns if c not in ("budget", "source", "target")]
+            raise ValueError(f"no column {value!r} in matrix.csv; it has {', '.join(known)}")
+        rows = matrix[matrix["budget"] == budget]
+        if rows.empty:
+            budgets = ", ".join(str(b) for b in matrix["budget"].drop_duplicates())
+            raise ValueError(f"no budget {budget} in matrix.csv; it has {budgets or 'none'}")
+        sources = list(rows["source"].drop_duplicates())
+        targets = list(rows["target"].drop_duplicates())
+        pivot = rows.pivot(index="source", columns="target", values=value)
+        return pivot.reindex(index=sources, columns=targets)
+
+
+def portfolio(path: PathLike) -> Portfolio:
+    """The tables of the portfolio folder ``path`` (``evomcts portfolio SPEC``) as a
+    :class:`Portfolio` of pandas DataFrames: ``table`` (``portfolio.csv``), ``matrix``,
+    ``shared``, ``correlations`` and ``general`` (None without ``general.csv``).
+
+    Numbers are floats (intervals, p-values and Holm-adjusted p-values included), budgets and
+    counts ints, ``open_spiel`` and ``chance`` bools, labels, games and formulas strings;
+    ``shared.labels`` is the ``;``-separated labels of the champions sharing the item. An
+    empty cell is missing (``isna()``). A missing file (other than ``general.csv``), a missing
+    column or a cell of the wrong kind raises :class:`EvomctsError` naming the file. Needs
+    pandas.
+    """
+    pandas = _pandas("portfolio")
+    folder = Path(os.fspath(path))
+    if not folder.is_dir():
+        raise EvomctsError(
+            f"{folder}: no such folder; expected a portfolio folder (`evomcts portfolio` writes one)"
+        )
+
+    def read(name: str, columns: Dict[str, str], what: str) -> Any:
+        return _typed_csv(pandas, folder / name, columns, f"{what} of a portfolio")
+
+    general = folder / "general.csv"
+    return Portfolio(
+        table=read("portfolio.csv", _PORTFOLIO_COLUMNS, "the table"),
+        matrix=read("matrix.csv", _MATRIX_COLUMNS, "the generalisation matrix"),
+        shared=read("shared.csv", _SHARED_COLUMNS, "the champions' shared terminals"),
+        correlations=read("correlations.csv", _CORRELATIONS_COLUMNS, "the correlations"),
+        general=(
+            read("general.csv", _GENERAL_COLUMNS, "the general formula's validations")
+            if general.exists()
+            else None
+        ),
+    )

@@ -8,7 +8,8 @@
 #     bash tests/python/run.sh
 #
 # Installs maturin (the build backend), pytest, pandas, matplotlib (docs/python.md plots a
-# league's standings) and open_spiel (python/tests/test_open_spiel.py plays OpenSpiel's games)
+# league's standings), open_spiel (python/tests/test_open_spiel.py plays OpenSpiel's games) and
+# nbclient, nbformat and ipykernel (python/tests/test_notebook.py executes docs/portfolio.ipynb)
 # from PyPI, then `pip install ./python`, which compiles the library in release mode. The
 # OpenSpiel tests also run the evomcts binary on an OpenSpiel run folder: the one given as the
 # first argument, else target/release/evomcts when built. Any failed test fails the script, and so does finding no tests (pytest's
@@ -27,7 +28,7 @@ echo "python test: virtual environment in $W/venv"
 python3 -m venv "$W/venv"
 PY="$W/venv/bin/python"
 "$PY" -m pip install --quiet --upgrade pip
-"$PY" -m pip install --quiet maturin pytest pandas matplotlib open_spiel
+"$PY" -m pip install --quiet maturin pytest pandas matplotlib open_spiel nbclient nbformat ipykernel
 "$PY" -m pip install --quiet "$ROOT/python"
 BIN=${1:-$ROOT/${CARGO_TARGET_DIR:-target}/release/evomcts}
 if [ -x "$BIN" ]; then
