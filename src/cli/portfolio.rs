@@ -40,6 +40,10 @@ pub struct PortfolioArgs {
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
+    /// With --only: end when stdin closes (the driver starts its jobs so, holding their stdin
+    /// open, so a killed driver leaves no job behind).
+    #[arg(long, hide = true, requires = "only")]
+    exit_with_driver: bool,
 }
 
 pub fn run(args: PortfolioArgs) -> Result<()> {
@@ -49,6 +53,9 @@ pub fn run(args: PortfolioArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs/portfolio").join(&spec.name));
     if let Some(label) = &args.only {
+        if args.exit_with_driver {
+            exit_when_stdin_closes();
+        }
         let part_name = args.part.as_deref().unwrap_or("study");
         let part = Part::from_name(part_name).ok_or_else(|| {
             anyhow::anyhow!("--part: expected `study` or `matrix`, got {part_name:?}")
@@ -90,4 +97,20 @@ pub fn run(args: PortfolioArgs) -> Result<()> {
         escape::path(&out.join(PORTFOLIO_MD))
     )?;
     Ok(())
+}
+
+/// Ends the process once stdin reaches its end (the driver holding it open has ended). The
+/// job's files are each written whole, so ending at any moment is as safe as kill -9, which
+/// a resumed portfolio already survives.
+fn exit_when_stdin_closes() {
+    std::thread::spawn(|| {
+        let mut sink = [0u8; 64];
+        let mut stdin = std::io::stdin();
+        loop {
+            match std::io::Read::read(&mut stdin, &mut sink) {
+                Ok(0) | Err(_) => std::process::exit(3),
+                Ok(_) => {}
+            }
+        }
+    });
 }

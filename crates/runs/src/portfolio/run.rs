@@ -149,6 +149,9 @@ fn run_jobs(
     let logs = dir.join(LOGS_DIR);
     crate::runfs::create_folder(&logs).map_err(|e| io_error(&logs, e))?;
     let started = Instant::now();
+    // Each job's stdin is a pipe this process holds open: a job started with
+    // `--exit-with-driver` ends when it closes, so a driver killed (kill -9 included) leaves no
+    // job running into a folder a resumed driver then uses.
     let mut running: Vec<(String, Child, Instant)> = Vec::new();
     let mut queue = todo.iter().rev().map(|l| l.to_string()).collect::<Vec<_>>();
     let mut failed: Option<PortfolioError> = None;
@@ -264,13 +267,14 @@ fn start_job(
         .arg(&opts.spec_file)
         .arg("--out")
         .arg(dir)
-        .arg("--only")
-        .arg(label)
+        // One argument, so a label that starts with `-` is not read as a flag.
+        .arg(format!("--only={label}"))
         .arg("--part")
         .arg(part.name())
         .arg("--threads")
         .arg(threads.to_string())
-        .stdin(Stdio::null())
+        .arg("--exit-with-driver")
+        .stdin(Stdio::piped())
         .stdout(Stdio::from(file))
         .stderr(Stdio::from(err));
     if opts.progress {

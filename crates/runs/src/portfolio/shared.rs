@@ -169,6 +169,9 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
     (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
 }
 
+/// A property of a game by name, as a number (chance as 0 or 1).
+type Property = (&'static str, fn(&GameResult) -> f64);
+
 /// Each terminal some champion uses, against each property, at each budget.
 pub fn correlations(games: &[GameResult]) -> Vec<Correlation> {
     let mut out = Vec::new();
@@ -183,7 +186,7 @@ pub fn correlations(games: &[GameResult]) -> Vec<Correlation> {
             })
             .collect();
         let all: BTreeSet<String> = rows.iter().flat_map(|(_, t)| t.iter().cloned()).collect();
-        let properties: [(&'static str, fn(&GameResult) -> f64); 3] = [
+        let properties: [Property; 3] = [
             ("chance", |g| f64::from(u8::from(g.properties.chance))),
             ("branching", |g| g.properties.branching),
             ("length", |g| g.properties.length),

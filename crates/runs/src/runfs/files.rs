@@ -127,10 +127,25 @@ pub fn remove_stale_temporaries(dir: &Path) {
             continue;
         }
         if let Some(pid) = temp_owner(&name) {
-            if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
+            if pid != std::process::id() && !runs(proc, pid) {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
+    }
+}
+
+/// Whether process `pid` runs: it is in `/proc` and not a zombie (a process that has ended,
+/// its locks released, whose parent has not collected it yet: a killed run's job is one for a
+/// moment after its driver is killed).
+fn runs(proc: &Path, pid: u32) -> bool {
+    match std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) {
+        // `pid (name) S ...`: the state follows the last `)`, as the name may hold one.
+        Ok(stat) => !matches!(
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim_start().chars().next()),
+            Some('Z' | 'X')
+        ),
+        Err(_) => proc.join(pid.to_string()).exists(),
     }
 }
 
