@@ -9,8 +9,7 @@ use evomcts::escape;
 use evomcts::evolve::independent::{champion, run_folder};
 use evomcts::evolve::tournament::{self, TournamentSpec};
 use evomcts::evolve::{
-    run_evolution, run_independent, EvolveSpec, FitnessSpec, IndependentOptions, Member,
-    RunOptions, Standing,
+    run_evolution, run_independent, EvolveSpec, IndependentOptions, Member, RunOptions, Standing,
 };
 use evomcts::search::mcts::Selection;
 use evomcts::search::ControllerSpec;
@@ -103,6 +102,12 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         last.champion.fitness,
         last.champion.formula
     )?;
+    // A mix of games: each one's fitness on every game, on the samples that played it.
+    for (who, member) in [("reference", &last.reference), ("champion", &last.champion)] {
+        for (games, e) in spec.fitness.games().iter().zip(&member.per_game) {
+            outln!("  {who} on {}: {e}", games.game.label())?;
+        }
+    }
     if let Some((rows, crowned)) = &outcome.reestimated {
         outln!(
             "re-estimate on fresh samples ({}):",
@@ -135,14 +140,17 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         "a formula file",
     )
     .with_context(|| champion_file.display().to_string())?;
-    match champion_controller(&spec, formula.trim()) {
-        Some((game, controller)) => outln!(
+    let controllers = champion_controllers(&spec, formula.trim());
+    for (game, controller) in &controllers {
+        outln!(
             "the champion as the controller it was evolved as ({game}; paste into a league spec):\n  {controller}"
-        )?,
-        None => outln!(
+        )?;
+    }
+    if controllers.is_empty() {
+        outln!(
             "use it in a league: Mcts(selection: FormulaFile({:?}))",
             champion_file.display().to_string()
-        )?,
+        )?;
     }
     Ok(())
 }
@@ -232,17 +240,21 @@ fn verdict(champion: &Member, reference: &Member) -> String {
     }
 }
 
-/// For a run on games, the game and the champion as the controller it was evolved as: the
-/// spec's candidate settings (simulations, C_E, reward, final move, …) with the formula as
-/// its selection, in the spec files' RON; `None` for a bandit run.
-fn champion_controller(spec: &EvolveSpec, formula: &str) -> Option<(String, String)> {
-    let FitnessSpec::Games(games) = &spec.fitness else {
-        return None;
-    };
-    let mut settings = games.candidate.clone();
-    settings.selection = Selection::Formula(formula.to_string());
-    let text = evomcts::runfs::ron_options()
-        .to_string(&ControllerSpec::Mcts(settings))
-        .expect("a controller serialises");
-    Some((games.game.label(), text))
+/// For a run on games, each game (one, or every game of a mix) and the champion as the
+/// controller it was evolved as there: the game's candidate settings (simulations, C_E,
+/// reward, final move, …) with the formula as its selection, in the spec files' RON; none
+/// for a bandit run.
+fn champion_controllers(spec: &EvolveSpec, formula: &str) -> Vec<(String, String)> {
+    spec.fitness
+        .games()
+        .iter()
+        .map(|games| {
+            let mut settings = games.candidate.clone();
+            settings.selection = Selection::Formula(formula.to_string());
+            let text = evomcts::runfs::ron_options()
+                .to_string(&ControllerSpec::Mcts(settings))
+                .expect("a controller serialises");
+            (games.game.label(), text)
+        })
+        .collect()
 }

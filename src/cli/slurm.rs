@@ -5,7 +5,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use evomcts::evolve::{EvolveSpec, FitnessSpec};
+use evomcts::evolve::EvolveSpec;
 use evomcts::league::{schedule, LeagueSpec};
 use evomcts::runfs::SpecFile;
 use evomcts::slurm::scripts::{
@@ -190,7 +190,7 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
     let (name, text, command, default): (String, String, Vec<String>, PathBuf) = match args.kind {
         Kind::Evolve => {
             let spec = EvolveSpec::from_file(spec_path)?;
-            if let FitnessSpec::Games(games) = &spec.fitness {
+            for games in spec.fitness.games() {
                 check_playable(&games.game, spec_path)?;
             }
             let out = PathBuf::from("populations").join(&spec.name);

@@ -12,6 +12,7 @@ mod evolve_bandit;
 mod evolve_carcassonne;
 mod evolve_fitting;
 mod evolve_hashing;
+mod evolve_mixed;
 mod evolve_pareto;
 mod evolve_racing;
 mod evolve_reestimate;

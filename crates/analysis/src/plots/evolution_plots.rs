@@ -119,6 +119,7 @@ fn fitness_name(spec: Option<&EvolveSpec>) -> &'static str {
     match spec.map(|s| &s.fitness) {
         Some(FitnessSpec::Bandit(_)) => "fitness (bandit reward)",
         Some(FitnessSpec::Games(_)) => "fitness (against the baseline)",
+        Some(FitnessSpec::Mixed(_)) => "fitness (win rate against each game's baseline, mixed)",
         None => "fitness",
     }
 }

@@ -139,7 +139,8 @@ pub struct EvalError {
     pub message: String,
 }
 
-/// One sample of `formula`'s fitness, every random choice drawn from `seed`.
+/// One sample of `formula`'s fitness, every random choice drawn from `seed` (in a mix, the
+/// seed also says which game: `MixedSpec::game_of`).
 pub fn sample(
     fitness: &FitnessSpec,
     formula: &Formula,
@@ -150,6 +151,7 @@ pub fn sample(
     match fitness {
         FitnessSpec::Bandit(spec) => Ok(-bandit::regret(compiled, spec, seed, scratch)),
         FitnessSpec::Games(spec) => game_pair(spec, formula, seed),
+        FitnessSpec::Mixed(mix) => game_pair(&mix.games[mix.game_of(seed)], formula, seed),
     }
 }
 

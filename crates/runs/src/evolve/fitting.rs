@@ -189,8 +189,23 @@ pub fn fit<E>(
     candidates: &[(usize, &Formula)],
     seeds: &[u64],
     first_id: usize,
-    mut play: impl FnMut(&[Formula], &[u64]) -> Result<Vec<Vec<f64>>, E>,
+    play: impl FnMut(&[Formula], &[u64]) -> Result<Vec<Vec<f64>>, E>,
 ) -> Result<Vec<Fitted>, E> {
+    let fitted = fit_with_samples(spec, master, generation, candidates, seeds, first_id, play)?;
+    Ok(fitted.into_iter().map(|(record, _)| record).collect())
+}
+
+/// [`fit`], each record with the fitted formula's samples on `seeds` (in order), from which a
+/// fitted formula that replaces its survivor takes its fitness on each game of a mix.
+pub fn fit_with_samples<E>(
+    spec: &FitSpec,
+    master: u64,
+    generation: usize,
+    candidates: &[(usize, &Formula)],
+    seeds: &[u64],
+    first_id: usize,
+    mut play: impl FnMut(&[Formula], &[u64]) -> Result<Vec<Vec<f64>>, E>,
+) -> Result<Vec<(Fitted, Vec<f64>)>, E> {
     let gains = Gains::spall(spec.a, spec.c, spec.steps as f64 / 10.0);
     let mut fittings: Vec<Fitting> = candidates
         .iter()
@@ -235,7 +250,7 @@ pub fn fit<E>(
         .map(|(j, (f, (pair, s)))| {
             let (after, before) = (&s[0], &s[1]);
             let difference: Vec<f64> = after.iter().zip(before).map(|(a, b)| a - b).collect();
-            Fitted {
+            let record = Fitted {
                 id: f.id,
                 before: f.formula.clone(),
                 before_fitness: Estimate::from_samples(before),
@@ -247,7 +262,8 @@ pub fn fit<E>(
                 steps: spec.steps,
                 spent,
                 replaced: significantly_worse(before, after, spec.z),
-            }
+            };
+            (record, after.clone())
         })
         .collect())
 }

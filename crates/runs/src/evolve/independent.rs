@@ -285,10 +285,7 @@ fn open_record(
 
 /// Games in one fitness sample: both seatings of a sequence, or one bandit run.
 fn games_per_sample(spec: &EvolveSpec) -> u64 {
-    match spec.fitness {
-        FitnessSpec::Games(_) => 2,
-        FitnessSpec::Bandit(_) => 1,
-    }
+    spec.fitness.games_per_sample()
 }
 
 /// The tournament of the seed formula and `champions`, on this machine's threads or as job
@@ -308,11 +305,8 @@ fn play_tournament(
             opts.tournament.samples
         );
     }
-    let game = match &spec.fitness {
-        FitnessSpec::Games(g) => Some(g.game),
-        FitnessSpec::Bandit(_) => None,
-    };
-    let pool = crate::frame::RunPool::new(opts.threads, game.as_ref()).expect("a thread pool");
+    let pool = crate::frame::RunPool::new(opts.threads, spec.fitness.pool_game().as_ref())
+        .expect("a thread pool");
     let runner = opts.srun.clone().map(|o| {
         let r = StepRunner::new(&opts.out_dir, o);
         r.set_context("the tournament");
@@ -320,9 +314,12 @@ fn play_tournament(
     });
     let formulas: Vec<Formula> = entrants.iter().map(|e| e.formula.clone()).collect();
     let crowned = pool.install(|| {
-        tournament::play(
+        tournament::play_on(
             entrants,
-            spec.seed,
+            spec.fitness.sample_seeds(tournament::tournament_seeds(
+                spec.seed,
+                opts.tournament.seed_count(),
+            )),
             &opts.tournament,
             games_per_sample(spec),
             |indices, seeds| {

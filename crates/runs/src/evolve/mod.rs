@@ -2,7 +2,8 @@
 //! kept for reuse, as Bravi et al. did for general video game playing, rather than a new
 //! formula per decision as in the main paper's ES-MCTS.
 //!
-//! `spec` reads a run from RON (every type a spec is made of but racing's); `bandit` is the
+//! `spec` reads a run from RON (every type a spec is made of but racing's; the games'
+//! fitness, one game or a mix of several, in `games_spec`); `bandit` is the
 //! cheap Bernoulli-bandit fitness domain; `fitness` turns samples (bandit runs, or pairs of
 //! games against a baseline on one seed) into estimates with intervals, in parallel; `spsa` is
 //! the optimiser (shared with `tune`) with which `fitting` fits the best survivors' constants
@@ -22,7 +23,7 @@
 //! seed formula) on fresh seeds.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
-//! before it: `racing`, `namespace`, `spsa`, `fit_spec` → `spec` → `bandit` → `fitness` → `fitting` →
+//! before it: `racing`, `namespace`, `spsa`, `fit_spec`, `games_spec` → `spec` → `bandit` → `fitness` → `fitting` →
 //! `values` → `population` → `champion`, `report` → `reestimate`, `progress`, `work`,
 //! `tournament` → `error` → `hashing`, `resume` → `pareto` → `run` → `independent`.
 //!
@@ -36,6 +37,7 @@ pub mod error;
 pub mod fit_spec;
 pub mod fitness;
 pub mod fitting;
+pub mod games_spec;
 pub mod hashing;
 pub mod independent;
 pub mod namespace;
@@ -61,6 +63,6 @@ pub use population::{Champion, Generation, HashingCounts, Member, PopulationErro
 pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};
 pub use spec::{
-    BanditSpec, ChampionRule, EvolveSpec, FitSpec, FitnessSpec, GamesSpec, HashingSpec, NoiseSpec,
-    ParetoSpec, Score, StrategySpec,
+    BanditSpec, ChampionRule, EvolveSpec, FitSpec, FitnessSpec, GamesSpec, HashingSpec, MixedSpec,
+    NoiseSpec, ParetoSpec, Score, StrategySpec,
 };

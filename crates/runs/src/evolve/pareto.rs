@@ -342,7 +342,9 @@ pub fn play_front(
     play: impl FnOnce(&[Request<'_>]) -> Result<Vec<Vec<f64>>, EvolveError>,
 ) -> Result<Front, EvolveError> {
     let candidates = candidates(gens, settings.candidates);
-    let seeds = pareto_seeds(spec.seed, settings.samples);
+    let seeds = spec
+        .fitness
+        .sample_seeds(pareto_seeds(spec.seed, settings.samples));
     let requests: Vec<Request<'_>> = candidates
         .iter()
         .map(|c| Request {
@@ -396,10 +398,7 @@ pub fn write_front(
             expected: format!("{hash}, the hash of the spec given (--spec)"),
         });
     }
-    let default_threads = match &spec.fitness {
-        super::spec::FitnessSpec::Games(g) => g.game.default_threads(),
-        _ => 0,
-    };
+    let default_threads = spec.fitness.pool_game().map_or(0, |g| g.default_threads());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(default_threads))
         .build()

@@ -15,8 +15,8 @@
 
 use super::fitness::Estimate;
 use super::fitting::Fitted;
-use super::spec::EvolveSpec;
-use super::values::{check_estimate, check_fitted, RunRules};
+use super::spec::{EvolveSpec, FitnessSpec};
+use super::values::{check_estimate, check_fitted, check_per_game, RunRules};
 use evomcts_formula::Formula;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -35,6 +35,10 @@ pub struct Member {
     pub size: usize,
     pub depth: usize,
     pub fitness: Estimate,
+    /// In a mix of games (`fitness: Mixed(..)`), its fitness on each game of the mix, in the
+    /// mix's order, from the samples that played it (left out for one game and the bandit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_game: Vec<Estimate>,
     /// Racing: the number of this generation's sample seeds it had played when it was
     /// dropped as significantly worse than the best (left out when it was not dropped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,7 +55,21 @@ impl Member {
             depth: formula.depth(),
             formula,
             fitness: Estimate::default(),
+            per_game: Vec::new(),
             dropped_after: None,
+        }
+    }
+
+    /// Pools `values`, the samples of `seeds` in order, into its fitness and, in a mix, into
+    /// the fitness on the game each seed played.
+    pub fn add_samples(&mut self, fitness: &FitnessSpec, seeds: &[u64], values: &[f64]) {
+        debug_assert_eq!(seeds.len(), values.len());
+        self.fitness.add(values);
+        if let FitnessSpec::Mixed(mix) = fitness {
+            self.per_game.resize(mix.games.len(), Estimate::default());
+            for (&seed, &value) in seeds.iter().zip(values) {
+                self.per_game[mix.game_of(seed)].add(&[value]);
+            }
         }
     }
 }
@@ -398,6 +416,7 @@ fn check_member(
     rules: Option<&RunRules<'_>>,
 ) -> Result<(), (&'static str, String)> {
     check_estimate(&m.fitness, rules)?;
+    check_per_game(&m.per_game, &m.fitness, rules)?;
     if m.born > generation {
         return Err((
             "born",

@@ -70,7 +70,7 @@ impl Tracker {
             _ => 0,
         };
         let (per_sample, unit) = match spec.fitness {
-            FitnessSpec::Games(_) => (2, "games"),
+            FitnessSpec::Games(_) | FitnessSpec::Mixed(_) => (2, "games"),
             FitnessSpec::Bandit(_) => (1, "bandit runs"),
         };
         if on {

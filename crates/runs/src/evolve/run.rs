@@ -20,7 +20,7 @@
 
 use super::error::EvolveError;
 use super::fitness::{evaluate_all_observed, Request};
-use super::fitting::{fit, Fitted};
+use super::fitting::{fit_with_samples, Fitted};
 use super::hashing::{play_shared, Hashing};
 use super::pareto;
 use super::population::{
@@ -90,18 +90,21 @@ pub struct RunOutcome {
 
 /// The sample seeds of generation `generation` (every candidate plays them, in order) and
 /// the elites' extra sample seeds; a Carcassonne sample plays the tile sequence
-/// `namespace::evolution_tile_seed(seed)`.
+/// `namespace::evolution_tile_seed(seed)`; in a mix, sample s plays game s mod k.
 pub fn generation_seeds(spec: &EvolveSpec, generation: usize) -> (Vec<u64>, Vec<u64>) {
     (
-        seeds(spec.seed, SAMPLES, generation, sample_count(spec)),
-        seeds(spec.seed, ELITE, generation, spec.noise.elite_samples),
+        seeds(spec, SAMPLES, generation, sample_count(spec)),
+        seeds(spec, ELITE, generation, spec.noise.elite_samples),
     )
 }
 
-fn seeds(master: u64, stream: u64, generation: usize, count: usize) -> Vec<u64> {
-    (0..count)
-        .map(|j| derive_seed(master, &[stream, generation as u64, j as u64]))
-        .collect()
+/// The first `count` seeds of one of the run's streams (`FitnessSpec::sample_seeds`).
+fn seeds(spec: &EvolveSpec, stream: u64, generation: usize, count: usize) -> Vec<u64> {
+    spec.fitness.sample_seeds(
+        (0..count)
+            .map(|j| derive_seed(spec.seed, &[stream, generation as u64, j as u64]))
+            .collect(),
+    )
 }
 
 /// The samples of `formulas[i]` for each listed `indices` on `seeds`, each class of `classes`
@@ -144,7 +147,7 @@ fn evaluate(
     let (samples, played) =
         play_formulas(spec, at, &formulas, &all, classes.unwrap_or(&all), seeds)?;
     for (member, values) in members.iter_mut().zip(samples) {
-        member.fitness.add(&values);
+        member.add_samples(&spec.fitness, seeds, &values);
     }
     Ok((played, (members.len() * seeds.len()) as u64 - played))
 }
@@ -161,7 +164,7 @@ fn race_hashed(
     generation: usize,
     at: &Placement,
 ) -> Result<(u64, usize, Option<HashingCounts>), EvolveError> {
-    let seeds = seeds(spec.seed, SAMPLES, generation, sample_count(spec));
+    let seeds = seeds(spec, SAMPLES, generation, sample_count(spec));
     let plan = hashing.map(|h| h.plan(members, newborn));
     let alone: Vec<usize> = (0..members.len()).collect();
     let classes = plan.as_ref().map_or(&alone, |p| &p.classes);
@@ -181,7 +184,8 @@ fn race_hashed(
     )?;
     let mut dropped = 0;
     for (i, member) in members.iter_mut().enumerate() {
-        member.fitness.add(&outcome.samples[i]);
+        let values = &outcome.samples[i];
+        member.add_samples(&spec.fitness, &seeds[..values.len()], values);
         member.dropped_after = outcome.dropped_after[i];
         dropped += usize::from(member.dropped_after.is_some());
     }
@@ -194,10 +198,7 @@ fn race_hashed(
 
 /// Games in one fitness sample: both seatings of a tile sequence, or one bandit run.
 fn games_per_sample(spec: &EvolveSpec) -> u64 {
-    match spec.fitness {
-        super::spec::FitnessSpec::Games(_) => 2,
-        super::spec::FitnessSpec::Bandit(_) => 1,
-    }
+    spec.fitness.games_per_sample()
 }
 
 /// The number of sample seeds a generation draws: the nominal samples, or racing's cap.
@@ -231,7 +232,7 @@ fn crown(
     counts: &mut Option<HashingCounts>,
 ) -> Result<(Member, u64), EvolveError> {
     let elites = spec.noise.elites.min(parents.len());
-    let extra = seeds(spec.seed, ELITE, generation, spec.noise.elite_samples);
+    let extra = seeds(spec, ELITE, generation, spec.noise.elite_samples);
     let mut refs: Vec<&mut Member> = parents[..elites].iter_mut().collect();
     let classes = hashing.map(|h| h.classes(&refs));
     let (spent, saved) = evaluate(spec, &mut refs, &extra, at, classes.as_deref())?;
@@ -293,7 +294,7 @@ fn initial(
         (SAMPLES, spec.noise.samples),
         (ELITE, spec.noise.elite_samples),
     ] {
-        let seeds = seeds(spec.seed, stream, 0, count);
+        let seeds = seeds(spec, stream, 0, count);
         spent += evaluate(spec, &mut [&mut reference], &seeds, at, None)?.0;
     }
     let offspring = parents.clone();
@@ -340,13 +341,13 @@ fn fit_survivors(
     let Some(f) = &spec.noise.fit_constants else {
         return Ok((Vec::new(), 0));
     };
-    let common = seeds(spec.seed, SAMPLES, generation, f.samples);
+    let common = seeds(spec, SAMPLES, generation, f.samples);
     let best: Vec<(usize, &Formula)> = parents
         .iter()
         .take(f.candidates)
         .map(|m| (m.id, &m.formula))
         .collect();
-    let records = fit(
+    let records = fit_with_samples(
         f,
         spec.seed,
         generation,
@@ -362,12 +363,14 @@ fn fit_survivors(
         },
     )?;
     *next_id += records.len();
-    for r in records.iter().filter(|r| r.replaced) {
+    for (r, after) in records.iter().filter(|(r, _)| r.replaced) {
         if let Some(place) = parents.iter_mut().find(|m| m.id == r.id) {
             *place = Member::new(r.fitted_id, generation, Some(r.id), r.after.clone());
-            place.fitness = r.after_fitness;
+            place.add_samples(&spec.fitness, &common, after);
+            debug_assert_eq!(place.fitness, r.after_fitness);
         }
     }
+    let records: Vec<Fitted> = records.into_iter().map(|(r, _)| r).collect();
     rank_sort(parents, spec.strategy.parsimony);
     let spent = records.iter().map(|r| r.spent).sum();
     Ok((records, spent))
@@ -523,7 +526,9 @@ fn play_reestimate(
 ) -> Result<(Vec<reestimate::Reestimated>, usize), EvolveError> {
     let gens = read_generations(dir)?;
     let hall = hall_of_fame(&gens, r.candidates);
-    let seeds = reestimate::reestimate_seeds(spec.seed, r.samples);
+    let seeds = spec
+        .fitness
+        .sample_seeds(reestimate::reestimate_seeds(spec.seed, r.samples));
     let requests: Vec<Request<'_>> = hall
         .iter()
         .map(|m| Request {
@@ -718,11 +723,8 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     let _lock = RunLock::open_run_folder(dir, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
-    let game = match &spec.fitness {
-        FitnessSpec::Games(games) => Some(games.game),
-        _ => None,
-    };
-    let pool = crate::frame::RunPool::new(opts.threads, game.as_ref()).expect("a thread pool");
+    let pool = crate::frame::RunPool::new(opts.threads, spec.fitness.pool_game().as_ref())
+        .expect("a thread pool");
     let stop_at = opts
         .stop_after
         .unwrap_or(usize::MAX)

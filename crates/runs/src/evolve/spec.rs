@@ -10,9 +10,6 @@ pub use super::fit_spec::{FitSpec, MAX_FIT_STEPS};
 use super::racing::RacingSpec;
 use crate::arena::GameChoice;
 use evomcts_formula::{EvolutionStrategy, Formula, Grammar, InitialPopulation};
-use evomcts_games::carcassonne::Rules;
-use evomcts_search::mcts::{MctsSettings, Selection};
-use evomcts_search::ControllerSpec;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -128,6 +125,17 @@ impl Default for HashingSpec {
 
 impl HashingSpec {
     pub fn validate(&self, fitness: &FitnessSpec) -> Result<(), (String, String)> {
+        if let FitnessSpec::Mixed(m) = fitness {
+            return Err((
+                "noise.functional_hashing".into(),
+                format!(
+                    "is not offered for {}: its bank holds sibling sets of one game's MCTS \
+                     searches, and a fingerprint on one game says nothing of the others; \
+                     leave it out",
+                    m.label()
+                ),
+            ));
+        }
         if !matches!(fitness, FitnessSpec::Games(c) if c.game.is_carcassonne()) {
             return Err((
                 "noise.functional_hashing".into(),
@@ -223,51 +231,7 @@ impl Default for BanditSpec {
     }
 }
 
-/// What one pair of Carcassonne games (both seatings of a tile seed) is worth.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Score {
-    /// The candidate's final score minus the baseline's, averaged over the two games.
-    #[default]
-    ScoreDiff,
-    /// 1 per win, 0.5 per draw, averaged over the two games.
-    WinRate,
-}
-
-/// Games of MCTS using the formula against a baseline controller: Carcassonne unless `game`
-/// names another game. Serde knows it as `CarcassonneSpec`: the name a spec file may write
-/// before its fields and the one serde's messages give, which spec and work files are read with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(
-    default,
-    deny_unknown_fields,
-    rename = "CarcassonneSpec",
-    expecting = "struct CarcassonneSpec"
-)]
-pub struct GamesSpec {
-    /// The game played (`Pig(target: 100)`); Carcassonne when left out, and then left out of
-    /// the stored spec, so the hashes of runs that do not name a game are unchanged.
-    #[serde(skip_serializing_if = "GameChoice::is_carcassonne")]
-    pub game: GameChoice,
-    /// The MCTS the formula is plugged into; its `selection` is replaced by the formula.
-    pub candidate: MctsSettings,
-    pub baseline: ControllerSpec,
-    pub score: Score,
-    /// Carcassonne's rules (left at their default for another game).
-    pub rules: Rules,
-}
-
-impl Default for GamesSpec {
-    /// The paper's MCTS (400 simulations, UCT) as both candidate and baseline.
-    fn default() -> Self {
-        GamesSpec {
-            game: GameChoice::Carcassonne,
-            candidate: MctsSettings::default(),
-            baseline: ControllerSpec::Mcts(MctsSettings::default()),
-            score: Score::ScoreDiff,
-            rules: Rules::default(),
-        }
-    }
-}
+pub use super::games_spec::{GamesSpec, MixedSpec, Score, MAX_MIXED_GAMES};
 
 // One spec per run: the size difference between the variants costs nothing.
 #[allow(clippy::large_enum_variant)]
@@ -280,9 +244,68 @@ pub enum FitnessSpec {
     /// for another game (either name reads).
     #[serde(rename = "Carcassonne", alias = "Games")]
     Games(GamesSpec),
+    /// Fitness = win rate against each game's baseline, sample s of a stream playing game
+    /// s mod k of the mix's k games (see `games_spec`): `Mixed(games: [(game: ..), ..])`.
+    Mixed(MixedSpec),
 }
 
 impl FitnessSpec {
+    /// The games the fitness plays, in the mix's order (none for the bandit).
+    pub fn games(&self) -> &[GamesSpec] {
+        match self {
+            FitnessSpec::Bandit(_) => &[],
+            FitnessSpec::Games(g) => std::slice::from_ref(g),
+            FitnessSpec::Mixed(m) => &m.games,
+        }
+    }
+
+    fn games_mut(&mut self) -> &mut [GamesSpec] {
+        match self {
+            FitnessSpec::Bandit(_) => &mut [],
+            FitnessSpec::Games(g) => std::slice::from_mut(g),
+            FitnessSpec::Mixed(m) => &mut m.games,
+        }
+    }
+
+    /// The game a run's thread pool is made for (`frame::RunPool`: its default threads and
+    /// the workers' hooks): the fitness's game, in a mix the first OpenSpiel game or else the
+    /// first; `None` for the bandit.
+    pub fn pool_game(&self) -> Option<GameChoice> {
+        let games = self.games();
+        games
+            .iter()
+            .find(|g| g.game.describe().open_spiel)
+            .or(games.first())
+            .map(|g| g.game)
+    }
+
+    /// Games in one fitness sample: both seatings of a sequence, or one bandit run.
+    pub fn games_per_sample(&self) -> u64 {
+        match self {
+            FitnessSpec::Bandit(_) => 1,
+            FitnessSpec::Games(_) | FitnessSpec::Mixed(_) => 2,
+        }
+    }
+
+    /// A stream's sample seeds from its own derived seeds (`raw`, in order): unchanged, but
+    /// in a mix made so that sample s plays game s mod k (`MixedSpec::seeds`).
+    pub fn sample_seeds(&self, raw: Vec<u64>) -> Vec<u64> {
+        match self {
+            FitnessSpec::Mixed(m) => m.seeds(raw),
+            FitnessSpec::Bandit(_) | FitnessSpec::Games(_) => raw,
+        }
+    }
+
+    /// What the fitness plays, for messages and reports: `the bandit`, the game's label, or
+    /// `a mix of Connect Four and Pig to 20`.
+    pub fn label(&self) -> String {
+        match self {
+            FitnessSpec::Bandit(_) => "the bandit".into(),
+            FitnessSpec::Games(g) => g.game.label(),
+            FitnessSpec::Mixed(m) => m.label(),
+        }
+    }
+
     /// Every check of the fitness alone (the bandit's sizes and probabilities, the games'
     /// controllers, their settings and the work of one decision), as (field, message): what
     /// a spec file and a job step's work file (read by another process) both pass.
@@ -327,54 +350,8 @@ impl FitnessSpec {
                     );
                 }
             }
-            FitnessSpec::Games(c) => {
-                if let Err(m) = c.game.check_startable() {
-                    return err("fitness.game", m);
-                }
-                if let Err((f, m)) = c.game.check_rules(&c.rules) {
-                    return err(&format!("fitness.{f}"), m);
-                }
-                for (field, controller) in [
-                    (
-                        "fitness.candidate",
-                        &ControllerSpec::Mcts(c.candidate.clone()),
-                    ),
-                    ("fitness.baseline", &c.baseline),
-                ] {
-                    if let Err(m) = c.game.check_controller(controller) {
-                        return err(field, m);
-                    }
-                }
-                if c.candidate.es.is_some() {
-                    return err(
-                        "fitness.candidate.es",
-                        "the candidate plays the evolved formula as it is: leave `es` out".into(),
-                    );
-                }
-                if c.candidate.selection != Selection::Uct {
-                    return err(
-                        "fitness.candidate.selection",
-                        "is replaced by the formula under evaluation: leave it out".into(),
-                    );
-                }
-                if let Err(e) = c.candidate.validate() {
-                    return err("fitness.candidate", e.to_string());
-                }
-                if let Err(e) = c.baseline.validate() {
-                    return err("fitness.baseline", e.to_string());
-                }
-                for (field, controller) in [
-                    (
-                        "fitness.candidate",
-                        &ControllerSpec::Mcts(c.candidate.clone()),
-                    ),
-                    ("fitness.baseline", &c.baseline),
-                ] {
-                    if let Err((f, m)) = crate::bounds::check_decision_work(controller) {
-                        return err(&format!("{field}.{f}"), m);
-                    }
-                }
-            }
+            FitnessSpec::Games(c) => c.validate("fitness")?,
+            FitnessSpec::Mixed(m) => m.validate()?,
         }
         Ok(())
     }
@@ -433,6 +410,7 @@ impl FitnessSpec {
                 ),
                 Score::WinRate => (0.0, 1.0, Some(0.25), "a win rate of two games"),
             },
+            FitnessSpec::Mixed(_) => (0.0, 1.0, Some(0.25), "a win rate of two games"),
         }
     }
 }
@@ -452,6 +430,9 @@ impl Serialize for FitnessSpec {
                     "Games"
                 };
                 serializer.serialize_newtype_variant("FitnessSpec", 1, name, c)
+            }
+            FitnessSpec::Mixed(m) => {
+                serializer.serialize_newtype_variant("FitnessSpec", 2, "Mixed", m)
             }
         }
     }
@@ -508,7 +489,7 @@ impl SpecFile for EvolveSpec {
     }
 
     fn fill_game_defaults(&mut self) {
-        if let FitnessSpec::Games(games) = &mut self.fitness {
+        for games in self.fitness.games_mut() {
             let objective = games.game.objective();
             games.candidate.fill_defaults(objective);
             games.baseline.fill_defaults(objective);
@@ -518,9 +499,15 @@ impl SpecFile for EvolveSpec {
     fn resolve_files(&mut self, base: &Path) -> Result<(), (String, String)> {
         self.grammar = crate::runfs::resolve_grammar(&self.grammar, base)
             .map_err(|e| ("grammar".into(), e))?;
-        if let FitnessSpec::Games(c) = &mut self.fitness {
+        let mixed = matches!(self.fitness, FitnessSpec::Mixed(_));
+        for (i, c) in self.fitness.games_mut().iter_mut().enumerate() {
+            let at = if mixed {
+                format!("fitness.games[{i}]")
+            } else {
+                "fitness".to_string()
+            };
             crate::runfs::resolve_controller(&mut c.baseline, base)
-                .map_err(|(f, m)| (format!("fitness.baseline.{f}"), m))?;
+                .map_err(|(f, m)| (format!("{at}.baseline.{f}"), m))?;
         }
         Ok(())
     }
@@ -669,30 +656,15 @@ impl EvolveSpec {
             );
         }
         self.fitness.validate()?;
-        if let FitnessSpec::Games(c) = &self.fitness {
-            if !c.game.offers_move_features() {
-                let reads_feature = |t: &evomcts_formula::Terminal| {
-                    grammar.terminals().contains(t) || self.seed_formula.uses(*t)
-                };
-                if let Some(t) = evomcts_formula::Terminal::MOVE_FEATURES
-                    .iter()
-                    .find(|t| reads_feature(t))
-                {
-                    let features: Vec<String> = evomcts_formula::Terminal::MOVE_FEATURES
-                        .iter()
-                        .map(|f| f.to_string())
-                        .collect();
-                    let (last, rest) = features.split_last().expect("move features exist");
-                    return err(
-                        "grammar",
-                        format!(
-                            "offers the move feature `{t}`, which {} does not give: use a \
-                             grammar without {} and {last}",
-                            c.game.label(),
-                            rest.join(", ")
-                        ),
-                    );
-                }
+        let mixed = matches!(self.fitness, FitnessSpec::Mixed(_));
+        for (i, games) in self.fitness.games().iter().enumerate() {
+            let which = if mixed {
+                format!(" (fitness.games[{i}])")
+            } else {
+                String::new()
+            };
+            if let Err(m) = games.check_terminals(&grammar, &self.seed_formula, &which) {
+                return err("grammar", m);
             }
         }
         self.check_run_work()

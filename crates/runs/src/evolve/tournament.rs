@@ -100,6 +100,11 @@ impl TournamentSpec {
     pub fn budget(&self, entrants: usize) -> u64 {
         (self.samples * entrants) as u64
     }
+
+    /// The tournament's seeds an entrant may play at most (racing's cap, at least `samples`).
+    pub fn seed_count(&self) -> usize {
+        self.racing.max_samples.max(self.samples)
+    }
 }
 
 impl Default for TournamentSpec {
@@ -209,7 +214,20 @@ pub fn play<E>(
     play: impl FnMut(&[usize], &[u64]) -> Result<Vec<Vec<f64>>, E>,
     progress: impl FnMut(RaceProgress),
 ) -> Result<Crowned, E> {
-    let seeds = tournament_seeds(master, spec.racing.max_samples.max(spec.samples));
+    let seeds = tournament_seeds(master, spec.seed_count());
+    play_on(entrants, seeds, spec, games_per_sample, play, progress)
+}
+
+/// [`play`] on `seeds`: the tournament's seeds of `master` as the fitness plays them
+/// (`FitnessSpec::sample_seeds`: in a mix, sample s on game s mod k).
+pub fn play_on<E>(
+    entrants: Vec<Entrant>,
+    seeds: Vec<u64>,
+    spec: &TournamentSpec,
+    games_per_sample: u64,
+    play: impl FnMut(&[usize], &[u64]) -> Result<Vec<Vec<f64>>, E>,
+    progress: impl FnMut(RaceProgress),
+) -> Result<Crowned, E> {
     let raced = race(
         entrants.len(),
         &seeds,

@@ -9,12 +9,13 @@
 //! `evolve --resume`, and readers of a folder whose `spec.ron` reads); the rest always.
 //! `population` walks a file's members through these checks and adds its own (birth no later
 //! than the file's generation, parent born before the child, size and depth those of the
-//! formula), naming each member's place and field, and the records of the constants fitted
-//! ([`check_fitted`]).
+//! formula), naming each member's place and field, the records of the constants fitted
+//! ([`check_fitted`]) and, in a mix of games, each member's fitness on every game
+//! ([`check_per_game`]).
 
 use super::fitness::Estimate;
 use super::fitting::{fittable, Fitted};
-use super::spec::EvolveSpec;
+use super::spec::{EvolveSpec, FitnessSpec};
 use crate::escape::number;
 use evomcts_formula::{Expr, Formula, Function, Grammar};
 
@@ -118,6 +119,48 @@ pub fn check_estimate(
                 number(e.low),
                 number(e.high),
                 number(e.mean)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A member's fitness on each game of a mix (`Member::per_game`) against its whole `fitness`:
+/// one estimate per game of the run's mix and none for another fitness (when the spec is
+/// known), each one a run could have written ([`check_estimate`]), their samples adding up to
+/// the member's. Refused as `(field, problem)`.
+pub fn check_per_game(
+    per_game: &[Estimate],
+    fitness: &Estimate,
+    rules: Option<&RunRules<'_>>,
+) -> Result<(), (&'static str, String)> {
+    if let Some(rules) = rules {
+        let games = match &rules.spec.fitness {
+            FitnessSpec::Mixed(mix) => mix.games.len(),
+            FitnessSpec::Bandit(_) | FitnessSpec::Games(_) => 0,
+        };
+        if per_game.len() != games {
+            return Err((
+                "per_game",
+                format!(
+                    "{} estimates, but the run's fitness ({}) plays {games} games of a mix",
+                    per_game.len(),
+                    rules.spec.fitness.label()
+                ),
+            ));
+        }
+    }
+    for (i, e) in per_game.iter().enumerate() {
+        check_estimate(e, rules)
+            .map_err(|(field, why)| ("per_game", format!("[{i}].{field}: {why}")))?;
+    }
+    let samples: u64 = per_game.iter().map(|e| e.samples).sum();
+    if !per_game.is_empty() && samples != fitness.samples {
+        return Err((
+            "per_game",
+            format!(
+                "its games' samples add up to {samples}, but the member's fitness has {}",
+                fitness.samples
             ),
         ));
     }

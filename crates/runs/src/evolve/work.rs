@@ -253,13 +253,11 @@ impl StepWork for Work {
 }
 
 impl Work {
-    /// The game the step's tasks play (`None` for bandit runs).
+    /// The game the step's pool is made for (`None` for bandit runs; in a mix, its first
+    /// OpenSpiel game or else its first: `FitnessSpec::pool_game`).
     pub fn game(&self) -> Option<GameChoice> {
         match self {
-            Work::Fitness { fitness, .. } => match fitness.as_ref() {
-                FitnessSpec::Games(games) => Some(games.game),
-                FitnessSpec::Bandit(_) => None,
-            },
+            Work::Fitness { fitness, .. } => fitness.pool_game(),
             Work::Pairings { game, .. } => Some(*game),
         }
     }

@@ -141,8 +141,13 @@ fn champion_entrants(dir: &Path, sims: u32) -> Result<[(String, MctsSettings); 2
             .map_err(|e| chained(&e))?;
     let FitnessSpec::Games(fitness) = &spec.fitness else {
         return Err(format!(
-            "{}: a bandit run; only Carcassonne runs have MCTS settings to play Pig with",
-            dir.display()
+            "{}: {}; only a run on one game has the MCTS settings to play Pig with",
+            dir.display(),
+            if matches!(spec.fitness, FitnessSpec::Bandit(_)) {
+                "a bandit run".to_string()
+            } else {
+                format!("a run on {}", spec.fitness.label())
+            }
         ));
     };
     let path = dir.join("champion.ron");
