@@ -2,7 +2,8 @@
 //! with the binary (two games, two budgets) reports its dataset, one heat map per budget whose
 //! cells hold `matrix.csv`'s values in place (marked by Holm p, the diagonal framed), what the
 //! champions share, `portfolio.md`, its studies with the command that reports each, and its
-//! spec; a portfolio with no matrix reports without heat maps and says why.
+//! spec; a portfolio with no matrix reports without heat maps and says why; docs/outputs.md
+//! names every file of the folder and every column of its CSV files.
 
 use evomcts::escape;
 use evomcts::evolve::report::parse_csv;
@@ -250,5 +251,48 @@ fn a_portfolio_without_a_matrix_reports_no_heat_map_and_says_why() {
     let table = section(&page, "dataset");
     for label in LABELS {
         assert!(table.contains(&format!("<td>{label}</td>")), "{label}");
+    }
+}
+
+/// The lines of docs/outputs.md's section on portfolio folders.
+fn portfolio_section() -> String {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/outputs.md"))
+            .unwrap();
+    let start = doc.find("\n## A portfolio folder").expect("the section");
+    let rest = &doc[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 3);
+    rest[..end].to_string()
+}
+
+#[test]
+fn docs_outputs_names_every_file_and_csv_column_of_a_portfolio_folder() {
+    let doc = portfolio_section();
+    let dir = full();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let shown = if entry.file_type().unwrap().is_dir() {
+            format!("{name}/")
+        } else {
+            name.clone()
+        };
+        assert!(
+            doc.contains(&format!("`{shown}`")),
+            "the section does not name `{shown}`"
+        );
+        if name.ends_with(".csv") {
+            let csv_name = name.as_str();
+            let (header, _) = csv(dir, csv_name);
+            let heading = format!("### `{csv_name}`");
+            let table = &doc[doc.find(&heading).unwrap_or_else(|| panic!("{heading}"))..];
+            let table = &table[heading.len()..];
+            let table = &table[..table.find("\n#").unwrap_or(table.len())];
+            let documented: Vec<&str> = table
+                .lines()
+                .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
+                .collect();
+            assert_eq!(documented, header, "{csv_name}");
+        }
     }
 }
