@@ -11,8 +11,8 @@
 //!
 //! Several run folders of one league merge (as in `evomcts table`). Every figure is written
 //! as PNG and SVG into DIR (default `plots/` inside the first run folder); tables go to the
-//! terminal and to CSV/Markdown next to the figures. `plot all` also takes an evolution run or
-//! a tuning run.
+//! terminal and to CSV/Markdown next to the figures. `plot all` also takes an evolution run, a
+//! tuning run or a portfolio.
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
@@ -21,6 +21,7 @@ use evomcts::analysis::plots::chart;
 use evomcts::analysis::plots::curves::GameCurves;
 use evomcts::analysis::plots::formulas::FormulaReport;
 use evomcts::analysis::plots::league_plots::write_league_figures;
+use evomcts::analysis::plots::matrix_plot::write_matrix_figures;
 use evomcts::analysis::plots::run_figures::{is_evolution_run, write_figures};
 use evomcts::analysis::plots::{RunFolder, Written, WrittenFigure};
 use evomcts::league::{report, LeagueGame, LeagueSpec, Tables};
@@ -119,10 +120,12 @@ enum PlotCommand {
     /// Every figure of a run but boards: for league runs the formulas, league and games
     /// figures; for an evolution run (a folder of gen-NNN.ron files) fitness per generation
     /// with 95% intervals, formula sizes and samples spent; for a tuning run (tune.csv) each
-    /// parameter's iterate per step.
+    /// parameter's iterate per step; for a portfolio (portfolio.ron) its generalisation matrix
+    /// as a heat map per budget.
     All {
         /// Run folders of one league (each with spec.ron and games.jsonl; several merge), or
-        /// one evolution run folder (gen-NNN.ron files), or one tuning run folder (tune.csv).
+        /// one evolution run folder (gen-NNN.ron files), or one tuning run folder (tune.csv),
+        /// or one portfolio folder (portfolio.ron).
         #[arg(required = true)]
         runs: Vec<PathBuf>,
         /// Folder for the figures and tables [default: RUN/plots, inside the first run folder].
@@ -291,6 +294,15 @@ pub fn run(args: PlotArgs) -> Result<()> {
         PlotCommand::All { runs, out, top } => {
             if top == 0 {
                 bail!("--top must be at least 1");
+            }
+            if let [run] = runs.as_slice() {
+                if evomcts::portfolio::is_portfolio(run) {
+                    let matrices = write_matrix_figures(run, &out_dir(&out, &runs)?)?;
+                    if let Some(note) = &matrices.note {
+                        evomcts::note!("{note}");
+                    }
+                    return show(&matrices.written);
+                }
             }
             let folder = RunFolder::read(&runs)?;
             for w in folder.warnings() {

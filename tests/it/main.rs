@@ -63,6 +63,7 @@ mod reliability_steps;
 mod replicate_slurm;
 mod replication;
 mod report;
+mod report_portfolio;
 mod search_detail;
 mod search_exact;
 mod search_features;

@@ -2,8 +2,9 @@
 //! (`formulas`, Table XI's counts and the drift measure, as tables and bar charts), how a
 //! league went (`league_plots`), how games unfolded and how the ES behaved (`curves`),
 //! pictures of boards (`board`), how an evolution run went (`evolution_plots`), the front between simple and strong of
-//! one (`pareto_plot`) and how a
-//! tuning run moved its constants (`tune_plots`).
+//! one (`pareto_plot`), how a
+//! tuning run moved its constants (`tune_plots`) and a portfolio's generalisation matrix as a
+//! heat map per budget (`matrix_plot`).
 //! `run_figures` draws every figure of a run folder of either kind (`write_run_figures`).
 //! Every figure is written as PNG and SVG with an embedded font (`font`, `chart`), so plots
 //! render on a machine with no system fonts or libraries.
@@ -18,6 +19,7 @@ pub mod evolution_plots;
 pub mod font;
 pub mod formulas;
 pub mod league_plots;
+pub mod matrix_plot;
 pub mod pareto_plot;
 pub mod run_figures;
 pub mod tune_plots;

@@ -6,7 +6,9 @@
 //! For an evolution run: the logbook, fitness per generation with its intervals, the hall of
 //! fame and the champion's lineage. For a tuning run: its summary, the parameters'
 //! trajectories and its spec. For a study: `study.csv` as a table, `study.md`, its phases'
-//! folders and its spec.
+//! folders and its spec. For a portfolio: `portfolio.csv` as a table, the generalisation
+//! matrix as a heat map per budget and as its CSV, `shared.csv` and `correlations.csv`,
+//! `portfolio.md`, its games' study folders and its spec.
 //!
 //! Nothing on a page names an outside address: the style sheet and scripts are files of the
 //! report folder (`report.css`, `viewer.js`, `tiles.js`) loaded by relative `<link>` and
@@ -22,6 +24,7 @@ pub mod history;
 pub mod html;
 mod league;
 pub mod pig;
+mod portfolio;
 mod study;
 mod tune;
 pub mod viewer;
@@ -34,6 +37,7 @@ use std::path::{Path, PathBuf};
 
 pub use evolution::write_evolution_report;
 pub use league::write_league_report;
+pub use portfolio::write_portfolio_report;
 pub use study::write_study_report;
 pub use tune::write_tune_report;
 
@@ -70,6 +74,8 @@ pub enum RunKind {
     Tune,
     /// `study.ron` of `evomcts study`.
     Study,
+    /// `portfolio.ron` of `evomcts portfolio`.
+    Portfolio,
 }
 
 impl RunKind {
@@ -78,9 +84,12 @@ impl RunKind {
     pub fn of(dir: &Path) -> Result<RunKind, ReportError> {
         if !dir.is_dir() {
             return Err(ReportError::Input(format!(
-                "{}: not a folder (expected a league, evolution or tuning run folder, or a study's)",
+                "{}: not a folder (expected a league, evolution or tuning run folder, or a study's or a portfolio's)",
                 dir.display()
             )));
+        }
+        if evomcts_runs::portfolio::is_portfolio(dir) {
+            return Ok(RunKind::Portfolio);
         }
         if evomcts_runs::study::is_study(dir) {
             return Ok(RunKind::Study);
@@ -184,9 +193,10 @@ pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport, Repor
         [RunKind::Evolution] => write_evolution_report(&runs[0], out),
         [RunKind::Tune] => write_tune_report(&runs[0], out),
         [RunKind::Study] => write_study_report(&runs[0], out),
+        [RunKind::Portfolio] => write_portfolio_report(&runs[0], out),
         k if k.iter().all(|k| *k == RunKind::League) => write_league_report(runs, out),
         _ => Err(ReportError::Input(format!(
-            "{}: one report covers the runs of one league or a single evolution or tuning run; report evolution and tuning runs one at a time",
+            "{}: one report covers the runs of one league or a single evolution run, tuning run, study or portfolio; report those one at a time",
             runs.iter()
                 .map(|r| r.display().to_string())
                 .collect::<Vec<_>>()
