@@ -41,6 +41,7 @@ mod league;
 mod open_spiel_runs;
 mod outputs;
 mod pig_runs;
+mod portfolio_slurm;
 mod presets;
 mod progress;
 mod registry;
