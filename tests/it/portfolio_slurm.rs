@@ -10,20 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Connect Four and Pig to 20 at 5 and 10 simulations, each phase tiny (about a second on one
-/// machine).
-const TINY: &str = r#"(
-    name: "tiny",
-    seed: 3,
-    budgets: [5, 10],
-    tune: (games: 40, reestimate_sequences: 10),
-    evolve: (generations: 2, mu: 2, lambda: 4, samples: 4),
-    validate: (games_cap: 40),
-    games: [
-        (label: "connect-four", game: ConnectFour),
-        (label: "pig", game: Pig(target: 20)),
-    ],
-    matrix: (games: 8),
-)"#;
+/// machine): the portfolio `tests/slurm/run.sh` runs on a real cluster.
+const TINY: &str = "tests/slurm/portfolio-tiny.ron";
+
+fn tiny() -> String {
+    std::fs::read_to_string(TINY).unwrap()
+}
 
 /// What a portfolio writes that does not depend on where its jobs ran.
 const SAME: [&str; 10] = [
@@ -106,7 +98,7 @@ fn a_portfolio_as_job_arrays_writes_the_local_run_s_results() {
     let dir = scratch("portfolio-slurm", "same");
     std::fs::create_dir_all(&dir).unwrap();
     let spec = dir.join("tiny.ron");
-    std::fs::write(&spec, TINY).unwrap();
+    std::fs::write(&spec, tiny()).unwrap();
     let (local, cluster) = (dir.join("local"), dir.join("cluster"));
     ok(evomcts(&[
         "portfolio",
@@ -270,7 +262,7 @@ fn hostile_labels_and_folders_reach_the_scripts_quoted() {
     std::fs::create_dir_all(&dir).unwrap();
     // Labels the spec's check lets through: shell syntax, a quote, a leading dash, a `%`.
     let labels = ["a'b $(touch pwned) `touch pwned`;", "-h", "100%a"];
-    let spec_text = TINY
+    let spec_text = tiny()
         .replace("\"connect-four\"", &format!("{:?}", labels[0]))
         .replace(
             "(label: \"pig\", game: Pig(target: 20)),",
@@ -377,15 +369,15 @@ fn refused_portfolio_jobs_leave_nothing_written() {
     let dir = scratch("portfolio-slurm", "refused");
     std::fs::create_dir_all(&dir).unwrap();
     let spec = dir.join("tiny.ron");
-    std::fs::write(&spec, TINY).unwrap();
+    std::fs::write(&spec, tiny()).unwrap();
     let open_spiel = dir.join("open-spiel.ron");
     std::fs::write(
         &open_spiel,
-        TINY.replace("Pig(target: 20)", "OpenSpiel(name: \"pig\")"),
+        tiny().replace("Pig(target: 20)", "OpenSpiel(name: \"pig\")"),
     )
     .unwrap();
     let bad_label = dir.join("bad-label.ron");
-    std::fs::write(&bad_label, TINY.replace("\"pig\"", "\"p\\nig\"")).unwrap();
+    std::fs::write(&bad_label, tiny().replace("\"pig\"", "\"p\\nig\"")).unwrap();
     let out = dir.join("out");
     let refused = |args: &[&str], needles: &[&str]| {
         let mut all = vec!["slurm", "--out", s(&out)];
@@ -448,4 +440,15 @@ fn refused_portfolio_jobs_leave_nothing_written() {
     assert_eq!(other.status.code(), Some(2), "{err}");
     assert!(err.contains("a different spec"), "{err}");
     assert!(!out.join("slurm").exists());
+
+    // So is a folder a driver works in (it holds the folder's lock).
+    let busy = dir.join("busy");
+    std::fs::create_dir_all(&busy).unwrap();
+    let lock = evomcts::runfs::RunLock::acquire(&busy, "portfolio `tiny` (running)").unwrap();
+    let held = evomcts(&["slurm", "--kind", "portfolio", s(&spec), "--out", s(&busy)]);
+    let err = String::from_utf8_lossy(&held.stderr);
+    assert_eq!(held.status.code(), Some(2), "{err}");
+    assert!(err.contains("in use by another evomcts process"), "{err}");
+    assert!(!busy.join("slurm").exists() && !busy.join("portfolio.ron").exists());
+    drop(lock);
 }
