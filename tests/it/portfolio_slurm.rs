@@ -238,6 +238,59 @@ fn a_portfolio_as_job_arrays_writes_the_local_run_s_results() {
     );
 }
 
+#[test]
+fn without_a_matrix_the_outputs_job_waits_for_the_studies_and_a_general_formula_is_noted() {
+    let dir = scratch("portfolio-slurm", "no-matrix");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("no-matrix.ron");
+    let text = tiny().replace(
+        "matrix: (games: 8),",
+        "matrix: (games: 0),\n    general: (train: [\"pig\"], games: 4),",
+    );
+    std::fs::write(&spec, text).unwrap();
+    let out = dir.join("out");
+    let printed = ok(evomcts(&[
+        "slurm",
+        "--kind",
+        "portfolio",
+        s(&spec),
+        "--out",
+        s(&out),
+    ]));
+    assert!(
+        printed.contains("{study.sbatch, outputs.sbatch, submit.sh}")
+            && printed.contains("the general formula is not a Slurm job yet"),
+        "{printed}"
+    );
+    let slurm = out.join("slurm");
+    assert!(!slurm.join("matrix.sbatch").exists());
+    let outputs = std::fs::read_to_string(slurm.join("outputs.sbatch")).unwrap();
+    assert!(
+        outputs.contains("once every study task succeeded")
+            && outputs.contains("general formula is not a Slurm job yet"),
+        "{outputs}"
+    );
+    let bin = fake_sbatch(&dir);
+    let log = dir.join("sbatch.log");
+    let submitted = Command::new("bash")
+        .arg(slurm.join("submit.sh"))
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("SBATCH_LOG", &log)
+        .output()
+        .unwrap();
+    assert!(ok(submitted).starts_with("study array 100, outputs job 101;"));
+    assert_eq!(
+        log_lines(&log),
+        [
+            "--parsable study.sbatch",
+            "--parsable --dependency=afterok:100 --kill-on-invalid-dep=yes outputs.sbatch",
+        ]
+    );
+}
+
 /// A fake binary in `dir` that writes its arguments, one a line, to `dir/args.txt`.
 fn recording_bin(dir: &Path) -> (PathBuf, PathBuf) {
     let bin = dir.join("fake evomcts");

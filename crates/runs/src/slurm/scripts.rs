@@ -66,7 +66,7 @@ pub struct SlurmScripts {
     pub submit: String,
 }
 
-pub(super) fn invalid(flag: &'static str, value: &str, message: impl Into<String>) -> SlurmError {
+fn invalid(flag: &'static str, value: &str, message: impl Into<String>) -> SlurmError {
     SlurmError::Invalid {
         flag,
         value: value.to_string(),
