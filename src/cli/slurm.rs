@@ -1,13 +1,16 @@
 //! `evomcts slurm`: writes a ready Slurm job array for a league, the driver job of an
-//! evolution or validation whose games are job steps over one allocation, or, for `replicate`,
-//! a job array per league and the report's job after all of them (see `slurm::scripts`, which
-//! writes and checks the scripts); this file only reads the arguments.
+//! evolution or validation whose games are job steps over one allocation, for `replicate`, a
+//! job array per league and the report's job after all of them, or, for a portfolio, its
+//! study and matrix arrays and the job writing its outputs (see `slurm::scripts` and
+//! `slurm::portfolio`, which write and check the scripts); this file only reads the arguments.
 
 use anyhow::{bail, Result};
 use clap::Args;
 use evomcts::evolve::EvolveSpec;
 use evomcts::league::{schedule, LeagueSpec};
+use evomcts::portfolio::PortfolioSpec;
 use evomcts::runfs::SpecFile;
+use evomcts::slurm::portfolio::write_portfolio;
 use evomcts::slurm::scripts::{
     submit_hint, write_allocation, write_league_set, write_slurm, FinalJob, SlurmOptions,
 };
@@ -30,24 +33,28 @@ enum Kind {
     /// `evomcts replicate` (no SPEC): a job array per paper preset and master seed, then a
     /// job writing the report (`replicate --report-only --shards K`) once all succeeded.
     Replicate,
+    /// A portfolio (`evomcts portfolio`; no --tasks): a job array with a task per game for
+    /// the studies, then one for the matrix's columns, then a job writing the outputs.
+    Portfolio,
 }
 
 #[derive(Args)]
 pub struct SlurmArgs {
-    /// The spec (RON): a league's, or with --kind an evolution's or a validation's (none with
-    /// --kind replicate).
+    /// The spec (RON): a league's, or with --kind an evolution's, a validation's or a
+    /// portfolio's (none with --kind replicate).
     spec: Option<PathBuf>,
     /// Array tasks each playing one slice of a league's games (of every league, with --kind
-    /// replicate); for the other kinds, the allocation's tasks, over which every step's games
-    /// are spread.
+    /// replicate); for evolve, validate and sweep, the allocation's tasks, over which every
+    /// step's games are spread; not with --kind portfolio (a task per game).
     #[arg(long)]
-    tasks: usize,
+    tasks: Option<usize>,
     /// What the spec describes.
     #[arg(long, value_enum, default_value_t = Kind::League)]
     kind: Kind,
     /// Run folder; a league's slices go to OUT/shard-I-of-K, the merged tables to OUT
     /// [default: runs/<spec file name>; populations/<name> for an evolution,
-    /// runs/validate/<name> for a validation or sweep, runs/replication for a replication].
+    /// runs/validate/<name> for a validation or sweep, runs/replication for a replication,
+    /// runs/portfolio/<name> for a portfolio].
     #[arg(long)]
     out: Option<PathBuf>,
     /// CPUs per task; each task plays that many games at once.
@@ -63,7 +70,8 @@ pub struct SlurmArgs {
     #[arg(long)]
     partition: Option<String>,
     /// The evomcts binary the jobs run; it must be reachable from the compute nodes
-    /// [default: this binary].
+    /// [default: this binary]. For a portfolio with OpenSpiel's games, a program that runs
+    /// the command line with them (e.g. a script running `python -m evomcts "$@"`).
     #[arg(long)]
     bin: Option<PathBuf>,
     /// With --kind evolve: the driver runs `evolve --runs K` (K independent runs into
@@ -118,6 +126,13 @@ impl ReplicateFlags {
 }
 
 pub fn run(args: SlurmArgs) -> Result<()> {
+    if args.kind == Kind::Portfolio {
+        if args.tasks.is_some() {
+            bail!("--kind portfolio takes no --tasks: each job array has one task per game");
+        }
+    } else if args.tasks.is_none() {
+        bail!("--tasks is needed with --kind {}", kind_name(args.kind));
+    }
     if args.kind == Kind::Replicate {
         return replication(args);
     }
@@ -125,10 +140,13 @@ pub fn run(args: SlurmArgs) -> Result<()> {
         bail!("{flag} is a flag of --kind replicate only");
     }
     let Some(spec_path) = args.spec.clone() else {
-        bail!("a SPEC file is needed with --kind {:?}", args.kind);
+        bail!("a SPEC file is needed with --kind {}", kind_name(args.kind));
     };
     if args.runs.is_some() && args.kind != Kind::Evolve {
         bail!("--runs is a flag of --kind evolve only");
+    }
+    if args.kind == Kind::Portfolio {
+        return portfolio(args, &spec_path);
     }
     if args.kind != Kind::League {
         return allocation(args, &spec_path);
@@ -154,6 +172,12 @@ pub fn run(args: SlurmArgs) -> Result<()> {
     Ok(())
 }
 
+/// The flag's spelling of `kind`.
+fn kind_name(kind: Kind) -> String {
+    clap::ValueEnum::to_possible_value(&kind)
+        .map_or_else(|| format!("{kind:?}"), |v| v.get_name().to_string())
+}
+
 /// The scripts' options from the flags, for the run folder `out`, jobs named after `job_name`.
 fn options(args: SlurmArgs, out: PathBuf, job_name: String) -> Result<SlurmOptions> {
     let bin = match args.bin {
@@ -161,7 +185,7 @@ fn options(args: SlurmArgs, out: PathBuf, job_name: String) -> Result<SlurmOptio
         None => super::command::this_binary("evomcts slurm without --bin")?,
     };
     Ok(SlurmOptions {
-        tasks: args.tasks,
+        tasks: args.tasks.unwrap_or(1),
         cpus_per_task: args.cpus_per_task,
         mem: args.mem,
         time: args.time,
@@ -229,7 +253,7 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
                 out,
             )
         }
-        Kind::League | Kind::Replicate => unreachable!("job arrays"),
+        Kind::League | Kind::Replicate | Kind::Portfolio => unreachable!("job arrays"),
     };
     let out = args.out.clone().unwrap_or(default);
     let opts = options(args, out, name.clone())?;
@@ -272,7 +296,7 @@ fn replication(args: SlurmArgs) -> Result<()> {
             .ok_or_else(|| anyhow::anyhow!("{} is not UTF-8", escape::path(p)))
     };
     for (flag, value) in [
-        ("--shards", args.tasks.to_string()),
+        ("--shards", args.tasks.unwrap_or(1).to_string()),
         ("--seeds", seeds.to_string()),
         ("--out", text(&out)?),
         ("--presets", text(&presets)?),
@@ -327,6 +351,57 @@ fn replication(args: SlurmArgs) -> Result<()> {
         opts.cpus_per_task,
         escape::path(&report)
     )?;
+    outln!(
+        "submit with:\n    bash {}",
+        escape::shell(&dir.join("submit.sh").to_string_lossy())
+    )?;
+    Ok(())
+}
+
+/// A portfolio: the study array, the matrix array and the outputs job. The jobs run `--bin`
+/// or this binary, which cannot play OpenSpiel's games: a portfolio holding one is refused
+/// unless `--bin` names a program that can (a wrapper around `python -m evomcts`).
+fn portfolio(args: SlurmArgs, spec_path: &Path) -> Result<()> {
+    let spec = PortfolioSpec::from_file(spec_path)?;
+    if args.bin.is_none() {
+        for (i, g) in spec.games.iter().enumerate() {
+            if g.game.describe().open_spiel {
+                bail!(
+                    "{}: games[{i}].game: `{}` is OpenSpiel's, and the jobs `slurm` writes run \
+                     this program, which cannot play it: name with --bin a program that runs \
+                     the command line with OpenSpiel's games (e.g. a script running \
+                     `python -m evomcts \"$@\"`), reachable from the compute nodes",
+                    escape::path(spec_path),
+                    escape::terminal(&g.label)
+                );
+            }
+        }
+    }
+    let out = match args.out.clone() {
+        Some(out) => out,
+        None => PathBuf::from("runs/portfolio").join(&spec.name),
+    };
+    let opts = options(args, out, spec.name.clone())?;
+    let dir = write_portfolio(&spec, &opts)?;
+    let shown = escape::terminal(&dir.display().to_string());
+    let matrix = if spec.matrix.games > 0 {
+        "matrix.sbatch, "
+    } else {
+        ""
+    };
+    outln!("wrote {shown}/{{study.sbatch, {matrix}outputs.sbatch, submit.sh}}")?;
+    outln!(
+        "{} games: each job array has a task per game, of {} CPUs each",
+        spec.games.len(),
+        opts.cpus_per_task
+    )?;
+    if spec.general.is_some() {
+        outln!(
+            "the general formula is not a Slurm job yet: the outputs job's driver runs it on \
+             its own {} CPUs",
+            opts.cpus_per_task
+        )?;
+    }
     outln!(
         "submit with:\n    bash {}",
         escape::shell(&dir.join("submit.sh").to_string_lossy())

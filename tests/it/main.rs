@@ -43,6 +43,7 @@ mod open_spiel_runs;
 mod outputs;
 mod pig_runs;
 mod portfolio;
+mod portfolio_slurm;
 mod presets;
 mod progress;
 mod registry;

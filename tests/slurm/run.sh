@@ -7,7 +7,9 @@
 # fault test: one task of a step killed, a second driver refused by the lock, the resubmitted
 # driver finishing with the local run's bytes. Then a tiny replication as the job arrays and
 # report job `evomcts slurm --kind replicate` writes, and the ES study's runner in its Slurm
-# form, both compared with local runs. Fails with the daemons' logs if the cluster won't start.
+# form, both compared with local runs; and a tiny portfolio as the study array, matrix array
+# and outputs job `evomcts slurm --kind portfolio` writes, compared with a local `evomcts
+# portfolio` file by file. Fails with the daemons' logs if the cluster won't start.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
@@ -171,4 +173,22 @@ same "$W/local" "$CL/study/tiny" spec.ron standings.csv ratings.csv statistics.c
     games.csv tables.md tables.json
 same_records "$W/local/games.jsonl" "$CL/study/tiny/games.jsonl"
 echo "slurm: runs/study/run.sh --slurm left the local league's records and tables"
+
+# A portfolio (Connect Four and Pig to 20 at 5 and 10 simulations): the games' studies as one
+# job array, the matrix's columns as a second after it, the outputs job after that. Its folder
+# holds every file of the local run's but what is for people (the local driver's job logs and
+# timings; the scripts and Slurm's logs).
+"$BIN" portfolio tests/slurm/portfolio-tiny.ron --out "$W/portfolio-local" --jobs 2 --quiet >/dev/null
+"$BIN" slurm --kind portfolio tests/slurm/portfolio-tiny.ron --out "$CL/portfolio" \
+    --cpus-per-task 1 --mem 200M --time 00:10:00 >/dev/null
+submitted=$(bash "$CL/portfolio/slurm/submit.sh") || logs "submit.sh of the portfolio failed"
+job=${submitted##*outputs job }
+job=${job%%;*}
+finished "$job" | grep -q COMPLETED || logs "the portfolio's outputs job did not complete ($submitted)"
+for task in 0 1; do
+    [ -s "$CL/portfolio/slurm/logs/study-$task.out" ] || logs "study task $task left no log"
+done
+diff -r -x logs -x slurm -x timings.csv "$W/portfolio-local" "$CL/portfolio" ||
+    logs "the portfolio's folder differs from the local run's"
+echo "slurm: a portfolio as two job arrays of 2 tasks and an outputs job wrote the local run's folder"
 rm -rf "$W"

@@ -134,6 +134,15 @@ fn check_stored_spec(dir: &Path, text: &str, resume: bool) -> Result<(), Portfol
     }
 }
 
+/// Makes `dir` and writes `spec` into it as `portfolio.ron`, or checks that the portfolio
+/// already there is of this spec (so a resubmission resumes it), under the folder's lock (so
+/// not while a driver works in it): what `evomcts slurm --kind portfolio` does before any job
+/// runs, so that no two of its jobs race to write the spec.
+pub fn store_spec(spec: &PortfolioSpec, dir: &Path) -> Result<(), PortfolioError> {
+    let _lock = crate::runfs::RunLock::open_run_folder(dir, &format!("portfolio `{}`", spec.name))?;
+    check_stored_spec(dir, &spec.to_ron(), true)
+}
+
 /// Whether `dir` holds a portfolio (its `portfolio.ron`).
 pub fn is_portfolio(dir: &Path) -> bool {
     dir.join(PORTFOLIO_RON).is_file()

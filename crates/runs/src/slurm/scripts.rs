@@ -52,6 +52,10 @@ pub enum SlurmError {
         path: String,
         source: std::io::Error,
     },
+    /// The run folder cannot take a portfolio's jobs (it holds another spec's portfolio, or a
+    /// driver works in it).
+    #[error(transparent)]
+    Portfolio(Box<crate::portfolio::PortfolioError>),
 }
 
 /// The three scripts' text.
@@ -125,7 +129,7 @@ fn check_partition(partition: &str) -> Result<(), SlurmError> {
 
 /// A path that goes into a script: no control characters (a line break would end the line it
 /// is quoted on in an `#SBATCH` directive, which is not a shell line).
-fn check_path(flag: &'static str, path: &Path) -> Result<String, SlurmError> {
+pub(super) fn check_path(flag: &'static str, path: &Path) -> Result<String, SlurmError> {
     let text = path
         .to_str()
         .ok_or_else(|| invalid(flag, &path.display().to_string(), "must be UTF-8"))?;
@@ -172,20 +176,26 @@ fn check_resources(opts: &SlurmOptions) -> Result<String, SlurmError> {
 }
 
 /// What a job's script takes from its options, checked.
-struct Checked {
+pub(super) struct Checked {
     /// The partition's `#SBATCH` line (empty for the cluster's default).
     partition: String,
     /// The run folder, absolute.
-    out_path: PathBuf,
+    pub(super) out_path: PathBuf,
     /// The same as text, fit for an `#SBATCH --output` line.
-    out: String,
-    bin: String,
+    pub(super) out: String,
+    pub(super) bin: String,
 }
 
 impl Checked {
     /// The `#SBATCH` lines of job `evomcts-<name>` on `tasks` tasks with the resources of
     /// `opts` (the options this was checked from), its log `OUT/slurm/logs/<log>`.
-    fn sbatch_lines(&self, opts: &SlurmOptions, name: &str, tasks: usize, log: &str) -> String {
+    pub(super) fn sbatch_lines(
+        &self,
+        opts: &SlurmOptions,
+        name: &str,
+        tasks: usize,
+        log: &str,
+    ) -> String {
         let (cpus, mem, time) = (opts.cpus_per_task, &opts.mem, &opts.time);
         let (partition, out) = (&self.partition, &self.out);
         format!(
@@ -201,7 +211,7 @@ impl Checked {
 }
 
 /// Checks the resources, the run folder (made absolute) and the binary of `opts`.
-fn check_job(opts: &SlurmOptions) -> Result<Checked, SlurmError> {
+pub(super) fn check_job(opts: &SlurmOptions) -> Result<Checked, SlurmError> {
     let partition = check_resources(opts)?;
     check_path("--out", &opts.out)?;
     let out_path = std::path::absolute(&opts.out).map_err(|source| SlurmError::Io {
@@ -488,7 +498,7 @@ pub fn write_league_set(
 }
 
 /// Writes an executable script.
-fn write_script(path: &Path, text: &str) -> Result<(), SlurmError> {
+pub(super) fn write_script(path: &Path, text: &str) -> Result<(), SlurmError> {
     let io = |source| SlurmError::Io {
         path: path.display().to_string(),
         source,
