@@ -34,15 +34,16 @@ pub struct PortfolioArgs {
     #[arg(long, value_name = "LABEL")]
     only: Option<String>,
     /// With --only: `study` (the game's properties and study) or `matrix` (its column of the
-    /// matrix, once every study is finished).
-    #[arg(long, value_name = "PART", requires = "only")]
+    /// matrix, once every study is finished); alone, `general` (the general formula, once every
+    /// study is finished).
+    #[arg(long, value_name = "PART")]
     part: Option<String>,
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
     /// With --only: end when stdin closes (the driver starts its jobs so, holding their stdin
     /// open, so a killed driver leaves no job behind).
-    #[arg(long, hide = true, requires = "only")]
+    #[arg(long, hide = true)]
     exit_with_driver: bool,
 }
 
@@ -52,15 +53,21 @@ pub fn run(args: PortfolioArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs/portfolio").join(&spec.name));
-    if let Some(label) = &args.only {
+    if args.only.is_some() || args.part.is_some() {
         if args.exit_with_driver {
             exit_when_stdin_closes();
         }
         let part_name = args.part.as_deref().unwrap_or("study");
         let part = Part::from_name(part_name).ok_or_else(|| {
-            anyhow::anyhow!("--part: expected `study` or `matrix`, got {part_name:?}")
+            anyhow::anyhow!("--part: expected `study`, `matrix` or `general`, got {part_name:?}")
         })?;
-        run_job(&spec, &out, label, part, args.threads, !args.quiet)?;
+        let label = match (part, &args.only) {
+            (Part::General, None) => evomcts::portfolio::GENERAL_LABEL.to_string(),
+            (Part::General, Some(_)) => anyhow::bail!("--part general takes no --only"),
+            (_, Some(label)) => label.clone(),
+            (_, None) => anyhow::bail!("--part {part_name} needs --only LABEL"),
+        };
+        run_job(&spec, &out, &label, part, args.threads, !args.quiet)?;
         return Ok(());
     }
     let jobs = match args.jobs {

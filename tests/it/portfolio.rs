@@ -277,3 +277,67 @@ fn bad_portfolio_specs_are_refused_naming_the_field_and_nothing_is_written() {
         assert!(!out_dir.exists(), "{what}: a folder was made");
     }
 }
+
+#[test]
+fn the_general_formula_evolves_on_the_mix_and_plays_only_the_held_out_games() {
+    let root = scratch("portfolio", "general");
+    std::fs::create_dir_all(&root).unwrap();
+    let text = SPEC
+        .replace(
+            "        (label: \"pig\", game: Pig(target: 20), validate: (games_cap: 24)),",
+            "        (label: \"pig\", game: Pig(target: 20), validate: (games_cap: 24)),\n        (label: \"pig10\", game: Pig(target: 10)),",
+        )
+        .replace(
+            "matrix: (games: 12),",
+            "matrix: (games: 0), general: (train: [\"connect-four\", \"pig\"], evolve: (generations: 2, mu: 2, lambda: 4, samples: 4, reestimate_candidates: 2), games: 16),",
+        );
+    let spec_file = root.join("general.ron");
+    std::fs::write(&spec_file, &text).unwrap();
+    let out = root.join("out");
+    run(&spec_file, &out, &["--jobs", "2"]);
+    // The evolution's fitness is the mix of the train games, each at its played constant.
+    let evolve = std::fs::read_to_string(out.join("general/sims-10/evolve/spec.ron")).unwrap();
+    assert!(evolve.contains("Mixed("), "{evolve}");
+    assert!(
+        evolve.contains("ConnectFour") && evolve.contains("target: 20"),
+        "{evolve}"
+    );
+    assert!(!evolve.contains("target: 10"), "{evolve}");
+    // Its champion plays the held-out game only, at both budgets, 16 games each.
+    let csv = std::fs::read_to_string(out.join("general.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    for (row, budget) in rows.iter().zip(["10", "20"]) {
+        assert!(
+            row.starts_with(&format!("{budget},\"pig10\",\"connect-four;pig\",")),
+            "{row}"
+        );
+        assert!(row.contains(",16,"), "{row}");
+    }
+    assert!(
+        !out.join("matrix.csv").exists()
+            || std::fs::read_to_string(out.join("matrix.csv"))
+                .unwrap()
+                .lines()
+                .count()
+                == 7
+    );
+    let md = std::fs::read_to_string(out.join("portfolio.md")).unwrap();
+    assert!(
+        md.contains("## Does one formula transfer?") && md.contains("| pig10 |"),
+        "{md}"
+    );
+    // The job alone, its result removed, writes the same result again.
+    let before = std::fs::read(out.join("general.ron")).unwrap();
+    std::fs::remove_file(out.join("general.ron")).unwrap();
+    evomcts_ok(&[
+        "portfolio",
+        spec_file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--part",
+        "general",
+        "--quiet",
+    ]);
+    assert_eq!(std::fs::read(out.join("general.ron")).unwrap(), before);
+}

@@ -412,7 +412,7 @@ fn hostile_labels_and_folders_reach_the_scripts_quoted() {
     ]);
     let err = String::from_utf8_lossy(&wrong_part.stderr);
     assert!(
-        err.contains("--part: expected `study` or `matrix`"),
+        err.contains("--part: expected `study`, `matrix` or `general`"),
         "{err}"
     );
 }

@@ -11,6 +11,7 @@ pub fn markdown(
     columns: &[MatrixColumn],
     items: &[SharedItem],
     rhos: &[Correlation],
+    general: Option<&super::general::GeneralResult>,
 ) -> String {
     let mut text = format!("# Portfolio `{}`\n\n", spec.name);
     if !spec.description.is_empty() {
@@ -31,6 +32,7 @@ pub fn markdown(
     ));
     text.push_str(&dataset_table(games));
     text.push_str(&matrix_tables(games, columns));
+    text.push_str(&super::general::general_markdown(spec, general));
     text.push_str(&shared_tables(items, rhos));
     text.push_str(&method(spec, games, columns));
     text

@@ -18,6 +18,7 @@
 //!
 //! Layering: above `study` and `validation`; nothing below uses it.
 
+pub mod general;
 mod markdown;
 pub mod outputs;
 pub mod properties;
@@ -31,7 +32,7 @@ pub use outputs::{
 };
 pub use run::{
     read_results, result_file, run_job, run_portfolio, Part, PortfolioOptions, PortfolioOutcome,
-    GAMES_DIR, LOGS_DIR, MATRIX_DIR, PORTFOLIO_RON, STUDIES_DIR, TIMINGS_CSV,
+    GAMES_DIR, GENERAL_LABEL, LOGS_DIR, MATRIX_DIR, PORTFOLIO_RON, STUDIES_DIR, TIMINGS_CSV,
 };
 pub use spec::{PortfolioGame, PortfolioSpec};
 
@@ -76,6 +77,8 @@ pub enum PortfolioError {
     },
     #[error("the matrix needs every study finished; {finished} of {games} are")]
     StudiesUnfinished { finished: usize, games: usize },
+    #[error("the general formula at {budget} simulations: {message}")]
+    General { budget: u32, message: String },
     #[error("could not start `{command}`: {message}")]
     Start { command: String, message: String },
     #[error("the {part} job of `{label}` failed ({status}); its log, {log}, ends:\n{tail}\nresume the portfolio with --resume once the cause is fixed")]

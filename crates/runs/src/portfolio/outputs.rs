@@ -304,9 +304,21 @@ pub fn write_outputs(
     write_file(&dir.join(MATRIX_CSV), &matrix_csv(games, columns))?;
     write_file(&dir.join(SHARED_CSV), &shared_csv(&items))?;
     write_file(&dir.join(CORRELATIONS_CSV), &correlations_csv(&rhos))?;
+    let general_file = dir.join(super::general::GENERAL_RON);
+    let general: Option<super::general::GeneralResult> = if general_file.is_file() {
+        Some(super::read_ron(&general_file)?)
+    } else {
+        None
+    };
+    if let Some(g) = &general {
+        write_file(
+            &dir.join(super::general::GENERAL_CSV),
+            &super::general::general_csv(g),
+        )?;
+    }
     write_file(
         &dir.join(PORTFOLIO_MD),
-        &super::markdown::markdown(spec, games, columns, &items, &rhos),
+        &super::markdown::markdown(spec, games, columns, &items, &rhos, general.as_ref()),
     )
 }
 

@@ -34,6 +34,8 @@ pub const LOGS_DIR: &str = "logs";
 pub enum Part {
     Study,
     Matrix,
+    /// The general formula (one job for the whole portfolio, no label).
+    General,
 }
 
 impl Part {
@@ -41,11 +43,12 @@ impl Part {
         match self {
             Part::Study => "study",
             Part::Matrix => "matrix",
+            Part::General => "general",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Part> {
-        [Part::Study, Part::Matrix]
+        [Part::Study, Part::Matrix, Part::General]
             .into_iter()
             .find(|p| p.name() == name)
     }
@@ -81,6 +84,7 @@ pub fn result_file(dir: &Path, label: &str, part: Part) -> PathBuf {
     let folder = match part {
         Part::Study => GAMES_DIR,
         Part::Matrix => MATRIX_DIR,
+        Part::General => return dir.join(super::general::GENERAL_RON),
     };
     dir.join(folder).join(format!("{label}.ron"))
 }
@@ -101,6 +105,9 @@ pub fn run_portfolio(
     if spec.matrix.games > 0 {
         run_jobs(spec, opts, &labels, Part::Matrix)?;
     }
+    if spec.general.is_some() {
+        run_jobs(spec, opts, &[GENERAL_LABEL.to_string()], Part::General)?;
+    }
     let (games, columns) = read_results(spec, dir)?;
     write_outputs(dir, spec, &games, &columns)?;
     Ok(PortfolioOutcome {
@@ -109,6 +116,9 @@ pub fn run_portfolio(
         columns_done: columns.len(),
     })
 }
+
+/// The name of the general formula's job in logs, progress and `timings.csv`.
+pub const GENERAL_LABEL: &str = "general";
 
 /// The finished games' results and the finished matrix columns, in the spec's order.
 pub fn read_results(
@@ -240,6 +250,25 @@ fn tail(log: &Path) -> String {
     lines[lines.len().saturating_sub(5)..].join("\n")
 }
 
+/// The threads a job uses unless told (0: every core): its game's default; for the general
+/// formula, one if any game of its mix is OpenSpiel's, else every core.
+fn job_default_threads(spec: &PortfolioSpec, label: &str, part: Part) -> usize {
+    let games: Vec<&super::PortfolioGame> = match part {
+        Part::General => spec
+            .general
+            .iter()
+            .flat_map(|g| g.train.iter().filter_map(|l| spec.game(l)))
+            .collect(),
+        Part::Study | Part::Matrix => spec.game(label).into_iter().collect(),
+    };
+    games
+        .iter()
+        .map(|g| g.game.default_threads())
+        .filter(|&t| t != 0)
+        .min()
+        .unwrap_or(0)
+}
+
 /// Starts the job of `label`'s `part`, its stderr and stdout into its log.
 fn start_job(
     spec: &PortfolioSpec,
@@ -252,10 +281,9 @@ fn start_job(
     let log = log_file(dir, label, part);
     let file = std::fs::File::create(&log).map_err(|e| io_error(&log, e))?;
     let err = file.try_clone().map_err(|e| io_error(&log, e))?;
-    let game = spec.game(label).expect("the label is the spec's");
     let threads = opts
         .threads
-        .unwrap_or_else(|| match game.game.default_threads() {
+        .unwrap_or_else(|| match job_default_threads(spec, label, part) {
             0 => {
                 let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                 (cores / opts.jobs.min(jobs).max(1)).max(1)
@@ -267,8 +295,11 @@ fn start_job(
         .arg(&opts.spec_file)
         .arg("--out")
         .arg(dir)
-        // One argument, so a label that starts with `-` is not read as a flag.
-        .arg(format!("--only={label}"))
+        .args(match part {
+            // One argument, so a label that starts with `-` is not read as a flag.
+            Part::Study | Part::Matrix => vec![format!("--only={label}")],
+            Part::General => Vec::new(),
+        })
         .arg("--part")
         .arg(part.name())
         .arg("--threads")
@@ -302,6 +333,19 @@ pub fn run_job(
     progress: bool,
 ) -> Result<(), PortfolioError> {
     super::check_stored_spec(dir, &spec.to_ron(), true)?;
+    if part == Part::General {
+        if result_file(dir, label, part).is_file() {
+            return Ok(());
+        }
+        let (games, _) = read_results(spec, dir)?;
+        if games.len() < spec.games.len() {
+            return Err(PortfolioError::StudiesUnfinished {
+                finished: games.len(),
+                games: spec.games.len(),
+            });
+        }
+        return super::general::general_job(spec, dir, &games, threads, progress);
+    }
     let Some(game) = spec.game(label) else {
         return Err(PortfolioError::NoSuchGame {
             label: label.to_string(),
@@ -313,6 +357,7 @@ pub fn run_job(
     match part {
         Part::Study => study_job(spec, dir, game, threads, progress),
         Part::Matrix => matrix_job(spec, dir, game, threads, progress),
+        Part::General => unreachable!("handled above"),
     }
 }
 

@@ -191,7 +191,7 @@ fn evolve_phase(
 }
 
 /// The champion of one run: the re-estimate's crowned one, else the last generation's.
-fn champion_of(outcome: &RunOutcome) -> Formula {
+pub(crate) fn champion_of(outcome: &RunOutcome) -> Formula {
     match &outcome.reestimated {
         Some((rows, crowned)) => rows[*crowned].member.formula.clone(),
         None => outcome.last.champion.formula.clone(),
