@@ -102,9 +102,7 @@ pub fn main_embedded(
 
 /// How to start this command line again on this machine: the evomcts binary, or, inside the
 /// Python package, `python -m evomcts` with the same interpreter (so OpenSpiel's games are
-/// playable there too).
-// Used by the commands that start local processes (study --workers, portfolio).
-#[allow(dead_code)]
+/// playable there too): what `--workers N` starts.
 pub fn relaunch() -> anyhow::Result<evomcts::frame::Relaunch> {
     if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
         let python = EMBEDDING_PYTHON

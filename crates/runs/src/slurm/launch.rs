@@ -1,22 +1,57 @@
-//! The driver's side of a step: write the work, start `srun`, wait, read the records back.
+//! The driver's side of a step: write the work, start its workers (`srun`, or local worker
+//! processes), wait, read the records back.
+//!
+//! Local workers ([`Launcher::Local`], `--workers N`) are N children of the driver, `RELAUNCH
+//! step-worker DIR --worker i/N`, waited for together. They are tied to the driver so that a
+//! killed driver leaves no writer behind in a folder a resumed driver uses: a child inherits
+//! the driver's process group (Ctrl-C reaches both), is killed and reaped if the driver fails
+//! or unwinds while it runs, and, told the driver's process id (`--driver PID`), stops itself
+//! within a tenth of a second once its parent is another process (the driver was killed,
+//! `kill -9` included; this needs no `PR_SET_PDEATHSIG`, hence no unsafe code). In that tenth
+//! of a second it may still append a record: a valid one, a function of its task alone, to a
+//! results file whose name is unique to its launch ([`LAUNCH_ENV`]), so no two launches write
+//! one file and a torn last line is never followed by another process's line.
 
 use super::steps::{
-    missing, read_results, recorded_seconds, write_todo, write_work, StepError, StepWork, STEPS_DIR,
+    missing, read_results, recorded_seconds, write_todo, write_work, StepError, StepWork,
+    LAUNCH_ENV, STEPS_DIR,
 };
+use crate::frame::Relaunch;
 use crate::runfs::write_atomically;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-/// How steps are started (`--srun`).
+/// How steps are started and where their workers run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SrunOptions {
-    /// The evomcts binary the workers run (this one: the allocation shares its file system).
-    pub bin: PathBuf,
+    /// `srun` over a Slurm allocation, or worker processes on this machine.
+    pub launcher: Launcher,
     /// Names the steps in `squeue --steps` (`evomcts-<name>`).
     pub name: String,
     /// A line on stderr per step (its tasks, the step's and the merge's wall time).
     pub progress: bool,
+}
+
+/// Who starts a step's workers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Launcher {
+    /// `srun BIN step-worker DIR` over the allocation's tasks (`--srun`).
+    Srun {
+        /// The evomcts binary the workers run (this one: the allocation shares its file
+        /// system).
+        bin: PathBuf,
+    },
+    /// `workers` processes on this machine, `RELAUNCH step-worker DIR --worker i/workers`
+    /// (`--workers N`): the evomcts binary, or `python -m evomcts` inside the Python package,
+    /// where OpenSpiel's games play.
+    Local {
+        relaunch: Relaunch,
+        workers: usize,
+        /// Each worker's threads (`--threads T`); `None`: the game's default in each.
+        threads: Option<usize>,
+    },
 }
 
 /// The progress line a driver keeps in the run folder, rewritten after every step.
@@ -110,9 +145,21 @@ impl StepRunner {
             .collect())
     }
 
-    /// Starts one step over the allocation's tasks and waits for it; returns how it ended
-    /// (an error only when it could not start).
+    /// Starts one step's workers and waits for them; returns how the step ended (an error
+    /// only when it could not start).
     fn launch(&self, dir: &Path) -> Result<String, StepError> {
+        match &self.options.launcher {
+            Launcher::Srun { bin } => self.launch_srun(bin, dir),
+            Launcher::Local {
+                relaunch,
+                workers,
+                threads,
+            } => launch_local(relaunch, *workers, *threads, self.options.progress, dir),
+        }
+    }
+
+    /// One `srun` step over the allocation's tasks.
+    fn launch_srun(&self, bin: &Path, dir: &Path) -> Result<String, StepError> {
         let program = "srun";
         let mut command = Command::new(program);
         command.arg("--kill-on-bad-exit=0").arg(format!(
@@ -126,10 +173,11 @@ impl StepRunner {
         {
             command.arg(format!("--cpus-per-task={cpus}"));
         }
-        command.arg(&self.options.bin).arg("step-worker").arg(dir);
+        command.arg(bin).arg("step-worker").arg(dir);
         let status = command.status().map_err(|e| StepError::Launch {
             program: program.into(),
             message: e.to_string(),
+            hint: SRUN_HINT.into(),
         })?;
         Ok(if status.success() {
             "the step succeeded".into()
@@ -170,4 +218,92 @@ impl StepRunner {
             Err(e) => Err(crate::runfs::FileError::io(&self.steps(), e).into()),
         }
     }
+}
+
+/// What a failed start of `srun` adds to its message.
+const SRUN_HINT: &str = "--srun needs Slurm's srun on the PATH, inside an allocation";
+
+/// Launches of this process so far, for [`launch_id`].
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+/// A name for one local launch, unique on this machine: the driver's process id, the time and
+/// a counter (letters and digits only, as results file names take it).
+fn launch_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{}t{nanos}n{}",
+        std::process::id(),
+        LAUNCHES.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Children not yet reaped: killed and reaped when dropped, so a driver that fails or unwinds
+/// while its workers run leaves none of them playing.
+struct Children(Vec<Child>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `workers` local processes over the step in `dir`, waited for together; the step ended
+/// well when every worker did, else its message names each worker that failed and how.
+fn launch_local(
+    relaunch: &Relaunch,
+    workers: usize,
+    threads: Option<usize>,
+    progress: bool,
+    dir: &Path,
+) -> Result<String, StepError> {
+    let id = launch_id();
+    let mut children = Children(Vec::with_capacity(workers));
+    for i in 0..workers {
+        let mut command = relaunch.command("step-worker");
+        command
+            .arg(dir)
+            .arg("--worker")
+            .arg(format!("{i}/{workers}"))
+            .arg("--driver")
+            .arg(std::process::id().to_string())
+            .env(LAUNCH_ENV, &id)
+            .stdin(Stdio::null());
+        if let Some(t) = threads {
+            command.arg("--threads").arg(t.to_string());
+        }
+        if !progress {
+            command.arg("--quiet");
+        }
+        let child = command.spawn().map_err(|e| StepError::Launch {
+            program: relaunch.display(),
+            message: e.to_string(),
+            hint: format!("for worker {i} of --workers {workers}"),
+        })?;
+        children.0.push(child);
+    }
+    let mut failed = Vec::new();
+    // Reaped one by one; what is left is killed if waiting fails.
+    while !children.0.is_empty() {
+        let i = workers - children.0.len();
+        let status = children.0[0].wait().map_err(|e| StepError::Worker {
+            message: format!(
+                "waiting for worker {i} of --workers {workers} (`{}`): {e}; the workers still running are stopped",
+                relaunch.display()
+            ),
+        })?;
+        children.0.remove(0);
+        if !status.success() {
+            failed.push(format!("worker {i}/{workers} ended with {status}"));
+        }
+    }
+    Ok(if failed.is_empty() {
+        "the step succeeded".into()
+    } else {
+        failed.join(", ")
+    })
 }
