@@ -5,14 +5,21 @@
 use anyhow::Result;
 use clap::Args;
 use evomcts::evolve::work::run_worker;
-use evomcts::slurm::launch::{Launcher, SrunOptions};
+use evomcts::slurm::launch::{Launcher, LocalWorkers, SrunOptions, SERVE_DONE};
 use evomcts::slurm::steps::WorkerSlot;
 use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct StepWorkerArgs {
     /// The step's folder (RUN/steps/<hash>), holding work.json and todo.json.
-    dir: PathBuf,
+    #[arg(required_unless_present = "serve", conflicts_with = "serve")]
+    dir: Option<PathBuf>,
+    /// Play step after step: each step's folder is read from standard input (ended by a NUL
+    /// byte), and a line `evomcts step-worker: done` is written on standard output once this
+    /// worker's share is played; ends at the end of its input, or with status 2 at the first
+    /// error. How `--workers N` runs its workers.
+    #[arg(long)]
+    serve: bool,
     /// Which worker this is, I/K [default: SLURM_PROCID/SLURM_NTASKS, or 0/1 outside Slurm].
     #[arg(long, value_name = "I/K")]
     worker: Option<String>,
@@ -59,17 +66,49 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
             .and_then(|v| v.trim().parse().ok())
             .filter(|&t| evomcts::bounds::check_threads(Some(t)).is_ok())
     });
-    let done = run_worker(&args.dir, slot, threads)?;
-    if !args.quiet {
-        evomcts::note!(
-            "worker {}/{}: {} tasks in {:.1} s",
-            slot.index,
-            slot.count,
-            done.tasks,
-            done.seconds
-        );
+    let play = |dir: &std::path::Path| -> Result<()> {
+        let done = run_worker(dir, slot, threads)?;
+        if !args.quiet {
+            evomcts::note!(
+                "worker {}/{}: {} tasks in {:.1} s",
+                slot.index,
+                slot.count,
+                done.tasks,
+                done.seconds
+            );
+        }
+        Ok(())
+    };
+    let Some(dir) = &args.dir else {
+        return serve(&play);
+    };
+    play(dir)
+}
+
+/// `--serve`: the step folders on standard input, each played and answered with
+/// [`SERVE_DONE`], until the input ends.
+fn serve(play: &dyn Fn(&std::path::Path) -> Result<()>) -> Result<()> {
+    use std::io::BufRead;
+    for item in std::io::stdin().lock().split(0) {
+        let bytes = item.map_err(|e| anyhow::anyhow!("--serve: reading standard input: {e}"))?;
+        play(&folder(bytes)?)?;
+        outln!("{SERVE_DONE}")?;
     }
     Ok(())
+}
+
+/// A step folder as the driver sent it (its path's bytes).
+#[cfg(unix)]
+fn folder(bytes: Vec<u8>) -> Result<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    Ok(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+#[cfg(not(unix))]
+fn folder(bytes: Vec<u8>) -> Result<PathBuf> {
+    String::from_utf8(bytes)
+        .map(PathBuf::from)
+        .map_err(|e| anyhow::anyhow!("--serve: a step folder that is not UTF-8: {e}"))
 }
 
 /// How often a local worker looks whether its driver is still its parent.
@@ -120,11 +159,11 @@ pub fn steps_options(
         (true, None) => Launcher::Srun {
             bin: super::command::this_binary("--srun")?,
         },
-        (false, Some(workers)) => Launcher::Local {
-            relaunch: super::command::relaunch()?,
+        (false, Some(workers)) => Launcher::Local(LocalWorkers::new(
+            super::command::relaunch()?,
             workers,
             threads,
-        },
+        )),
         (false, None) => return Ok(None),
     };
     Ok(Some(SrunOptions {

@@ -7,7 +7,7 @@
 
 use crate::support::{evomcts, files_under, scratch};
 use evomcts::frame::Relaunch;
-use evomcts::slurm::launch::{Launcher, SrunOptions, PROGRESS_FILE};
+use evomcts::slurm::launch::{Launcher, LocalWorkers, SrunOptions, PROGRESS_FILE};
 use evomcts::study::{run_study, StudyOptions, StudySpec};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -124,11 +124,7 @@ fn options(dir: &Path, relaunch: Relaunch) -> StudyOptions {
         progress: false,
         stop_after: None,
         steps: Some(SrunOptions {
-            launcher: Launcher::Local {
-                relaunch,
-                workers: 2,
-                threads: Some(1),
-            },
+            launcher: Launcher::Local(LocalWorkers::new(relaunch, 2, Some(1))),
             name: "c4-workers".into(),
             progress: false,
         }),
@@ -206,10 +202,25 @@ fn a_failing_worker_fails_the_step_with_its_status_and_a_rerun_plays_only_the_re
     );
 
     // Run again with working workers: the kept records are used, the rest played, and the
-    // study ends as one on threads.
-    let binary = Relaunch::binary(env!("CARGO_BIN_EXE_evomcts").into());
-    study_within_a_minute(&spec, options(&dir, binary)).unwrap();
+    // study ends as one on threads. The two workers are started once for every step of every
+    // phase (each start of the binary is counted).
+    let starts = root.join("starts");
+    let script = root.join("counts-starts");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho start >> '{}'\nexec '{}' \"$@\"\n",
+            starts.display(),
+            env!("CARGO_BIN_EXE_evomcts")
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    study_within_a_minute(&spec, options(&dir, Relaunch::binary(script))).unwrap();
     assert_eq!(results(&threads), results(&dir));
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 2, "workers started {started} times");
 }
 
 /// A work file of Connect Four games slow enough (3000 simulations a move, 40 tasks of two
