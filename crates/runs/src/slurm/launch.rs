@@ -394,13 +394,13 @@ impl LocalWorkers {
             }
             // The worker ended (or closed its output): its status says how.
             w.stdin = None;
-            let status = w.child.wait().map_err(|e| StepError::Worker {
-                message: format!(
-                    "waiting for worker {i} of --workers {n} (`{}`): {e}",
+            failed.push(match w.child.wait() {
+                Ok(status) => format!("worker {i}/{n} ended with {status}"),
+                Err(e) => format!(
+                    "worker {i}/{n} (`{}`) could not be waited for: {e}",
                     self.relaunch.display()
                 ),
-            })?;
-            failed.push(format!("worker {i}/{n} ended with {status}"));
+            });
         }
         if failed.is_empty() {
             return Ok("the step succeeded".into());
@@ -412,12 +412,12 @@ impl LocalWorkers {
 
 /// Whether a worker answered that it played its share (false: its output ended first).
 fn answered(stdout: &mut BufReader<ChildStdout>) -> bool {
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         line.clear();
-        match stdout.read_line(&mut line) {
+        match stdout.read_until(b'\n', &mut line) {
             Ok(0) | Err(_) => return false,
-            Ok(_) if line.trim_end() == SERVE_DONE => return true,
+            Ok(_) if line.trim_ascii_end() == SERVE_DONE.as_bytes() => return true,
             Ok(_) => {}
         }
     }
