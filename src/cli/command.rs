@@ -105,7 +105,7 @@ pub fn main_embedded(
 
 /// How to start this command line again on this machine: the evomcts binary, or, inside the
 /// Python package, `python -m evomcts` with the same interpreter (so OpenSpiel's games are
-/// playable there too).
+/// playable there too): what `--workers N` and `portfolio` start.
 pub fn relaunch() -> anyhow::Result<evomcts::frame::Relaunch> {
     if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
         let python = EMBEDDING_PYTHON

@@ -35,6 +35,13 @@ pub struct EvolveArgs {
     /// on a file system the tasks share. The files are the same bytes as without it.
     #[arg(long)]
     srun: bool,
+    /// Play every batch of games in N worker processes on this machine (`evomcts step-worker`,
+    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
+    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
+    /// game]: OpenSpiel's games, one thread a process, then use N cores. The files are the
+    /// same bytes as without it. Not with --srun.
+    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers, conflicts_with = "srun")]
+    workers: Option<usize>,
     /// Run K independent runs of the spec into OUT/run-1 … OUT/run-K (run i's master seed
     /// derived from the spec's and i), then a tournament of their champions and the seed formula
     /// on fresh seeds that crowns one: OUT/tournament.csv, OUT/tournament.md, OUT/champion.txt.
@@ -75,7 +82,13 @@ pub fn run(args: EvolveArgs) -> Result<()> {
             threads: args.run.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
-            srun: super::step_worker::srun_options(args.srun, &spec.name, !args.quiet)?,
+            srun: super::step_worker::steps_options(
+                args.srun,
+                args.workers,
+                args.run.threads,
+                &spec.name,
+                !args.quiet,
+            )?,
         },
     )?;
     let last = &outcome.last;
@@ -174,7 +187,13 @@ fn independent(spec: &EvolveSpec, k: usize, out: PathBuf, args: &EvolveArgs) -> 
             threads: args.run.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
-            srun: super::step_worker::srun_options(args.srun, &spec.name, !args.quiet)?,
+            srun: super::step_worker::steps_options(
+                args.srun,
+                args.workers,
+                args.run.threads,
+                &spec.name,
+                !args.quiet,
+            )?,
             tournament,
         },
     )?;

@@ -26,3 +26,18 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
     evomcts::bounds::check_threads(Some(n))?;
     Ok(n)
 }
+
+/// A `--workers` value: a whole number from 1 to `bounds::MAX_THREADS`.
+pub fn parse_workers(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number, got {text:?}"))?;
+    if n == 0 || n > evomcts::bounds::MAX_THREADS {
+        return Err(format!(
+            "expected a number of worker processes from 1 to {}, got {n}",
+            evomcts::bounds::MAX_THREADS
+        ));
+    }
+    Ok(n)
+}

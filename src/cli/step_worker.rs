@@ -1,17 +1,25 @@
-//! `evomcts step-worker`: one task of a job step that a driver (`evolve --srun`, `validate …
-//! --srun`) started; plays its share of the step's games (see `slurm::steps`).
+//! `evomcts step-worker`: one task of a job step that a driver (`evolve`, `validate`, `tune`
+//! or `study` with `--srun` or `--workers N`) started; plays its share of the step's games
+//! (see `slurm::steps` and `slurm::launch`).
 
 use anyhow::Result;
 use clap::Args;
 use evomcts::evolve::work::run_worker;
-use evomcts::slurm::launch::SrunOptions;
+use evomcts::slurm::launch::{Launcher, LocalWorkers, SrunOptions, SERVE_DONE};
 use evomcts::slurm::steps::WorkerSlot;
 use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct StepWorkerArgs {
     /// The step's folder (RUN/steps/<hash>), holding work.json and todo.json.
-    dir: PathBuf,
+    #[arg(required_unless_present = "serve", conflicts_with = "serve")]
+    dir: Option<PathBuf>,
+    /// Play step after step: each step's folder is read from standard input (ended by a NUL
+    /// byte), and a line `evomcts step-worker: done` is written on standard output once this
+    /// worker's share is played; ends at the end of its input, or with status 2 at the first
+    /// error. How `--workers N` runs its workers.
+    #[arg(long)]
+    serve: bool,
     /// Which worker this is, I/K [default: SLURM_PROCID/SLURM_NTASKS, or 0/1 outside Slurm].
     #[arg(long, value_name = "I/K")]
     worker: Option<String>,
@@ -19,19 +27,34 @@ pub struct StepWorkerArgs {
     /// Results do not depend on it.
     #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
+    /// The process id of the driver that started this worker (`--workers N`): the worker stops
+    /// (status 2) as soon as its parent is another process, i.e. once the driver was killed.
+    #[arg(long, value_name = "PID")]
+    driver: Option<u32>,
+    /// No line on stderr when the worker's share is played (errors are still printed).
+    #[arg(long)]
+    quiet: bool,
 }
 
 pub fn run(args: StepWorkerArgs) -> Result<()> {
+    if let Some(pid) = args.driver {
+        watch_driver(pid)?;
+    }
     let slot = match &args.worker {
         Some(text) => {
             let (i, k) = text
                 .split_once('/')
                 .ok_or_else(|| anyhow::anyhow!("--worker: expected I/K, got {text:?}"))?;
-            let slot = WorkerSlot {
-                index: i.trim().parse()?,
-                count: k.trim().parse()?,
+            let number = |part: &str| {
+                part.trim().parse::<usize>().map_err(|_| {
+                    anyhow::anyhow!("--worker: expected I/K of whole numbers, got {text:?}")
+                })
             };
-            slot.check().map_err(anyhow::Error::msg)?;
+            let slot = WorkerSlot {
+                index: number(i)?,
+                count: number(k)?,
+            };
+            slot.check().map_err(|m| anyhow::anyhow!("--worker: {m}"))?;
             slot
         }
         None => WorkerSlot::from_env().map_err(anyhow::Error::msg)?,
@@ -43,25 +66,108 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
             .and_then(|v| v.trim().parse().ok())
             .filter(|&t| evomcts::bounds::check_threads(Some(t)).is_ok())
     });
-    let done = run_worker(&args.dir, slot, threads)?;
-    evomcts::note!(
-        "worker {}/{}: {} tasks in {:.1} s",
-        slot.index,
-        slot.count,
-        done.tasks,
-        done.seconds
-    );
+    let play = |dir: &std::path::Path| -> Result<()> {
+        let done = run_worker(dir, slot, threads)?;
+        if !args.quiet {
+            evomcts::note!(
+                "worker {}/{}: {} tasks in {:.1} s",
+                slot.index,
+                slot.count,
+                done.tasks,
+                done.seconds
+            );
+        }
+        Ok(())
+    };
+    let Some(dir) = &args.dir else {
+        return serve(&play);
+    };
+    play(dir)
+}
+
+/// `--serve`: the step folders on standard input, each played and answered with
+/// [`SERVE_DONE`], until the input ends.
+fn serve(play: &dyn Fn(&std::path::Path) -> Result<()>) -> Result<()> {
+    use std::io::BufRead;
+    for item in std::io::stdin().lock().split(0) {
+        let bytes = item.map_err(|e| anyhow::anyhow!("--serve: reading standard input: {e}"))?;
+        play(&folder(bytes)?)?;
+        outln!("{SERVE_DONE}")?;
+    }
     Ok(())
 }
 
-/// The `--srun` options of a driver: this binary, the steps named after the run, a line per
-/// step on stderr unless `--quiet`.
-pub fn srun_options(on: bool, name: &str, progress: bool) -> Result<Option<SrunOptions>> {
-    if !on {
-        return Ok(None);
+/// A step folder as the driver sent it (its path's bytes).
+#[cfg(unix)]
+fn folder(bytes: Vec<u8>) -> Result<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    Ok(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+#[cfg(not(unix))]
+fn folder(bytes: Vec<u8>) -> Result<PathBuf> {
+    String::from_utf8(bytes)
+        .map(PathBuf::from)
+        .map_err(|e| anyhow::anyhow!("--serve: a step folder that is not UTF-8: {e}"))
+}
+
+/// How often a local worker looks whether its driver is still its parent.
+const DRIVER_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Refuses to start unless `driver` is this process's parent, then watches it from a thread of
+/// its own and ends the process (status 2) once the parent is another one: a killed driver
+/// (`kill -9` included) leaves no worker writing into a folder a resumed driver uses. Without
+/// `PR_SET_PDEATHSIG`, which needs unsafe code; the worker may finish the record it is
+/// writing during the poll's tenth of a second (docs/slurm.md, "Local worker processes").
+#[cfg(unix)]
+fn watch_driver(driver: u32) -> Result<()> {
+    use std::os::unix::process::parent_id;
+    if parent_id() != driver {
+        anyhow::bail!(
+            "--driver {driver}: this worker's parent is process {}, not the driver (it has ended); nothing played",
+            parent_id()
+        );
     }
+    std::thread::spawn(move || loop {
+        std::thread::sleep(DRIVER_POLL);
+        if parent_id() != driver {
+            evomcts::note!("error: step-worker: the driver (process {driver}) has ended; stopping");
+            std::process::exit(2);
+        }
+    });
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn watch_driver(_driver: u32) -> Result<()> {
+    Ok(())
+}
+
+/// Where a driver's steps run: `--srun` (this binary over a Slurm allocation), `--workers N`
+/// (N local processes of this command line, each on `threads` threads), or neither (`None`:
+/// the run's own threads). Clap refuses the two flags together; a line per step on stderr
+/// unless `--quiet`.
+pub fn steps_options(
+    srun: bool,
+    workers: Option<usize>,
+    threads: Option<usize>,
+    name: &str,
+    progress: bool,
+) -> Result<Option<SrunOptions>> {
+    let launcher = match (srun, workers) {
+        (true, Some(_)) => anyhow::bail!("--srun and --workers cannot be used together"),
+        (true, None) => Launcher::Srun {
+            bin: super::command::this_binary("--srun")?,
+        },
+        (false, Some(workers)) => Launcher::Local(LocalWorkers::new(
+            super::command::relaunch()?,
+            workers,
+            threads,
+        )),
+        (false, None) => return Ok(None),
+    };
     Ok(Some(SrunOptions {
-        bin: super::command::this_binary("--srun")?,
+        launcher,
         name: name.to_string(),
         progress,
     }))

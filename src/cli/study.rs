@@ -20,10 +20,17 @@ pub struct StudyArgs {
     /// Continue an interrupted study in its folder (the same bytes as one never stopped).
     #[arg(long)]
     resume: bool,
-    /// Worker threads of every phase [default: all cores; 1 for an OpenSpiel game]. Results
-    /// do not depend on it.
+    /// Worker threads of every phase [default: all cores; 1 for an OpenSpiel game], and with
+    /// --workers of each worker process. Results do not depend on it.
     #[arg(long, value_parser = super::run_args::parse_threads)]
     threads: Option<usize>,
+    /// Play every phase's games in N worker processes on this machine (`evomcts step-worker`,
+    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
+    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
+    /// game]: an OpenSpiel study, one thread a process, then uses N cores. The files are the
+    /// same bytes as without it.
+    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers)]
+    workers: Option<usize>,
     /// Stop once N phases (three per budget) are finished; continue later with --resume.
     #[arg(long, value_name = "N")]
     stop_after: Option<usize>,
@@ -53,6 +60,13 @@ pub fn run(args: StudyArgs) -> Result<()> {
             threads: args.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
+            steps: super::step_worker::steps_options(
+                false,
+                args.workers,
+                args.threads,
+                &spec.name,
+                !args.quiet,
+            )?,
         },
     )?;
     outln!(

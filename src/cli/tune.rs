@@ -36,6 +36,13 @@ pub struct TuneArgs {
     /// allocation's tasks (run inside `sbatch`); the files are the same bytes as without it.
     #[arg(long)]
     srun: bool,
+    /// Play every batch of games in N worker processes on this machine (`evomcts step-worker`,
+    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
+    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
+    /// game]: OpenSpiel's games, one thread a process, then use N cores. The files are the
+    /// same bytes as without it. Not with --srun.
+    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers, conflicts_with = "srun")]
+    workers: Option<usize>,
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
@@ -60,7 +67,13 @@ pub fn run(args: TuneArgs) -> Result<()> {
             threads: args.threads,
             progress: !args.quiet,
             stop_after: args.stop_after,
-            srun: super::step_worker::srun_options(args.srun, &spec.name, !args.quiet)?,
+            srun: super::step_worker::steps_options(
+                args.srun,
+                args.workers,
+                args.threads,
+                &spec.name,
+                !args.quiet,
+            )?,
         },
     )?;
     outln!(

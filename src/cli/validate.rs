@@ -45,6 +45,13 @@ struct PlayArgs {
     /// `evomcts slurm SPEC --kind validate|sweep` writes the script). Same rows as without it.
     #[arg(long)]
     srun: bool,
+    /// Play every batch of games in N worker processes on this machine (`evomcts step-worker`,
+    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
+    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
+    /// game]: OpenSpiel's games, one thread a process, then use N cores. The files are the
+    /// same bytes as without it. Not with --srun.
+    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers, conflicts_with = "srun")]
+    workers: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -127,7 +134,7 @@ fn options(a: &PlayArgs, name: &str) -> Result<PlayOptions> {
         threads: a.threads,
         progress: !a.quiet,
         stop_after: a.stop_after,
-        srun: super::step_worker::srun_options(a.srun, name, !a.quiet)?,
+        srun: super::step_worker::steps_options(a.srun, a.workers, a.threads, name, !a.quiet)?,
     })
 }
 

@@ -76,6 +76,7 @@ mod search_star_generic;
 mod search_star_narrow;
 mod steps;
 mod study;
+mod study_workers;
 mod support;
 mod tune;
 mod validate;

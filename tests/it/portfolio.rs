@@ -98,6 +98,7 @@ fn a_tiny_portfolio_writes_its_outputs_from_the_specs_studies_whatever_the_jobs(
             threads: Some(2),
             progress: false,
             stop_after: None,
+            steps: None,
         },
     )
     .unwrap();

@@ -26,6 +26,7 @@ fn options(dir: &Path, threads: usize, resume: bool, stop: Option<usize>) -> Stu
         threads: Some(threads),
         progress: false,
         stop_after: stop,
+        steps: None,
     }
 }
 

@@ -388,6 +388,7 @@ fn study_job(
             threads,
             progress,
             stop_after: None,
+            steps: None,
         },
     )
     .map_err(|source| PortfolioError::Study {

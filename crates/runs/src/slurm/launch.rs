@@ -1,22 +1,105 @@
-//! The driver's side of a step: write the work, start `srun`, wait, read the records back.
+//! The driver's side of a step: write the work, start its workers (`srun`, or local worker
+//! processes), wait, read the records back.
+//!
+//! Local workers ([`Launcher::Local`], `--workers N`) are N children of the driver, `RELAUNCH
+//! step-worker --serve --worker i/N`, started at the run's first step and kept for every later
+//! one (every phase of a study): each step's folder is sent to each worker on its standard
+//! input, and each answers on its standard output once it has played its share, so a step
+//! costs no process start (for `python -m evomcts`, loading Python, the package and OpenSpiel).
+//! A worker that fails ends with its status and fails the step, as a failed `srun` step does;
+//! the others finish their share, and the workers are then stopped and started afresh at the
+//! next step.
+//!
+//! They are tied to the driver so that a killed driver leaves no writer behind in a folder a
+//! resumed driver uses: a child inherits the driver's process group (Ctrl-C reaches both); it
+//! ends when its standard input closes, which the driver's end does whatever ends it; it is
+//! stopped and reaped when the driver drops its workers (after a failed step, at the run's
+//! end, or when the driver unwinds); and, told the driver's process id (`--driver PID`), a
+//! worker busy playing stops itself within a tenth of a second once its parent is another
+//! process (the driver was killed, `kill -9` included; this needs no `PR_SET_PDEATHSIG`, hence
+//! no unsafe code). In that tenth of a second it may still append a record: a valid one, a
+//! function of its task alone, to a results file whose name is unique to its workers' start
+//! ([`LAUNCH_ENV`]), so no two starts write one file and a torn last line is never followed by
+//! another process's line.
 
 use super::steps::{
-    missing, read_results, recorded_seconds, write_todo, write_work, StepError, StepWork, STEPS_DIR,
+    missing, read_results, recorded_seconds, write_todo, write_work, StepError, StepWork,
+    LAUNCH_ENV, STEPS_DIR,
 };
+use crate::frame::Relaunch;
 use crate::runfs::write_atomically;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// How steps are started (`--srun`).
+/// How steps are started and where their workers run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SrunOptions {
-    /// The evomcts binary the workers run (this one: the allocation shares its file system).
-    pub bin: PathBuf,
+    /// `srun` over a Slurm allocation, or worker processes on this machine.
+    pub launcher: Launcher,
     /// Names the steps in `squeue --steps` (`evomcts-<name>`).
     pub name: String,
     /// A line on stderr per step (its tasks, the step's and the merge's wall time).
     pub progress: bool,
+}
+
+/// Who starts a step's workers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Launcher {
+    /// `srun BIN step-worker DIR` over the allocation's tasks (`--srun`).
+    Srun {
+        /// The evomcts binary the workers run (this one: the allocation shares its file
+        /// system).
+        bin: PathBuf,
+    },
+    /// Processes on this machine (`--workers N`).
+    Local(LocalWorkers),
+}
+
+/// `workers` processes on this machine, `RELAUNCH step-worker --serve --worker i/workers`: the
+/// evomcts binary, or `python -m evomcts` inside the Python package, where OpenSpiel's games
+/// play. Started at the first step and shared by every clone (every phase of a run, every
+/// step), stopped when the last clone is dropped.
+#[derive(Clone)]
+pub struct LocalWorkers {
+    pub relaunch: Relaunch,
+    pub workers: usize,
+    /// Each worker's threads (`--threads T`); `None`: the game's default in each.
+    pub threads: Option<usize>,
+    /// The running workers, if started.
+    running: Arc<Mutex<Option<Pool>>>,
+}
+
+impl LocalWorkers {
+    pub fn new(relaunch: Relaunch, workers: usize, threads: Option<usize>) -> LocalWorkers {
+        LocalWorkers {
+            relaunch,
+            workers,
+            threads,
+            running: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+impl PartialEq for LocalWorkers {
+    /// The same workers asked for (whether they are running is no part of the options).
+    fn eq(&self, other: &LocalWorkers) -> bool {
+        (&self.relaunch, self.workers, self.threads)
+            == (&other.relaunch, other.workers, other.threads)
+    }
+}
+
+impl std::fmt::Debug for LocalWorkers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalWorkers")
+            .field("relaunch", &self.relaunch)
+            .field("workers", &self.workers)
+            .field("threads", &self.threads)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The progress line a driver keeps in the run folder, rewritten after every step.
@@ -110,9 +193,17 @@ impl StepRunner {
             .collect())
     }
 
-    /// Starts one step over the allocation's tasks and waits for it; returns how it ended
-    /// (an error only when it could not start).
+    /// Starts one step's workers and waits for them; returns how the step ended (an error
+    /// only when it could not start).
     fn launch(&self, dir: &Path) -> Result<String, StepError> {
+        match &self.options.launcher {
+            Launcher::Srun { bin } => self.launch_srun(bin, dir),
+            Launcher::Local(local) => local.play_step(self.options.progress, dir),
+        }
+    }
+
+    /// One `srun` step over the allocation's tasks.
+    fn launch_srun(&self, bin: &Path, dir: &Path) -> Result<String, StepError> {
         let program = "srun";
         let mut command = Command::new(program);
         command.arg("--kill-on-bad-exit=0").arg(format!(
@@ -126,10 +217,11 @@ impl StepRunner {
         {
             command.arg(format!("--cpus-per-task={cpus}"));
         }
-        command.arg(&self.options.bin).arg("step-worker").arg(dir);
+        command.arg(bin).arg("step-worker").arg(dir);
         let status = command.status().map_err(|e| StepError::Launch {
             program: program.into(),
             message: e.to_string(),
+            hint: SRUN_HINT.into(),
         })?;
         Ok(if status.success() {
             "the step succeeded".into()
@@ -168,6 +260,165 @@ impl StepRunner {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(crate::runfs::FileError::io(&self.steps(), e).into()),
+        }
+    }
+}
+
+/// What a failed start of `srun` adds to its message.
+const SRUN_HINT: &str = "--srun needs Slurm's srun on the PATH, inside an allocation";
+
+/// Launches of this process so far, for [`launch_id`].
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+/// A name for one local launch, unique on this machine: the driver's process id, the time and
+/// a counter (letters and digits only, as results file names take it).
+fn launch_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{}t{nanos}n{}",
+        std::process::id(),
+        LAUNCHES.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// What a serving worker writes on its standard output when it has played its share of a
+/// step (other lines there, should a game print any, are skipped).
+pub const SERVE_DONE: &str = "evomcts step-worker: done";
+
+/// How long a worker told to stop (its standard input closed) may take before it is killed.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// One running worker and its pipes.
+struct Worker {
+    child: Child,
+    /// Closed (`None`) to tell the worker to stop.
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+/// The running workers: stopped and reaped when dropped (standard input closed, then killed
+/// if a worker has not ended within [`STOP_GRACE`]), so a driver that fails, ends or unwinds
+/// leaves none of them behind.
+struct Pool {
+    workers: Vec<Worker>,
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for w in &mut self.workers {
+            w.stdin = None;
+        }
+        let until = Instant::now() + STOP_GRACE;
+        for w in &mut self.workers {
+            while matches!(w.child.try_wait(), Ok(None)) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = w.child.kill();
+            let _ = w.child.wait();
+        }
+    }
+}
+
+impl LocalWorkers {
+    /// Starts the workers: each `RELAUNCH step-worker --serve --worker i/N --driver PID`, with
+    /// a name of this start in [`LAUNCH_ENV`]. A worker that cannot start is named; the ones
+    /// already started are stopped.
+    fn start(&self, progress: bool) -> Result<Pool, StepError> {
+        let id = launch_id();
+        let n = self.workers;
+        let mut pool = Pool {
+            workers: Vec::with_capacity(n),
+        };
+        for i in 0..n {
+            let mut command = self.relaunch.command("step-worker");
+            command
+                .arg("--serve")
+                .arg("--worker")
+                .arg(format!("{i}/{n}"))
+                .arg("--driver")
+                .arg(std::process::id().to_string())
+                .env(LAUNCH_ENV, &id)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped());
+            if let Some(t) = self.threads {
+                command.arg("--threads").arg(t.to_string());
+            }
+            if !progress {
+                command.arg("--quiet");
+            }
+            let mut child = command.spawn().map_err(|e| StepError::Launch {
+                program: self.relaunch.display(),
+                message: e.to_string(),
+                hint: format!("for worker {i} of --workers {n}"),
+            })?;
+            let stdin = child.stdin.take().expect("piped");
+            let stdout = BufReader::new(child.stdout.take().expect("piped"));
+            pool.workers.push(Worker {
+                child,
+                stdin: Some(stdin),
+                stdout,
+            });
+        }
+        Ok(pool)
+    }
+
+    /// Plays the step in `dir` on the workers (started first if they are not running) and
+    /// waits for every one; the step ended well when every worker played its share, else the
+    /// message names each worker that ended and how, and the workers are stopped (the next
+    /// step starts them afresh).
+    fn play_step(&self, progress: bool, dir: &Path) -> Result<String, StepError> {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        if running.is_none() {
+            *running = Some(self.start(progress)?);
+        }
+        let pool = running.as_mut().expect("started above");
+        let n = pool.workers.len();
+        // The folder, ended by a NUL (a path holds none; it may hold a line break).
+        let mut message = dir.as_os_str().as_encoded_bytes().to_vec();
+        message.push(0);
+        let sent: Vec<bool> = pool
+            .workers
+            .iter_mut()
+            .map(|w| {
+                w.stdin
+                    .as_mut()
+                    .is_some_and(|s| s.write_all(&message).and_then(|()| s.flush()).is_ok())
+            })
+            .collect();
+        let mut failed = Vec::new();
+        for (i, (w, sent)) in pool.workers.iter_mut().zip(sent).enumerate() {
+            if sent && answered(&mut w.stdout) {
+                continue;
+            }
+            // The worker ended (or closed its output): its status says how.
+            w.stdin = None;
+            failed.push(match w.child.wait() {
+                Ok(status) => format!("worker {i}/{n} ended with {status}"),
+                Err(e) => format!(
+                    "worker {i}/{n} (`{}`) could not be waited for: {e}",
+                    self.relaunch.display()
+                ),
+            });
+        }
+        if failed.is_empty() {
+            return Ok("the step succeeded".into());
+        }
+        *running = None;
+        Ok(failed.join(", "))
+    }
+}
+
+/// Whether a worker answered that it played its share (false: its output ended first).
+fn answered(stdout: &mut BufReader<ChildStdout>) -> bool {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match stdout.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) if line.trim_ascii_end() == SERVE_DONE.as_bytes() => return true,
+            Ok(_) => {}
         }
     }
 }

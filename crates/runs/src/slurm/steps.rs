@@ -1,12 +1,15 @@
 //! Games played as job steps across a Slurm allocation, with the run folder as the only channel.
 //!
-//! A driver (the `evolve`, `validate carcassonne` or `validate sweep` process, given `--srun`)
-//! decides what to play exactly as on one machine; only the "play these games" step differs.
+//! A driver (the `evolve`, `validate`, `tune` or `study` process, given `--srun` or
+//! `--workers N`) decides what to play exactly as on one machine; only the "play these games"
+//! step differs.
 //! It writes the work of one step (a [`StepWork`]: for evolution and validation
 //! `evolve::work::Work`, the fitness spec or the pairings, and the tasks: a formula and a
 //! sample seed, or a pairing and a tile seed), to `RUN/steps/<hash of the work>/work.json`, the
 //! list of tasks still without a record to `todo.json`, and starts `srun evomcts step-worker
-//! THAT_FOLDER`. Task P of the step's K (`SLURM_PROCID`, `SLURM_NTASKS`) plays every todo entry
+//! THAT_FOLDER` (or, with `--workers K`, K local processes `evomcts step-worker THAT_FOLDER
+//! --worker P/K`: `slurm::launch`). Task P of the step's K (`SLURM_PROCID`, `SLURM_NTASKS`, or
+//! `--worker P/K`) plays every todo entry
 //! whose position is P mod K and appends one JSON line per finished task to a file of its own,
 //! `results-<job>.<step>-<P>-<pid>.jsonl`, synced before the next counts as done. When the step
 //! ends the driver reads every results file of the folder and checks each line against the work
@@ -108,8 +111,13 @@ pub enum StepError {
         recorded: usize,
         status: String,
     },
-    #[error("cannot start `{program}`: {message} (--srun needs Slurm's srun on the PATH, inside an allocation)")]
-    Launch { program: String, message: String },
+    #[error("cannot start `{program}`: {message} ({hint})")]
+    Launch {
+        program: String,
+        message: String,
+        /// What the launcher needs (`srun` on the PATH), or which local worker it was.
+        hint: String,
+    },
 }
 
 fn io(path: &Path, e: impl std::fmt::Display) -> StepError {
@@ -298,18 +306,29 @@ impl WorkerSlot {
     }
 }
 
-/// The results file of this process: unique to the Slurm job, step, task and process.
+/// Set by a local launch (`--workers N`) in its workers' environment: a name of that launch,
+/// unique on the machine (letters and digits), which names the results files in place of
+/// Slurm's job and step.
+pub const LAUNCH_ENV: &str = "EVOMCTS_STEP_LAUNCH";
+
+/// The results file of this process: unique to the Slurm job, step, task and process, or, in
+/// a local launch, to the launch ([`LAUNCH_ENV`]: `results-local.<launch>-<task>-<pid>.jsonl`),
+/// so a worker of a later launch never appends to a file an earlier one left a torn line in.
 fn results_path(dir: &Path, slot: WorkerSlot) -> PathBuf {
     let env = |name: &str| {
         std::env::var(name)
             .ok()
             .filter(|v| v.chars().all(|c| c.is_ascii_alphanumeric()) && !v.is_empty())
-            .unwrap_or_else(|| "local".into())
+    };
+    let (job, step) = match env(LAUNCH_ENV) {
+        Some(launch) => ("local".to_string(), launch),
+        None => (
+            env("SLURM_JOB_ID").unwrap_or_else(|| "local".into()),
+            env("SLURM_STEP_ID").unwrap_or_else(|| "local".into()),
+        ),
     };
     dir.join(format!(
-        "{RESULTS_PREFIX}{}.{}-{}-{}{RESULTS_SUFFIX}",
-        env("SLURM_JOB_ID"),
-        env("SLURM_STEP_ID"),
+        "{RESULTS_PREFIX}{job}.{step}-{}-{}{RESULTS_SUFFIX}",
         slot.index,
         std::process::id()
     ))

@@ -10,6 +10,7 @@ use crate::evolve::tournament::TournamentSpec;
 use crate::evolve::{
     run_evolution, run_independent, EvolveSpec, IndependentOptions, RunOptions, RunOutcome,
 };
+use crate::slurm::launch::SrunOptions;
 use crate::tune::{run_tune, TuneOptions, TuneResult};
 use crate::validation::sprt::{from_records, TestChoice};
 use crate::validation::{run_validation, PairingSummary, PlayOptions};
@@ -22,12 +23,16 @@ use std::time::Instant;
 pub struct StudyOptions {
     pub out_dir: PathBuf,
     pub resume: bool,
-    /// Worker threads of every phase [`None`: all cores, one for an OpenSpiel game]; results
-    /// do not depend on it.
+    /// Worker threads of every phase [`None`: all cores, one for an OpenSpiel game], and of
+    /// each worker process with `steps`; results do not depend on it.
     pub threads: Option<usize>,
     pub progress: bool,
     /// Stop once this many phases are finished (resume later).
     pub stop_after: Option<usize>,
+    /// Where every phase plays its games: `None` on this process's threads, or as job steps
+    /// (`--workers N`: N local worker processes; see `slurm::launch`); results do not depend
+    /// on it.
+    pub steps: Option<SrunOptions>,
 }
 
 /// What a study (or this part of it) did.
@@ -139,7 +144,7 @@ fn tune_phase(
             threads: opts.threads,
             progress: opts.progress,
             stop_after: None,
-            srun: None,
+            srun: opts.steps.clone(),
         },
     )
     .map_err(err)?;
@@ -183,7 +188,7 @@ fn evolve_phase(
             threads: opts.threads,
             progress: opts.progress,
             stop_after: None,
-            srun: None,
+            srun: opts.steps.clone(),
         },
     )
     .map_err(|source| StudyError::Evolve { budget, source })?;
@@ -231,7 +236,7 @@ fn independent_phase(
             threads: opts.threads,
             progress: opts.progress,
             stop_after: None,
-            srun: None,
+            srun: opts.steps.clone(),
             tournament,
         },
     )
@@ -263,7 +268,7 @@ fn validate_phase(
             threads: opts.threads,
             progress: opts.progress,
             stop_after: None,
-            srun: None,
+            srun: opts.steps.clone(),
         },
     )
     .map_err(err)?;
