@@ -167,6 +167,16 @@ pub fn write_portfolio_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         ),
         ("matrix", "Generalisation matrix", matrix),
         (
+            "general",
+            "One formula on games it never saw",
+            table_or(
+                dir,
+                evomcts_runs::portfolio::general::GENERAL_CSV,
+                "The general formula on each held-out game, against its tuned UCT",
+                "general.csv is not written: the spec has no `general` section, or its job has not finished.",
+            )?,
+        ),
+        (
             "shared",
             "What the champions share",
             table_or(
