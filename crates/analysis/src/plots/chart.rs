@@ -516,6 +516,71 @@ pub fn tick_step(max: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
+/// A share from 0 to 1 as a colour: white at one half, shading to blue at 1 (all won) and red
+/// at 0 (all lost); the heat maps of leagues and portfolios.
+pub fn share_colour(share: f64) -> RGBColor {
+    let (lo, hi) = ((214.0, 39.0, 40.0), (31.0, 119.0, 180.0));
+    let (target, t) = if share >= 0.5 {
+        (hi, (share - 0.5) * 2.0)
+    } else {
+        (lo, (0.5 - share) * 2.0)
+    };
+    let mix = |c: f64| (255.0 + (c - 255.0) * t.clamp(0.0, 1.0)).round() as u8;
+    RGBColor(mix(target.0), mix(target.1), mix(target.2))
+}
+
+/// The colour bar of [`share_colour`] from 0 (bottom, red) to 1 (top, blue), `height` pixels
+/// high at `(x, top)`, with its ticks and `title` above it.
+pub fn share_colour_bar<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    x: i32,
+    top: i32,
+    height: i32,
+    title: &str,
+) -> DrawResult<DB> {
+    let width = 22;
+    for i in 0..height {
+        let share = 1.0 - i as f64 / (height - 1) as f64;
+        root.draw(&Rectangle::new(
+            [(x, top + i), (x + width, top + i + 1)],
+            share_colour(share).filled(),
+        ))?;
+    }
+    root.draw(&Rectangle::new(
+        [(x, top), (x + width, top + height)],
+        RGBColor(120, 120, 120),
+    ))?;
+    for (share, label) in [
+        (1.0, "1 (all won)"),
+        (0.75, "0.75"),
+        (0.5, "0.5 (even)"),
+        (0.25, "0.25"),
+        (0.0, "0 (all lost)"),
+    ] {
+        let y = top + ((1.0 - share) * (height - 1) as f64).round() as i32;
+        root.draw(&PathElement::new(
+            vec![(x + width, y), (x + width + 5, y)],
+            BLACK,
+        ))?;
+        draw_label(
+            root,
+            label.to_string(),
+            (x + width + 8, y),
+            12.0,
+            BLACK,
+            (HPos::Left, VPos::Center),
+        )?;
+    }
+    draw_label(
+        root,
+        title.to_string(),
+        (x, top - 18),
+        13.0,
+        RGBColor(90, 90, 90),
+        (HPos::Left, VPos::Center),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,18 +40,6 @@ impl MatrixHeatmap<'_> {
     }
 }
 
-/// White at an even match, blue as the row controller wins more, red as it loses more.
-fn share_colour(share: f64) -> RGBColor {
-    let (lo, hi) = ((214.0, 39.0, 40.0), (31.0, 119.0, 180.0));
-    let (target, t) = if share >= 0.5 {
-        (hi, (share - 0.5) * 2.0)
-    } else {
-        (lo, (0.5 - share) * 2.0)
-    };
-    let mix = |c: f64| (255.0 + (c - 255.0) * t.clamp(0.0, 1.0)).round() as u8;
-    RGBColor(mix(target.0), mix(target.1), mix(target.2))
-}
-
 impl Figure for MatrixHeatmap<'_> {
     fn title(&self) -> String {
         self.title.clone()
@@ -117,9 +105,9 @@ impl Figure for MatrixHeatmap<'_> {
                 let m = t.match_result(a, b).filter(|m| m.games > 0);
                 let fill = match m {
                     _ if a == b => RGBColor(200, 200, 200),
-                    Some(m) => {
-                        share_colour((m.first_wins as f64 + m.draws as f64 / 2.0) / m.games as f64)
-                    }
+                    Some(m) => chart::share_colour(
+                        (m.first_wins as f64 + m.draws as f64 / 2.0) / m.games as f64,
+                    ),
                     None => RGBColor(245, 245, 245),
                 };
                 root.draw(&Rectangle::new(cell, fill.filled()))?;
@@ -165,47 +153,7 @@ impl MatrixHeatmap<'_> {
         top: i32,
     ) -> DrawResult<DB> {
         let height = (self.tables.names.len().max(2) as i32 * CELL).min(360);
-        let width = 22;
-        for i in 0..height {
-            let share = 1.0 - i as f64 / (height - 1) as f64;
-            root.draw(&Rectangle::new(
-                [(x, top + i), (x + width, top + i + 1)],
-                share_colour(share).filled(),
-            ))?;
-        }
-        root.draw(&Rectangle::new(
-            [(x, top), (x + width, top + height)],
-            RGBColor(120, 120, 120),
-        ))?;
-        for (share, label) in [
-            (1.0, "1 (all won)"),
-            (0.75, "0.75"),
-            (0.5, "0.5 (even)"),
-            (0.25, "0.25"),
-            (0.0, "0 (all lost)"),
-        ] {
-            let y = top + ((1.0 - share) * (height - 1) as f64).round() as i32;
-            root.draw(&PathElement::new(
-                vec![(x + width, y), (x + width + 5, y)],
-                BLACK,
-            ))?;
-            chart::draw_label(
-                root,
-                label.to_string(),
-                (x + width + 8, y),
-                12.0,
-                BLACK,
-                (HPos::Left, VPos::Center),
-            )?;
-        }
-        chart::draw_label(
-            root,
-            "share".to_string(),
-            (x, top - 18),
-            13.0,
-            RGBColor(90, 90, 90),
-            (HPos::Left, VPos::Center),
-        )
+        chart::share_colour_bar(root, x, top, height, "share")
     }
 }
 
@@ -536,8 +484,8 @@ mod tests {
 
     #[test]
     fn even_matches_are_white_and_one_sided_ones_saturated() {
-        assert_eq!(share_colour(0.5), RGBColor(255, 255, 255));
-        assert_eq!(share_colour(1.0), RGBColor(31, 119, 180));
-        assert_eq!(share_colour(0.0), RGBColor(214, 39, 40));
+        assert_eq!(chart::share_colour(0.5), RGBColor(255, 255, 255));
+        assert_eq!(chart::share_colour(1.0), RGBColor(31, 119, 180));
+        assert_eq!(chart::share_colour(0.0), RGBColor(214, 39, 40));
     }
 }

@@ -238,19 +238,6 @@ impl MatrixFigure {
     }
 }
 
-/// White at one half, blue as the champion wins more, red as it loses more: the league's
-/// match-matrix scale.
-pub fn win_colour(rate: f64) -> RGBColor {
-    let (lo, hi) = ((214.0, 39.0, 40.0), (31.0, 119.0, 180.0));
-    let (target, t) = if rate >= 0.5 {
-        (hi, (rate - 0.5) * 2.0)
-    } else {
-        (lo, (0.5 - rate) * 2.0)
-    };
-    let mix = |c: f64| (255.0 + (c - 255.0) * t.clamp(0.0, 1.0)).round() as u8;
-    RGBColor(mix(target.0), mix(target.1), mix(target.2))
-}
-
 impl Figure for MatrixFigure {
     fn title(&self) -> String {
         format!(
@@ -337,7 +324,7 @@ fn draw_cell<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let (x, y) = at;
     let frame = [(x, y), (x + CELL, y + CELL)];
-    let fill = cell.map_or(RGBColor(245, 245, 245), |c| win_colour(c.win_rate));
+    let fill = cell.map_or(RGBColor(245, 245, 245), |c| chart::share_colour(c.win_rate));
     root.draw(&Rectangle::new(frame, fill.filled()))?;
     root.draw(&Rectangle::new(frame, RGBColor(120, 120, 120)))?;
     if diagonal {
@@ -395,47 +382,7 @@ impl MatrixFigure {
         top: i32,
     ) -> DrawResult<DB> {
         let height = (self.labels.len().max(3) as i32 * CELL).min(360);
-        let width = 22;
-        for i in 0..height {
-            let rate = 1.0 - i as f64 / (height - 1) as f64;
-            root.draw(&Rectangle::new(
-                [(x, top + i), (x + width, top + i + 1)],
-                win_colour(rate).filled(),
-            ))?;
-        }
-        root.draw(&Rectangle::new(
-            [(x, top), (x + width, top + height)],
-            RGBColor(120, 120, 120),
-        ))?;
-        for (rate, label) in [
-            (1.0, "1 (all won)"),
-            (0.75, "0.75"),
-            (0.5, "0.5 (even)"),
-            (0.25, "0.25"),
-            (0.0, "0 (all lost)"),
-        ] {
-            let y = top + ((1.0 - rate) * (height - 1) as f64).round() as i32;
-            root.draw(&PathElement::new(
-                vec![(x + width, y), (x + width + 5, y)],
-                BLACK,
-            ))?;
-            chart::draw_label(
-                root,
-                label.to_string(),
-                (x + width + 8, y),
-                12.0,
-                BLACK,
-                (HPos::Left, VPos::Center),
-            )?;
-        }
-        chart::draw_label(
-            root,
-            "win rate".to_string(),
-            (x, top - 18),
-            13.0,
-            RGBColor(90, 90, 90),
-            (HPos::Left, VPos::Center),
-        )
+        chart::share_colour_bar(root, x, top, height, "win rate")
     }
 }
 
@@ -572,12 +519,5 @@ mod tests {
         assert!(at("0.60*") < at("0.80") && at("0.80") < at("0.25*") && at("0.25*") < at("0.40"));
         assert_eq!(svg.matches("own, 20 games").count(), 2);
         assert!(svg.contains("win rate"));
-    }
-
-    #[test]
-    fn even_is_white_and_one_sided_is_saturated() {
-        assert_eq!(win_colour(0.5), RGBColor(255, 255, 255));
-        assert_eq!(win_colour(1.0), RGBColor(31, 119, 180));
-        assert_eq!(win_colour(0.0), RGBColor(214, 39, 40));
     }
 }
