@@ -342,3 +342,16 @@ fn the_general_formula_evolves_on_the_mix_and_plays_only_the_held_out_games() {
     ]);
     assert_eq!(std::fs::read(out.join("general.ron")).unwrap(), before);
 }
+
+#[test]
+fn the_committed_portfolio_spec_reads() {
+    let spec = PortfolioSpec::from_file("runs/portfolio/portfolio12.ron").unwrap();
+    assert!(spec.games.len() >= 12, "{}", spec.games.len());
+    assert_eq!(spec.budgets(), [20, 100]);
+    let open_spiel = spec
+        .games
+        .iter()
+        .filter(|g| g.game.describe().open_spiel)
+        .count();
+    assert!(open_spiel >= 9, "{open_spiel}");
+}

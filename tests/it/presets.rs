@@ -8,10 +8,12 @@ fn league_specs(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         // runs/evolve and runs/validate hold evolution, validation and sweep specs, checked
-        // by their own tests (evolve_*.rs, validate.rs).
+        // by their own tests (evolve_*.rs, validate.rs); runs/portfolio a portfolio's spec and
+        // folder (portfolio.rs).
         // An evolution run's folder (runs/open-spiel/pig-evolution) holds its own files.
         if path.is_dir()
-            && !["evolve", "validate"].contains(&path.file_name().unwrap().to_str().unwrap())
+            && !["evolve", "validate", "portfolio"]
+                .contains(&path.file_name().unwrap().to_str().unwrap())
             && !path.join("champion.ron").exists()
         {
             league_specs(&path, out);

@@ -228,8 +228,9 @@ pub const TIMINGS_CSV: &str = "timings.csv";
 /// Adds a finished job's wall time to `timings.csv` (best effort: losing it loses no result).
 fn record_time(dir: &Path, label: &str, part: Part, seconds: f64) {
     let file = dir.join(TIMINGS_CSV);
-    let mut text = std::fs::read_to_string(&file)
-        .unwrap_or_else(|_| "label,part,seconds,finished_utc\n".to_string());
+    let mut text =
+        crate::runfs::read_capped_text(&file, crate::runfs::MAX_DATA_FILE_BYTES, "timings")
+            .unwrap_or_else(|_| "label,part,seconds,finished_utc\n".to_string());
     text.push_str(&format!(
         "{label},{},{seconds:.1},{}\n",
         part.name(),
@@ -245,7 +246,9 @@ fn log_file(dir: &Path, label: &str, part: Part) -> PathBuf {
 
 /// The last lines of a job's log, for the error.
 fn tail(log: &Path) -> String {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let text =
+        crate::runfs::read_capped_text(log, crate::runfs::MAX_DATA_FILE_BYTES, "a job's log")
+            .unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(5)..].join("\n")
 }

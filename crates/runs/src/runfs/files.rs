@@ -138,7 +138,11 @@ pub fn remove_stale_temporaries(dir: &Path) {
 /// its locks released, whose parent has not collected it yet: a killed run's job is one for a
 /// moment after its driver is killed).
 fn runs(proc: &Path, pid: u32) -> bool {
-    match std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) {
+    match super::read_capped_text(
+        &proc.join(pid.to_string()).join("stat"),
+        4096,
+        "a process's state",
+    ) {
         // `pid (name) S ...`: the state follows the last `)`, as the name may hold one.
         Ok(stat) => !matches!(
             stat.rsplit_once(')')
