@@ -190,7 +190,8 @@ impl MixedSpec {
             Some((last, rest)) if !rest.is_empty() => {
                 format!("a mix of {} and {last}", rest.join(", "))
             }
-            _ => format!("a mix of {}", labels.join("")),
+            Some((only, _)) => format!("a mix of {only}"),
+            None => "a mix of no game".to_string(),
         }
     }
 
