@@ -581,6 +581,62 @@ pub fn share_colour_bar<DB: DrawingBackend>(
     )
 }
 
+/// The side of a heat map's square cell, in pixels (leagues' and portfolios' matrices).
+pub const MATRIX_CELL: i32 = 120;
+
+/// A square heat map whose top left cell is at `origin`: each name above its column (wrapped),
+/// the two axes' labels (`axes`: the text and its height above the matrix) left of the column
+/// names, then row by row the row's name at its left (`name_size`) and `draw_row(a, y)`, which
+/// draws row `a`'s cells at height `y`.
+pub fn matrix_frame<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    names: &[String],
+    origin: (i32, i32),
+    axes: [(&str, i32); 2],
+    name_size: f64,
+    mut draw_row: impl FnMut(usize, i32) -> DrawResult<DB>,
+) -> DrawResult<DB> {
+    let (x0, y0) = origin;
+    for (j, name) in names.iter().enumerate() {
+        let lines = wrap(name, 14);
+        let cx = x0 + j as i32 * MATRIX_CELL + MATRIX_CELL / 2;
+        for (k, line) in lines.iter().enumerate() {
+            let y = y0 - 10 - (lines.len() - k) as i32 * 18;
+            draw_label(
+                root,
+                line.clone(),
+                (cx, y),
+                15.0,
+                BLACK,
+                (HPos::Center, VPos::Top),
+            )?;
+        }
+    }
+    for (axis, dy) in axes {
+        draw_label(
+            root,
+            axis.into(),
+            (x0 - 10, y0 - dy),
+            13.0,
+            RGBColor(90, 90, 90),
+            (HPos::Right, VPos::Center),
+        )?;
+    }
+    for (a, name) in names.iter().enumerate() {
+        let y = y0 + a as i32 * MATRIX_CELL;
+        draw_label(
+            root,
+            name.clone(),
+            (x0 - 10, y + MATRIX_CELL / 2),
+            name_size,
+            BLACK,
+            (HPos::Right, VPos::Center),
+        )?;
+        draw_row(a, y)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

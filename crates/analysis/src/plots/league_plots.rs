@@ -19,7 +19,7 @@ pub struct MatrixHeatmap<'a> {
     pub title: String,
 }
 
-const CELL: i32 = 120;
+const CELL: i32 = chart::MATRIX_CELL;
 /// The narrowest column of row names; longer names widen it.
 const MIN_NAME_AREA: i32 = 190;
 /// Room right of the matrix for the colour bar and its scale.
@@ -62,84 +62,55 @@ impl Figure for MatrixHeatmap<'_> {
         chart::titles(root, &self.title, &self.subtitle())?;
         let (x0, y0) = (self.name_area(), 150);
         self.colour_bar(root, x0 + n as i32 * CELL + 40, y0)?;
-        for (j, name) in t.names.iter().enumerate() {
-            let lines = chart::wrap(name, 14);
-            let cx = x0 + j as i32 * CELL + CELL / 2;
-            for (k, line) in lines.iter().enumerate() {
-                let y = y0 - 10 - (lines.len() - k) as i32 * 18;
-                chart::draw_label(
-                    root,
-                    line.clone(),
-                    (cx, y),
-                    15.0,
-                    BLACK,
-                    (HPos::Center, VPos::Top),
-                )?;
-            }
-        }
-        for (axis, dy) in [("second →", 28), ("first ↓", 10)] {
-            let at = (x0 - 10, y0 - dy);
-            let grey = RGBColor(90, 90, 90);
-            chart::draw_label(
-                root,
-                axis.into(),
-                at,
-                13.0,
-                grey,
-                (HPos::Right, VPos::Center),
-            )?;
-        }
-        for a in 0..n {
-            let y = y0 + a as i32 * CELL;
-            chart::draw_label(
-                root,
-                t.names[a].clone(),
-                (x0 - 10, y + CELL / 2),
-                NAME_SIZE,
-                BLACK,
-                (HPos::Right, VPos::Center),
-            )?;
-            for b in 0..n {
-                let x = x0 + b as i32 * CELL;
-                let cell = [(x, y), (x + CELL, y + CELL)];
-                let m = t.match_result(a, b).filter(|m| m.games > 0);
-                let fill = match m {
-                    _ if a == b => RGBColor(200, 200, 200),
-                    Some(m) => chart::share_colour(
-                        (m.first_wins as f64 + m.draws as f64 / 2.0) / m.games as f64,
-                    ),
-                    None => RGBColor(245, 245, 245),
-                };
-                root.draw(&Rectangle::new(cell, fill.filled()))?;
-                root.draw(&Rectangle::new(cell, RGBColor(120, 120, 120)))?;
-                let centre = (x + CELL / 2, y + CELL / 2);
-                let (big, small) = match m {
-                    _ if a == b => ("–".to_string(), String::new()),
-                    Some(m) => (
-                        format!("{}/{}", m.first_wins, m.games),
-                        format!("diff {:+.1}", m.average_difference()),
-                    ),
-                    None => ("·".to_string(), "no games".to_string()),
-                };
-                chart::draw_label(
-                    root,
-                    big,
-                    (centre.0, centre.1 - 8),
-                    24.0,
-                    BLACK,
-                    (HPos::Center, VPos::Center),
-                )?;
-                chart::draw_label(
-                    root,
-                    small,
-                    (centre.0, centre.1 + 22),
-                    13.0,
-                    RGBColor(40, 40, 40),
-                    (HPos::Center, VPos::Center),
-                )?;
-            }
-        }
-        Ok(())
+        chart::matrix_frame(
+            root,
+            &t.names,
+            (x0, y0),
+            [("second →", 28), ("first ↓", 10)],
+            NAME_SIZE,
+            |a, y| {
+                for b in 0..n {
+                    let x = x0 + b as i32 * CELL;
+                    let cell = [(x, y), (x + CELL, y + CELL)];
+                    let m = t.match_result(a, b).filter(|m| m.games > 0);
+                    let fill = match m {
+                        _ if a == b => RGBColor(200, 200, 200),
+                        Some(m) => chart::share_colour(
+                            (m.first_wins as f64 + m.draws as f64 / 2.0) / m.games as f64,
+                        ),
+                        None => RGBColor(245, 245, 245),
+                    };
+                    root.draw(&Rectangle::new(cell, fill.filled()))?;
+                    root.draw(&Rectangle::new(cell, RGBColor(120, 120, 120)))?;
+                    let centre = (x + CELL / 2, y + CELL / 2);
+                    let (big, small) = match m {
+                        _ if a == b => ("–".to_string(), String::new()),
+                        Some(m) => (
+                            format!("{}/{}", m.first_wins, m.games),
+                            format!("diff {:+.1}", m.average_difference()),
+                        ),
+                        None => ("·".to_string(), "no games".to_string()),
+                    };
+                    chart::draw_label(
+                        root,
+                        big,
+                        (centre.0, centre.1 - 8),
+                        24.0,
+                        BLACK,
+                        (HPos::Center, VPos::Center),
+                    )?;
+                    chart::draw_label(
+                        root,
+                        small,
+                        (centre.0, centre.1 + 22),
+                        13.0,
+                        RGBColor(40, 40, 40),
+                        (HPos::Center, VPos::Center),
+                    )?;
+                }
+                Ok(())
+            },
+        )
     }
 }
 

@@ -179,7 +179,7 @@ pub fn write_matrix_figures(dir: &Path, out: &Path) -> Result<MatrixFigures, Plo
     })
 }
 
-const CELL: i32 = 120;
+const CELL: i32 = chart::MATRIX_CELL;
 /// The narrowest column of row names; longer names widen it.
 const MIN_NAME_AREA: i32 = 190;
 /// Room right of the matrix for the colour bar and its scale.
@@ -271,47 +271,20 @@ impl Figure for MatrixFigure {
         )?;
         let (x0, y0) = (self.name_area(), TOP);
         self.colour_bar(root, x0 + n as i32 * CELL + 40, y0)?;
-        for (j, name) in self.labels.iter().enumerate() {
-            let lines = chart::wrap(name, 14);
-            let cx = x0 + j as i32 * CELL + CELL / 2;
-            for (k, line) in lines.iter().enumerate() {
-                let y = y0 - 10 - (lines.len() - k) as i32 * 18;
-                chart::draw_label(
-                    root,
-                    line.clone(),
-                    (cx, y),
-                    15.0,
-                    BLACK,
-                    (HPos::Center, VPos::Top),
-                )?;
-            }
-        }
-        for (axis, dy) in [("played on →", 50), ("champion of ↓", 32)] {
-            chart::draw_label(
-                root,
-                axis.into(),
-                (x0 - 10, y0 - dy),
-                13.0,
-                RGBColor(90, 90, 90),
-                (HPos::Right, VPos::Center),
-            )?;
-        }
-        for (a, row) in self.cells.iter().enumerate() {
-            let y = y0 + a as i32 * CELL;
-            chart::draw_label(
-                root,
-                self.labels[a].clone(),
-                (x0 - 10, y + CELL / 2),
-                NAME_SIZE,
-                BLACK,
-                (HPos::Right, VPos::Center),
-            )?;
-            for (b, cell) in row.iter().enumerate() {
-                let x = x0 + b as i32 * CELL;
-                draw_cell(root, (x, y), cell.as_ref(), a == b)?;
-            }
-        }
-        Ok(())
+        chart::matrix_frame(
+            root,
+            &self.labels,
+            (x0, y0),
+            [("played on →", 50), ("champion of ↓", 32)],
+            NAME_SIZE,
+            |a, y| {
+                for (b, cell) in self.cells[a].iter().enumerate() {
+                    let x = x0 + b as i32 * CELL;
+                    draw_cell(root, (x, y), cell.as_ref(), a == b)?;
+                }
+                Ok(())
+            },
+        )
     }
 }
 

@@ -176,21 +176,15 @@ pub fn general_csv(result: &GeneralResult) -> String {
     let mut csv = format!("{GENERAL_CSV_HEADER}\n");
     for (r, h) in result.rows.iter().zip(holm) {
         let v = &r.validation;
-        let cells = [
+        let mut cells = vec![
             r.budget.to_string(),
             super::outputs::quoted(&r.target),
             super::outputs::quoted(&r.trained_on.join(";")),
             super::outputs::quoted(&r.formula.to_string()),
             v.games.to_string(),
-            v.win_rate.to_string(),
-            v.win_low.to_string(),
-            v.win_high.to_string(),
-            v.diff_mean.to_string(),
-            v.diff_low.to_string(),
-            v.diff_high.to_string(),
-            v.wilcoxon_p.to_string(),
-            h.to_string(),
         ];
+        cells.extend(super::outputs::validation_cells(v));
+        cells.push(h.to_string());
         csv.push_str(&cells.join(","));
         csv.push('\n');
     }
@@ -233,18 +227,9 @@ pub fn general_markdown(spec: &PortfolioSpec, result: Option<&GeneralResult>) ->
         }
         let v = &r.validation;
         text.push_str(&format!(
-            "| {} | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.3} [{:+.3}, {:+.3}] | {} | {} |\n",
+            "| {} | {} | {} |\n",
             r.target,
-            v.wins,
-            v.draws,
-            v.losses,
-            v.win_rate,
-            v.win_low,
-            v.win_high,
-            v.diff_mean,
-            v.diff_low,
-            v.diff_high,
-            super::outputs::p_shown(v.wilcoxon_p),
+            v.markdown_cells(),
             super::outputs::p_shown(h)
         ));
     }

@@ -43,7 +43,7 @@ fn dataset_table(games: &[GameResult]) -> String {
     for (g, r, holm) in dataset(games) {
         let v = &r.validation;
         text.push_str(&format!(
-            "| {} | {} | {} | {:.1} | {:.1} | {} → {}; {} | `{}` | {}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.3} [{:+.3}, {:+.3}] | {} | {} | {} | {} / {} / {} |\n",
+            "| {} | {} | {} | {:.1} | {:.1} | {} → {}; {} | `{}` | {} | {} | {} | {} / {} / {} |\n",
             g.label,
             r.budget,
             if g.properties.chance { "yes" } else { "no" },
@@ -53,18 +53,13 @@ fn dataset_table(games: &[GameResult]) -> String {
             crate::escape::number(r.c_e_tuned),
             crate::escape::number(r.c_e),
             r.simplified,
-            v.wins,
-            v.draws,
-            v.losses,
-            v.win_rate,
-            v.win_low,
-            v.win_high,
-            v.diff_mean,
-            v.diff_low,
-            v.diff_high,
-            p_shown(v.wilcoxon_p),
+            v.markdown_cells(),
             p_shown(holm),
-            if r.sprt_decision.is_empty() { "not run" } else { &r.sprt_decision },
+            if r.sprt_decision.is_empty() {
+                "not run"
+            } else {
+                &r.sprt_decision
+            },
             r.games[0],
             r.games[1],
             r.games[2],

@@ -40,6 +40,26 @@ pub struct Validation {
     pub wilcoxon_p: f64,
 }
 
+impl Validation {
+    /// Its cells of a Markdown table: `W-D-L | win rate [interval] | difference [interval] |
+    /// Wilcoxon p` (no outer bars).
+    pub fn markdown_cells(&self) -> String {
+        format!(
+            "{}-{}-{} | {:.3} [{:.3}, {:.3}] | {:+.3} [{:+.3}, {:+.3}] | {}",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.win_rate,
+            self.win_low,
+            self.win_high,
+            self.diff_mean,
+            self.diff_low,
+            self.diff_high,
+            p_shown(self.wilcoxon_p)
+        )
+    }
+}
+
 impl From<&PairingSummary> for Validation {
     fn from(v: &PairingSummary) -> Self {
         Validation {
@@ -140,12 +160,11 @@ pub struct MatrixColumn {
     pub cells: Vec<CellResult>,
 }
 
-/// A CSV cell holding text: quoted, quotes doubled.
-pub fn quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('"', "\"\""))
-}
+pub(crate) use crate::study::quoted;
 
-fn validation_cells(v: &Validation) -> [String; 7] {
+/// A validation's numeric cells of a CSV row: win rate and interval, difference and interval,
+/// Wilcoxon p.
+pub fn validation_cells(v: &Validation) -> [String; 7] {
     [
         v.win_rate.to_string(),
         v.win_low.to_string(),

@@ -25,6 +25,7 @@ mod outputs;
 mod run;
 pub mod spec;
 
+pub(crate) use outputs::quoted;
 pub use outputs::{BudgetRow, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER, STUDY_MD, STUDY_RON};
 pub(crate) use run::champion_of;
 pub use run::{run_study, StudyOptions, StudyOutcome};

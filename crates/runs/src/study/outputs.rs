@@ -174,7 +174,7 @@ impl BudgetRow {
 }
 
 /// A CSV cell holding text: quoted, quotes doubled.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
