@@ -181,6 +181,44 @@ fn write_file(
     Ok(text.len() as u64)
 }
 
+/// A one-page report (a tuning run, a study, a portfolio): `index.html` titled `{kind} {name}`,
+/// a navigation list of its sections (id, heading, content) and the sections, with the
+/// stylesheet, into `out`; `files` already holds what the page's figures wrote.
+fn write_sectioned_page(
+    out: &Path,
+    kind: &str,
+    name: &str,
+    sections: &[(&str, &str, String)],
+    mut files: Vec<PathBuf>,
+    warnings: Vec<String>,
+) -> Result<WrittenReport, ReportError> {
+    let mut body = format!(
+        "<header>\n<h1>{kind} {}</h1>\n<nav><ul>\n",
+        evomcts_runs::escape::html(name)
+    );
+    for (id, heading, _) in sections {
+        body.push_str(&format!(
+            "<li>{}</li>\n",
+            html::link(&format!("#{id}"), heading)
+        ));
+    }
+    body.push_str("</ul></nav>\n</header>\n<main>\n");
+    for (id, heading, content) in sections {
+        body.push_str(&html::section(id, heading, content));
+    }
+    body.push_str("</main>\n");
+    let page = html::page(&format!("{kind} {name}"), "report.css", &body, &[]);
+    write_file(out, "report.css", STYLESHEET, &mut files)?;
+    write_file(out, "index.html", &page, &mut files)?;
+    Ok(WrittenReport {
+        index: out.join("index.html"),
+        game_pages: 0,
+        largest_game_page: 0,
+        files,
+        warnings,
+    })
+}
+
 /// The report of `runs` into `out`: the league runs merged into one report, or one evolution
 /// run (several evolution runs are reported one by one, each into its own folder).
 pub fn write_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport, ReportError> {

@@ -6,8 +6,8 @@
 //! missing part saying why.
 
 use super::evolution::csv_table;
-use super::html::{self, inline_svg, link, section};
-use super::{write_file, ReportError, WrittenReport, STYLESHEET};
+use super::html::{inline_svg, link};
+use super::{write_sectioned_page, ReportError, WrittenReport};
 use crate::plots::matrix_plot::{matrix_figures, matrix_note, read_portfolio};
 use crate::plots::PlotError;
 use evomcts_runs::escape;
@@ -226,26 +226,5 @@ pub fn write_portfolio_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
         },
         |spec| spec.name,
     );
-    let mut body = format!(
-        "<header>\n<h1>Portfolio {}</h1>\n<nav><ul>\n",
-        escape::html(&name)
-    );
-    for (id, heading, _) in &sections {
-        body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
-    }
-    body.push_str("</ul></nav>\n</header>\n<main>\n");
-    for (id, heading, content) in &sections {
-        body.push_str(&section(id, heading, content));
-    }
-    body.push_str("</main>\n");
-    let page = html::page(&format!("Portfolio {name}"), "report.css", &body, &[]);
-    write_file(out, "report.css", STYLESHEET, &mut files)?;
-    write_file(out, "index.html", &page, &mut files)?;
-    Ok(WrittenReport {
-        index: out.join("index.html"),
-        game_pages: 0,
-        largest_game_page: 0,
-        files,
-        warnings,
-    })
+    write_sectioned_page(out, "Portfolio", &name, &sections, files, warnings)
 }

@@ -1,8 +1,7 @@
 //! The report of a study (`evomcts study`): `study.csv` as a table, `study.md` as written, the
 //! phases' run folders (each reported on its own by `evomcts report FOLDER`) and the spec.
 
-use super::html::{self, section};
-use super::{write_file, ReportError, WrittenReport, STYLESHEET};
+use super::{write_sectioned_page, ReportError, WrittenReport};
 use evomcts_runs::escape;
 use evomcts_runs::study::{StudySpec, PHASES_RON, STUDY_CSV, STUDY_MD, STUDY_RON};
 use std::path::Path;
@@ -60,7 +59,7 @@ fn phases_list(dir: &Path) -> String {
 
 /// Writes the report of the study in `dir` into `out`.
 pub fn write_study_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
-    let mut files = Vec::new();
+    let files = Vec::new();
     let results = if dir.join(STUDY_CSV).is_file() {
         super::evolution::csv_table(dir, STUDY_CSV, "One row per budget")?
     } else {
@@ -89,29 +88,5 @@ pub fn write_study_report(dir: &Path, out: &Path) -> Result<WrittenReport, Repor
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut body = format!(
-        "<header>\n<h1>Study {}</h1>\n<nav><ul>\n",
-        escape::html(&name)
-    );
-    for (id, heading, _) in &sections {
-        body.push_str(&format!(
-            "<li>{}</li>\n",
-            html::link(&format!("#{id}"), heading)
-        ));
-    }
-    body.push_str("</ul></nav>\n</header>\n<main>\n");
-    for (id, heading, content) in &sections {
-        body.push_str(&section(id, heading, content));
-    }
-    body.push_str("</main>\n");
-    let page = html::page(&format!("Study {name}"), "report.css", &body, &[]);
-    write_file(out, "report.css", STYLESHEET, &mut files)?;
-    write_file(out, "index.html", &page, &mut files)?;
-    Ok(WrittenReport {
-        index: out.join("index.html"),
-        game_pages: 0,
-        largest_game_page: 0,
-        files,
-        warnings: Vec::new(),
-    })
+    write_sectioned_page(out, "Study", &name, &sections, files, Vec::new())
 }

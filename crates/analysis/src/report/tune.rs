@@ -1,8 +1,7 @@
 //! The report of a tuning run (`evomcts tune`): its `summary.md` as written (the method, the
 //! values, the recommendation and the re-estimate), the parameters' trajectories and the spec.
 
-use super::html::{self, link, section};
-use super::{write_file, ReportError, WrittenReport, STYLESHEET};
+use super::{write_sectioned_page, ReportError, WrittenReport};
 use evomcts_runs::escape;
 use std::path::Path;
 
@@ -43,26 +42,5 @@ pub fn write_tune_report(dir: &Path, out: &Path) -> Result<WrittenReport, Report
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut body = format!(
-        "<header>\n<h1>Tuning run {}</h1>\n<nav><ul>\n",
-        escape::html(&name)
-    );
-    for (id, heading, _) in &sections {
-        body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
-    }
-    body.push_str("</ul></nav>\n</header>\n<main>\n");
-    for (id, heading, content) in &sections {
-        body.push_str(&section(id, heading, content));
-    }
-    body.push_str("</main>\n");
-    let page = html::page(&format!("Tuning run {name}"), "report.css", &body, &[]);
-    write_file(out, "report.css", STYLESHEET, &mut files)?;
-    write_file(out, "index.html", &page, &mut files)?;
-    Ok(WrittenReport {
-        index: out.join("index.html"),
-        game_pages: 0,
-        largest_game_page: 0,
-        files,
-        warnings: Vec::new(),
-    })
+    write_sectioned_page(out, "Tuning run", &name, &sections, files, Vec::new())
 }
