@@ -15,6 +15,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use super::open_spiel_twin::{OpenSpielName, OpenSpielTwin};
 use super::{Evaluation, Game, GameRng, Objective};
 
 /// Rows of the board.
@@ -281,6 +282,30 @@ impl Game for ConnectFourState {
     /// dropped, as RAVE's all-moves-as-first statistics want.
     fn action_key(player: u8, _label: u8, mv: ConnectFourMove) -> u32 {
         u32::from(player) * u32::from(COLUMNS) + u32::from(mv.0)
+    }
+}
+
+/// OpenSpiel's `connect_four` (6 rows, 7 columns): action id = column; returns +1 to the
+/// winner and −1 to the loser, 0 each for a draw.
+impl OpenSpielTwin for ConnectFourState {
+    fn open_spiel_name(&self) -> OpenSpielName {
+        OpenSpielName {
+            name: "connect_four",
+            params: Vec::new(),
+        }
+    }
+
+    fn open_spiel_action(&self, mv: ConnectFourMove) -> i64 {
+        i64::from(mv.0)
+    }
+
+    fn open_spiel_outcome(&self, label: u8) -> i64 {
+        i64::from(label)
+    }
+
+    fn open_spiel_returns(&self) -> [f64; 2] {
+        let [a, b] = self.scores();
+        [f64::from(a - b), f64::from(b - a)]
     }
 }
 
