@@ -27,10 +27,23 @@ extern crate self as evomcts;
 pub mod cli;
 
 pub use evomcts_analysis as analysis;
+pub use evomcts_arena as arena;
+pub use evomcts_evolve as evolve;
 pub use evomcts_formula as formula;
 pub use evomcts_games as games;
-pub use evomcts_runs::{
-    arena, bounds, escape, evolve, frame, league, note, portfolio, progress, runfs, sequential,
-    slurm, stats, study, tune, validation,
-};
+pub use evomcts_league as league;
+pub use evomcts_portfolio as portfolio;
+pub use evomcts_records::{bounds, escape, note, progress, runfs, sequential, stats};
+pub use evomcts_steps::frame;
+pub use evomcts_study as study;
+pub use evomcts_tune as tune;
+pub use evomcts_validation as validation;
+
+/// Runs on a Slurm cluster: the job steps and their launch (`evomcts-steps`, which local
+/// workers share) and the batch scripts, job arrays and gathering (`evomcts-slurm`), under the
+/// one name they had before the run crates were split.
+pub mod slurm {
+    pub use evomcts_slurm::{gather, portfolio, scripts};
+    pub use evomcts_steps::{launch, steps};
+}
 pub use evomcts_search as search;

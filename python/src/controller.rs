@@ -38,7 +38,7 @@ impl PyController {
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
         let mut spec =
-            evomcts_runs::bounds::parse_controller(spec, "<controller>", Path::new(""))
+            evomcts_records::bounds::parse_controller(spec, "<controller>", Path::new(""))
                 .map_err(raise)?;
         spec.fill_defaults(<GameState as evomcts_games::Game>::OBJECTIVE);
         let agent = build(&spec, seed)?;
@@ -52,7 +52,7 @@ impl PyController {
     /// The controller's spec as RON, with the content of any file it named.
     #[getter]
     fn spec(&self) -> String {
-        evomcts_runs::runfs::ron_options()
+        evomcts_records::runfs::ron_options()
             .to_string(&self.spec)
             .expect("a controller spec serialises")
     }

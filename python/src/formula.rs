@@ -186,7 +186,7 @@ impl PyFormula {
         grammar: Option<&PyGrammar>,
         seed: u64,
     ) -> PyResult<Vec<PyFormula>> {
-        let max = evomcts_runs::bounds::MAX_MUTATIONS;
+        let max = evomcts_records::bounds::MAX_MUTATIONS;
         let count = crate::int_arg("count", count, 0, max)? as usize;
         Ok(self.offspring(count, grammar, seed))
     }
@@ -237,7 +237,7 @@ impl PyGrammar {
     #[staticmethod]
     fn from_file(path: std::path::PathBuf) -> PyResult<Self> {
         Ok(PyGrammar {
-            inner: evomcts_runs::runfs::read_grammar(&path)
+            inner: evomcts_records::runfs::read_grammar(&path)
                 .context("invalid grammar")
                 .map_err(raise)?,
         })

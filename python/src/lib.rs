@@ -28,7 +28,7 @@ create_exception!(
 
 /// The error as a Python exception, with the command line's one-line message.
 pub(crate) fn raise(err: impl Into<anyhow::Error>) -> PyErr {
-    EvomctsError::new_err(evomcts_runs::progress::error_message(&err.into()))
+    EvomctsError::new_err(evomcts_records::progress::error_message(&err.into()))
 }
 
 /// The int argument `name` of a call, checked as the command line checks its flag: an int
@@ -47,7 +47,7 @@ pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>, min: u64, max: u64) 
             .map_or_else(|_| "a larger int".to_string(), |s| s.to_string());
         return Err(raise(anyhow::anyhow!(
             "invalid value for {name}: must be between {min} and {max}, got {}",
-            evomcts_runs::escape::abbreviated(&shown, 40)
+            evomcts_records::escape::abbreviated(&shown, 40)
         )));
     }
     value.extract()
@@ -93,7 +93,7 @@ pub(crate) fn interruptible<T: Send>(
             }
             if let Err(signal) = py.check_signals() {
                 cancel.store(true, Ordering::Relaxed);
-                evomcts_runs::note!(
+                evomcts_records::note!(
                     "interrupted: finishing the work under way (a game, a generation)"
                 );
                 let _ = py.detach(|| worker.join());

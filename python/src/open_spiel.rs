@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use evomcts_games::external::{ExternalGame, ExternalPlayer, ExternalState};
-use evomcts_runs::arena::open_spiel::{
+use evomcts_arena::open_spiel::{
     check_sizes, install_provider, shown, LoadedGame, OpenSpielGame, OpenSpielParam,
     OpenSpielProvider, OpenSpielSpec,
 };
@@ -605,7 +605,7 @@ impl PyOpenSpielController {
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
         let parsed: ControllerSpec =
-            evomcts_runs::bounds::parse_controller(spec, "<controller>", std::path::Path::new(""))
+            evomcts_records::bounds::parse_controller(spec, "<controller>", std::path::Path::new(""))
                 .map_err(raise)?;
         let agent = parsed.build::<ExternalGame>(seed).map_err(raise)?;
         Ok(PyOpenSpielController {
@@ -688,7 +688,7 @@ fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
             std::panic::catch_unwind(|| evomcts::cli::command::main_embedded(python, args));
         run.unwrap_or_else(|payload| match crate::stop::stop_of(payload) {
             Ok(Stop::Failed(message)) => {
-                evomcts_runs::note!("error: {message}");
+                evomcts_records::note!("error: {message}");
                 2
             }
             // Nothing cancels the command line's searches: it stops between games.

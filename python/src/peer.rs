@@ -4,7 +4,7 @@
 use evomcts_games::external::{ExternalGame, ExternalMove};
 use evomcts_games::pig::{PigMove, PigRules, PigState};
 use evomcts_games::{Game, GameRng};
-use evomcts_runs::arena::open_spiel::{OpenSpielGame, OpenSpielParam, OpenSpielSpec};
+use evomcts_arena::open_spiel::{OpenSpielGame, OpenSpielParam, OpenSpielSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
@@ -195,7 +195,7 @@ fn pig_rules_check<'py>(
             .collect(),
     });
     // As many games as a league may have.
-    let max = evomcts_runs::league::spec::MAX_LEAGUE_GAMES;
+    let max = evomcts_league::spec::MAX_LEAGUE_GAMES;
     let games = crate::int_arg("games", games, 0, max)?;
     os.start().map_err(|e| raise(anyhow::anyhow!(e)))?;
     let mut tally = Tally::default();

@@ -6,20 +6,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::Context;
-use evomcts_runs::evolve::independent::{champion, run_folder};
-use evomcts_runs::evolve::tournament::{self, TournamentSpec};
-use evomcts_runs::evolve::{run_evolution, run_independent, EvolveSpec, IndependentOptions};
-use evomcts_runs::league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
-use evomcts_runs::progress::duration;
-use evomcts_runs::runfs::{read_capped_text, SpecFile, MAX_DATA_FILE_BYTES};
-use evomcts_runs::tune::{run_tune_until, TuneOptions, TuneSpec};
+use evomcts_evolve::independent::{champion, run_folder};
+use evomcts_evolve::tournament::{self, TournamentSpec};
+use evomcts_evolve::{run_evolution, run_independent, EvolveSpec, IndependentOptions};
+use evomcts_league::{load_runs, report, run_league_with_tables, LeagueSpec, Tables};
+use evomcts_records::progress::duration;
+use evomcts_records::runfs::{read_capped_text, SpecFile, MAX_DATA_FILE_BYTES};
+use evomcts_tune::{run_tune_until, TuneOptions, TuneSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::{interruptible, raise};
 
 fn threads_option(threads: Option<usize>) -> PyResult<Option<usize>> {
-    evomcts_runs::bounds::check_threads(threads)
+    evomcts_records::bounds::check_threads(threads)
         .map_err(|m| raise(anyhow::anyhow!("invalid value for threads: {m}")))?;
     Ok(threads)
 }
@@ -39,7 +39,7 @@ fn run_league<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = threads_option(threads)?;
     let spec = LeagueSpec::from_file(&spec_path).map_err(raise)?;
-    let opts = evomcts_runs::league::RunOptions {
+    let opts = evomcts_league::RunOptions {
         out_dir: out.clone(),
         resume,
         threads,
@@ -113,7 +113,7 @@ fn evolve<'py>(
     let run = |resume: bool, generation: usize| {
         run_evolution(
             &spec,
-            &evomcts_runs::evolve::RunOptions {
+            &evomcts_evolve::RunOptions {
                 out_dir: out.clone(),
                 resume,
                 threads,
@@ -138,7 +138,7 @@ fn evolve<'py>(
                 let elapsed = started.elapsed().as_secs_f64();
                 let per_generation = elapsed / (last.generation - done_before) as f64;
                 let c = &last.champion;
-                evomcts_runs::note!(
+                evomcts_records::note!(
                     "gen {:>3}/{}  best {:.3}  mean {:.3}  champion #{} {}: {}  [{} elapsed, ETA {} at the mean generation's time]",
                     last.generation,
                     spec.strategy.generations,
@@ -294,7 +294,7 @@ fn tune<'py>(
 /// ``"evolution"``.
 #[pyfunction]
 fn run_tables(path: PathBuf) -> PyResult<Vec<(String, String)>> {
-    if evomcts_runs::league::record_path(&path).exists() || !path.join("logbook.csv").exists() {
+    if evomcts_league::record_path(&path).exists() || !path.join("logbook.csv").exists() {
         let (spec, games, _merge) = load_runs(std::slice::from_ref(&path)).map_err(raise)?;
         let tables = Tables::from_games(&spec.names(), spec.games_per_match, &spec.bonus, &games);
         let mut out = vec![("kind".to_string(), "league".to_string())];
@@ -305,8 +305,8 @@ fn run_tables(path: PathBuf) -> PyResult<Vec<(String, String)>> {
     }
     let mut out = vec![("kind".to_string(), "evolution".to_string())];
     for (name, file) in [
-        ("logbook", evomcts_runs::evolve::report::LOGBOOK),
-        ("hall_of_fame", evomcts_runs::evolve::report::HALL_OF_FAME),
+        ("logbook", evomcts_evolve::report::LOGBOOK),
+        ("hall_of_fame", evomcts_evolve::report::HALL_OF_FAME),
     ] {
         let file = path.join(file);
         let text = read_capped_text(&file, MAX_DATA_FILE_BYTES, "a table")

@@ -4,14 +4,110 @@
 
 use std::path::Path;
 
-/// Each layer crate, by folder, and the evomcts crates it may use.
-const ALLOWED: [(&str, &[&str]); 5] = [
+/// Each layer crate, by folder, lowest first, and the evomcts crates it may use: those below it
+/// (ARCHITECTURE.md's map). The run crates are floors: records and run folders, the arena, job
+/// steps and the worker pool, leagues, evolution, validation, tuning, studies, portfolios, Slurm.
+const ALLOWED: [(&str, &[&str]); 14] = [
     ("games", &[]),
     ("formula", &[]),
     ("search", &["evomcts-games", "evomcts-formula"]),
+    ("records", &["evomcts-formula", "evomcts-search"]),
     (
-        "runs",
-        &["evomcts-games", "evomcts-formula", "evomcts-search"],
+        "arena",
+        &["evomcts-games", "evomcts-search", "evomcts-records"],
+    ),
+    ("steps", &["evomcts-records", "evomcts-arena"]),
+    (
+        "league",
+        &[
+            "evomcts-games",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+        ],
+    ),
+    (
+        "evolve",
+        &[
+            "evomcts-games",
+            "evomcts-formula",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+        ],
+    ),
+    (
+        "validation",
+        &[
+            "evomcts-games",
+            "evomcts-formula",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+            "evomcts-evolve",
+        ],
+    ),
+    (
+        "tune",
+        &[
+            "evomcts-games",
+            "evomcts-formula",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+            "evomcts-evolve",
+            "evomcts-validation",
+        ],
+    ),
+    (
+        "study",
+        &[
+            "evomcts-games",
+            "evomcts-formula",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+            "evomcts-evolve",
+            "evomcts-validation",
+            "evomcts-tune",
+        ],
+    ),
+    (
+        "portfolio",
+        &[
+            "evomcts-games",
+            "evomcts-formula",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+            "evomcts-evolve",
+            "evomcts-validation",
+            "evomcts-tune",
+            "evomcts-study",
+        ],
+    ),
+    (
+        "slurm",
+        &[
+            "evomcts-games",
+            "evomcts-formula",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+            "evomcts-league",
+            "evomcts-evolve",
+            "evomcts-validation",
+            "evomcts-tune",
+            "evomcts-study",
+            "evomcts-portfolio",
+        ],
     ),
     (
         "analysis",
@@ -19,7 +115,15 @@ const ALLOWED: [(&str, &[&str]); 5] = [
             "evomcts-games",
             "evomcts-formula",
             "evomcts-search",
-            "evomcts-runs",
+            "evomcts-records",
+            "evomcts-arena",
+            "evomcts-steps",
+            "evomcts-league",
+            "evomcts-evolve",
+            "evomcts-validation",
+            "evomcts-tune",
+            "evomcts-study",
+            "evomcts-portfolio",
         ],
     ),
 ];
@@ -52,6 +156,24 @@ fn every_layer_crate_uses_only_the_layers_below_it() {
             assert!(
                 allowed.contains(&dependency.as_str()),
                 "crates/{folder} depends on {dependency}, a crate it may not use"
+            );
+        }
+    }
+}
+
+/// The order of [`ALLOWED`] is the layering: a crate may use only crates listed before it, so
+/// the allowed sets themselves hold no circle and no edge running back up.
+#[test]
+fn the_allowed_crates_lie_below() {
+    for (i, (folder, allowed)) in ALLOWED.iter().enumerate() {
+        let below: Vec<String> = ALLOWED[..i]
+            .iter()
+            .map(|(f, _)| format!("evomcts-{f}"))
+            .collect();
+        for dependency in *allowed {
+            assert!(
+                below.iter().any(|b| b == dependency),
+                "crates/{folder} may use {dependency}, which is not below it"
             );
         }
     }

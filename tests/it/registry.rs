@@ -1,4 +1,4 @@
-//! The games are listed once (`crates/runs/src/arena/choice.rs`): no `match` over the games
+//! The games are listed once (`crates/arena/src/choice.rs`): no `match` over the games
 //! has a `_` arm, so a new game that forgets to say something of itself fails to compile
 //! instead of taking another game's defaults. This scans every Rust source of the workspace
 //! and the Python package for a `match` whose arms name `GameChoice::` variants and that also
@@ -58,7 +58,7 @@ fn no_match_over_the_games_has_a_catch_all_arm() {
     for dir in ["crates", "src", "python/src"] {
         crate::support::rust_files(&root.join(dir), &mut files);
     }
-    let choice = root.join("crates/runs/src/arena/choice.rs");
+    let choice = root.join("crates/arena/src/choice.rs");
     assert!(files.contains(&choice), "the scan reads the registry");
     let mut offending = Vec::new();
     for file in &files {

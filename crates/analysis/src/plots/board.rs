@@ -16,7 +16,7 @@ use evomcts_games::carcassonne::tiles::tables;
 use evomcts_games::carcassonne::{
     replay_observed, FeatureKind, GameRecord, GameState, PlacedTile, ReplayStep,
 };
-use evomcts_runs::league::LeagueGame;
+use evomcts_league::LeagueGame;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

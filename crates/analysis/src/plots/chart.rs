@@ -54,7 +54,7 @@ fn bitmap_error(error: &DrawingAreaErrorKind<plotters_bitmap::BitMapBackendError
 
 fn create_parent(path: &Path) -> Result<(), PlotError> {
     match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => evomcts_runs::runfs::create_folder(dir)
+        Some(dir) if !dir.as_os_str().is_empty() => evomcts_records::runfs::create_folder(dir)
             .map_err(|source| PlotError::Io {
                 path: dir.display().to_string(),
                 source,
@@ -74,7 +74,7 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
         move |source| PlotError::Io { path, source }
     };
     let mut drawn = Ok(());
-    let written = evomcts_runs::runfs::replace_with(png, |_, tmp| {
+    let written = evomcts_records::runfs::replace_with(png, |_, tmp| {
         let root = TypesetBitmap::new(BitMapBackend::new(tmp, figure.size())).into_drawing_area();
         drawn = root
             .fill(&WHITE)
@@ -90,7 +90,7 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
     drawn?;
     written.map_err(io(png))?;
     let text = svg_text(figure).map_err(|e| draw_error(svg, e))?;
-    evomcts_runs::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
+    evomcts_records::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
     Ok(())
 }
 

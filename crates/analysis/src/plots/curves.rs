@@ -14,8 +14,8 @@ use super::chart::{self, DrawResult, Figure};
 use super::{PlotError, Written};
 use evomcts_formula::Formula;
 use evomcts_games::carcassonne::GameRecord;
-use evomcts_runs::league::report::TextTable;
-use evomcts_runs::league::{es_decisions_of, LeagueGame};
+use evomcts_league::report::TextTable;
+use evomcts_league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -647,8 +647,8 @@ impl GameCurves {
         for c in &self.scores {
             let stem = format!(
                 "scores_{}_vs_{}",
-                evomcts_runs::runfs::file_stem(&c.names[0]),
-                evomcts_runs::runfs::file_stem(&c.names[1])
+                evomcts_records::runfs::file_stem(&c.names[0]),
+                evomcts_records::runfs::file_stem(&c.names[1])
             );
             out.figures
                 .push(chart::save_in(&ScoreFigure { curves: c }, dir, &stem)?);
@@ -688,9 +688,9 @@ impl GameCurves {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use evomcts_arena::PlayedGame;
     use evomcts_games::carcassonne::{GameRecord, Rules};
-    use evomcts_runs::arena::PlayedGame;
-    use evomcts_runs::league::{GameId, GameJob};
+    use evomcts_league::{GameId, GameJob};
 
     fn game(
         first: usize,

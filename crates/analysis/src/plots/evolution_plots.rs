@@ -10,8 +10,8 @@
 
 use super::chart::{self, DrawResult, Figure};
 use super::{PlotError, Written};
-use evomcts_runs::evolve::{Estimate, EvolveSpec, FitnessSpec, Generation, Member};
-use evomcts_runs::league::report::TextTable;
+use evomcts_evolve::{Estimate, EvolveSpec, FitnessSpec, Generation, Member};
+use evomcts_league::report::TextTable;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;

@@ -14,9 +14,9 @@ use super::chart::{self, DrawResult, Figure};
 use super::{PlotError, Written};
 use evomcts_formula::typeset::{latex, pretty};
 use evomcts_formula::{Formula, Terminal};
-use evomcts_runs::league::report::TextTable;
-use evomcts_runs::league::stats::wilson_interval;
-use evomcts_runs::league::{es_decisions_of, LeagueGame};
+use evomcts_league::report::TextTable;
+use evomcts_league::stats::wilson_interval;
+use evomcts_league::{es_decisions_of, LeagueGame};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -641,7 +641,10 @@ impl FormulaReport {
             written.figures.push(chart::save_in(
                 &fig,
                 dir,
-                &format!("formulas_{}", evomcts_runs::runfs::file_stem(&r.controller)),
+                &format!(
+                    "formulas_{}",
+                    evomcts_records::runfs::file_stem(&r.controller)
+                ),
             )?);
         }
         let drifts = self.drifts()?;
@@ -654,7 +657,7 @@ impl FormulaReport {
             written.figures.push(chart::save_in(
                 &drift_chart(d),
                 dir,
-                &format!("drift_{}", evomcts_runs::runfs::file_stem(&d.controller)),
+                &format!("drift_{}", evomcts_records::runfs::file_stem(&d.controller)),
             )?);
         }
         Ok(written)

@@ -6,7 +6,7 @@
 
 use super::chart::{self, DrawResult, Figure, RowAxes};
 use super::{PlotError, WrittenFigure};
-use evomcts_runs::league::{Standing, Tables};
+use evomcts_league::{Standing, Tables};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -415,7 +415,7 @@ pub fn write_league_figures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use evomcts_runs::league::BonusRules;
+    use evomcts_league::BonusRules;
 
     #[test]
     fn long_names_fit_inside_every_league_figure() {

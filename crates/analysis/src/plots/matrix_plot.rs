@@ -12,9 +12,9 @@
 
 use super::chart::{self, DrawResult, Figure};
 use super::{PlotError, Written, WrittenFigure};
-use evomcts_runs::league::report::TextTable;
-use evomcts_runs::portfolio::outputs::{dataset, matrix_cells, GameResult, MatrixColumn};
-use evomcts_runs::portfolio::{read_results, PortfolioSpec, PORTFOLIO_RON};
+use evomcts_league::report::TextTable;
+use evomcts_portfolio::outputs::{dataset, matrix_cells, GameResult, MatrixColumn};
+use evomcts_portfolio::{read_results, PortfolioSpec, PORTFOLIO_RON};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -147,7 +147,7 @@ pub fn read_portfolio(
     dir: &Path,
 ) -> Result<(PortfolioSpec, Vec<GameResult>, Vec<MatrixColumn>), PlotError> {
     let path = dir.join(PORTFOLIO_RON);
-    let spec = evomcts_runs::runfs::read_spec_text(&path)
+    let spec = evomcts_records::runfs::read_spec_text(&path)
         .and_then(|text| PortfolioSpec::from_ron(&text, &path.display().to_string()))
         .map_err(|e| PlotError::Data(e.to_string()))?;
     let (games, columns) = read_results(&spec, dir).map_err(|e| PlotError::Data(e.to_string()))?;
@@ -363,8 +363,8 @@ impl MatrixFigure {
 mod tests {
     use super::*;
     use evomcts_formula::Formula;
-    use evomcts_runs::portfolio::outputs::{CellResult, StudyRow, Validation};
-    use evomcts_runs::portfolio::properties::Properties;
+    use evomcts_portfolio::outputs::{CellResult, StudyRow, Validation};
+    use evomcts_portfolio::properties::Properties;
 
     fn validation(win_rate: f64, p: f64) -> Validation {
         Validation {

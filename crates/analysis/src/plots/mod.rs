@@ -42,9 +42,9 @@ pub enum PlotError {
     #[error("{0}")]
     Data(String),
     #[error(transparent)]
-    League(#[from] evomcts_runs::league::LoadError),
+    League(#[from] evomcts_league::LoadError),
     #[error(transparent)]
-    Evolution(#[from] evomcts_runs::evolve::PopulationError),
+    Evolution(#[from] evomcts_evolve::PopulationError),
 }
 
 /// One figure on disk: its title and its two files.
@@ -62,8 +62,8 @@ pub fn write_text(dir: &Path, name: &str, text: &str) -> Result<PathBuf, PlotErr
         path: path.display().to_string(),
         source,
     };
-    evomcts_runs::runfs::create_folder(dir).map_err(|e| io(dir, e))?;
+    evomcts_records::runfs::create_folder(dir).map_err(|e| io(dir, e))?;
     let path = dir.join(name);
-    evomcts_runs::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
+    evomcts_records::runfs::write_atomically(&path, text.as_bytes()).map_err(|e| io(&path, e))?;
     Ok(path)
 }

@@ -7,7 +7,7 @@
 use super::chart::{self, DrawResult, Figure};
 use super::evolution_plots::{legend, series_range};
 use super::{PlotError, WrittenFigure};
-use evomcts_runs::evolve::pareto::{read_csv, Row, Verdict, PARETO_CSV};
+use evomcts_evolve::pareto::{read_csv, Row, Verdict, PARETO_CSV};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -27,9 +27,9 @@ impl ParetoFigure {
         y_label: &'static str,
     ) -> Result<Option<ParetoFigure>, PlotError> {
         let path = dir.join(PARETO_CSV);
-        let text = match evomcts_runs::runfs::read_capped_text(
+        let text = match evomcts_records::runfs::read_capped_text(
             &path,
-            evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+            evomcts_records::runfs::MAX_DATA_FILE_BYTES,
             "a run's table",
         ) {
             Ok(text) => text,

@@ -11,9 +11,9 @@ use super::league_plots::write_league_figures;
 use super::pareto_plot::ParetoFigure;
 use super::tune_plots::TuneTrajectoryFigure;
 use super::{PlotError, WrittenFigure};
-use evomcts_runs::evolve::population::{gap_warning, generations_on_disk, read_generations};
-use evomcts_runs::evolve::{EvolveSpec, Generation};
-use evomcts_runs::league::{load_runs, report, LeagueGame, LeagueSpec, Tables};
+use evomcts_evolve::population::{gap_warning, generations_on_disk, read_generations};
+use evomcts_evolve::{EvolveSpec, Generation};
+use evomcts_league::{load_runs, report, LeagueGame, LeagueSpec, Tables};
 use std::path::{Path, PathBuf};
 
 /// How many of the most frequent formulas the formula figures list when not told otherwise.
@@ -63,7 +63,7 @@ impl RunFolder {
         let Some(first) = runs.first() else {
             return Err(PlotError::Data("no run folder given".into()));
         };
-        if evomcts_runs::tune::is_tune_run(first) {
+        if evomcts_tune::is_tune_run(first) {
             if runs.len() > 1 {
                 return Err(PlotError::Data(format!(
                     "{} is a tuning run: give it alone (tuning runs are plotted one at a time)",
@@ -85,7 +85,7 @@ impl RunFolder {
             // The stored spec is read as written, as a resumed run reads it: it already holds
             // what the files it named held.
             let spec_path = first.join("spec.ron");
-            let spec = evomcts_runs::runfs::read_spec_text(&spec_path)
+            let spec = evomcts_records::runfs::read_spec_text(&spec_path)
                 .and_then(|text| EvolveSpec::from_ron(&text, &spec_path.display().to_string()));
             let mut warnings = Vec::new();
             let spec = match spec {

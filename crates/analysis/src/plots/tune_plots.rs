@@ -5,9 +5,9 @@
 
 use super::chart::{self, DrawResult, Figure};
 use super::{PlotError, Written};
-use evomcts_runs::league::report::TextTable;
-use evomcts_runs::runfs::SpecFile;
-use evomcts_runs::tune::{read_trajectory, TrajectoryPoint, TuneSpec};
+use evomcts_league::report::TextTable;
+use evomcts_records::runfs::SpecFile;
+use evomcts_tune::{read_trajectory, TrajectoryPoint, TuneSpec};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -23,7 +23,7 @@ impl TuneTrajectoryFigure {
     /// Reads the run in `dir`: its stored spec and `trajectory.csv`.
     pub fn read(dir: &Path) -> Result<TuneTrajectoryFigure, PlotError> {
         let spec_path = dir.join("spec.ron");
-        let spec = evomcts_runs::runfs::read_spec_text(&spec_path)
+        let spec = evomcts_records::runfs::read_spec_text(&spec_path)
             .and_then(|text| TuneSpec::from_ron(&text, &spec_path.display().to_string()))
             .map_err(|e| PlotError::Data(e.to_string()))?;
         let points = read_trajectory(dir, &spec).map_err(|e| PlotError::Data(e.to_string()))?;
@@ -59,7 +59,9 @@ impl TuneTrajectoryFigure {
                 .enumerate()
                 .map(|(i, p)| {
                     let at = |point: Option<&TrajectoryPoint>| {
-                        point.map_or(String::new(), |(_, v)| evomcts_runs::escape::number(v[i]))
+                        point.map_or(String::new(), |(_, v)| {
+                            evomcts_records::escape::number(v[i])
+                        })
                     };
                     vec![
                         p.name.clone(),
@@ -110,8 +112,8 @@ impl Figure for TuneTrajectoryFigure {
             let label = format!(
                 "{} in [{}, {}]{}",
                 p.name,
-                evomcts_runs::escape::number(p.low),
-                evomcts_runs::escape::number(p.high),
+                evomcts_records::escape::number(p.low),
+                evomcts_records::escape::number(p.high),
                 if p.log { " (log)" } else { "" }
             );
             ch.draw_series(LineSeries::new(line, colour.stroke_width(2)))?

@@ -4,17 +4,15 @@
 
 use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
-use evomcts_formula::typeset::pretty;
-use evomcts_runs::escape;
-use evomcts_runs::evolve::pareto::{read_csv as read_pareto, Verdict, ALPHA, PARETO_CSV};
-use evomcts_runs::evolve::population::{
-    gap_warning, generations_on_disk, read_generations, Generation,
-};
-use evomcts_runs::evolve::reestimate::REESTIMATE_CSV;
-use evomcts_runs::evolve::report::{
+use evomcts_evolve::pareto::{read_csv as read_pareto, Verdict, ALPHA, PARETO_CSV};
+use evomcts_evolve::population::{gap_warning, generations_on_disk, read_generations, Generation};
+use evomcts_evolve::reestimate::REESTIMATE_CSV;
+use evomcts_evolve::report::{
     hall_of_fame, lineage, lineage_svg, parse_csv, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
 };
-use evomcts_runs::league::report::TextTable;
+use evomcts_formula::typeset::pretty;
+use evomcts_league::report::TextTable;
+use evomcts_records::escape;
 use std::path::Path;
 
 /// A CSV cell for people: a number with a fractional part to three decimals, as the terminal
@@ -34,9 +32,9 @@ fn rounded_cell(cell: &str) -> String {
 /// The text of the run's file `name`, `None` when the run has not written it.
 fn read_run_table(dir: &Path, name: &str) -> Result<Option<String>, ReportError> {
     let path = dir.join(name);
-    match evomcts_runs::runfs::read_capped_text(
+    match evomcts_records::runfs::read_capped_text(
         &path,
-        evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
         "a run's table",
     ) {
         Ok(text) => Ok(Some(text)),
@@ -289,7 +287,7 @@ fn evolution_sections(
     figures: &[super::InlineFigure],
     reestimate: Option<&(ReestimateSummary, String)>,
 ) -> Result<Vec<(&'static str, &'static str, String)>, ReportError> {
-    let spec = match evomcts_runs::runfs::read_spec_text(&dir.join("spec.ron")) {
+    let spec = match evomcts_records::runfs::read_spec_text(&dir.join("spec.ron")) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html_lines(&text)),
         Err(_) => "<p class=\"warning\">spec.ron is missing from the run folder.</p>\n".into(),
     };

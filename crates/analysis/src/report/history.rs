@@ -5,12 +5,12 @@
 
 use super::html::{self, table_of_cells, Cell};
 use super::ReportError;
-use evomcts_games::Game;
-use evomcts_runs::arena::{
+use evomcts_arena::{
     history_moves, open_spiel, replay_history, GameChoice, GameTask, HistoryRecord, Step,
 };
-use evomcts_runs::escape;
-use evomcts_runs::league::{LeagueGame, LeagueSpec};
+use evomcts_games::Game;
+use evomcts_league::{LeagueGame, LeagueSpec};
+use evomcts_records::escape;
 
 /// One step of a replayed history, as the page and `replay --game K` show it.
 pub struct HistoryRow {

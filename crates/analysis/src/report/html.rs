@@ -2,8 +2,8 @@
 //! Every string that comes from a spec or a record goes through `escape::html` here or at the
 //! caller, and nothing on a page points outside the report folder.
 
-use evomcts_runs::escape::html;
-use evomcts_runs::league::report::TextTable;
+use evomcts_league::report::TextTable;
+use evomcts_records::escape::html;
 
 /// A whole page: `stylesheet` and `scripts` are paths relative to the page.
 pub fn page(title: &str, stylesheet: &str, body: &str, scripts: &[&str]) -> String {

@@ -6,10 +6,10 @@ use super::pig::pig_game_page;
 use super::viewer::{game_view, script_json, TileDrawings};
 use super::{run_figures, write_file, ReportError, WrittenReport, STYLESHEET, VIEWER_SCRIPT};
 use crate::plots::formulas::{summary_table, top_table, FormulaReport};
-use evomcts_runs::arena::{GameChoice, PlayedGame};
-use evomcts_runs::escape;
-use evomcts_runs::league::report::{all_tables, TextTable};
-use evomcts_runs::league::{load_runs, BonusRules, LeagueGame, LeagueSpec, MergeReport, Tables};
+use evomcts_arena::{GameChoice, PlayedGame};
+use evomcts_league::report::{all_tables, TextTable};
+use evomcts_league::{load_runs, BonusRules, LeagueGame, LeagueSpec, MergeReport, Tables};
+use evomcts_records::escape;
 use std::path::{Path, PathBuf};
 
 /// Formulas listed per ES controller in the formula table.

@@ -31,8 +31,8 @@ pub mod viewer;
 
 use crate::plots::run_figures::write_figures;
 use crate::plots::{write_text, PlotError, RunFolder, DEFAULT_TOP};
-use evomcts_runs::evolve::population::{generations_on_disk, PopulationError};
-use evomcts_runs::league::LoadError;
+use evomcts_evolve::population::{generations_on_disk, PopulationError};
+use evomcts_league::LoadError;
 use std::path::{Path, PathBuf};
 
 pub use evolution::write_evolution_report;
@@ -88,13 +88,13 @@ impl RunKind {
                 dir.display()
             )));
         }
-        if evomcts_runs::portfolio::is_portfolio(dir) {
+        if evomcts_portfolio::is_portfolio(dir) {
             return Ok(RunKind::Portfolio);
         }
-        if evomcts_runs::study::is_study(dir) {
+        if evomcts_study::is_study(dir) {
             return Ok(RunKind::Study);
         }
-        if evomcts_runs::tune::is_tune_run(dir) {
+        if evomcts_tune::is_tune_run(dir) {
             return Ok(RunKind::Tune);
         }
         Ok(if generations_on_disk(dir)?.is_empty() {
@@ -132,7 +132,7 @@ fn figures_html(figures: &[InlineFigure]) -> String {
     for f in figures {
         out.push_str(&format!(
             "<h3>{}</h3>\n",
-            evomcts_runs::escape::html(&f.title)
+            evomcts_records::escape::html(&f.title)
         ));
         out.push_str(&html::inline_svg(&f.svg));
     }
@@ -152,9 +152,9 @@ fn run_figures(
     let mut figures = Vec::new();
     for figure in written.figures {
         files.extend([figure.png.clone(), figure.svg.clone()]);
-        let svg = evomcts_runs::runfs::read_capped_text(
+        let svg = evomcts_records::runfs::read_capped_text(
             &figure.svg,
-            evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+            evomcts_records::runfs::MAX_DATA_FILE_BYTES,
             "a figure",
         )
         .map_err(|source| ReportError::Io {
@@ -194,7 +194,7 @@ fn write_sectioned_page(
 ) -> Result<WrittenReport, ReportError> {
     let mut body = format!(
         "<header>\n<h1>{kind} {}</h1>\n<nav><ul>\n",
-        evomcts_runs::escape::html(name)
+        evomcts_records::escape::html(name)
     );
     for (id, heading, _) in sections {
         body.push_str(&format!(

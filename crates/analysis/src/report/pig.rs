@@ -4,11 +4,11 @@
 use super::history::{one_table_game_page, GameFacts};
 use super::html::{table_of_cells, Cell};
 use super::ReportError;
+use evomcts_arena::{replay_pig_observed, GameChoice, PigRecord, Step};
 use evomcts_games::pig::{PigMove, PigState};
 use evomcts_games::Game;
-use evomcts_runs::arena::{replay_pig_observed, GameChoice, PigRecord, Step};
-use evomcts_runs::escape;
-use evomcts_runs::league::{LeagueGame, LeagueSpec};
+use evomcts_league::{LeagueGame, LeagueSpec};
+use evomcts_records::escape;
 
 /// One decision of a game of Pig, as the report's table and `replay --game K` show it.
 pub struct DecisionRow {

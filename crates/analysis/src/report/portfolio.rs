@@ -10,11 +10,11 @@ use super::html::{inline_svg, link};
 use super::{write_sectioned_page, ReportError, WrittenReport};
 use crate::plots::matrix_plot::{matrix_figures, matrix_note, read_portfolio};
 use crate::plots::PlotError;
-use evomcts_runs::escape;
-use evomcts_runs::portfolio::{
+use evomcts_portfolio::{
     result_file, Part, PortfolioSpec, CORRELATIONS_CSV, MATRIX_CSV, PORTFOLIO_CSV, PORTFOLIO_MD,
     PORTFOLIO_RON, SHARED_CSV, STUDIES_DIR, TIMINGS_CSV,
 };
+use evomcts_records::escape;
 use std::path::{Path, PathBuf};
 
 /// The folder of the report that holds the heat maps.
@@ -23,9 +23,9 @@ const FIGURES: &str = "figures";
 /// A file of the portfolio as preformatted text, its lines kept apart, or a note that it is
 /// not written (yet).
 fn portfolio_text(dir: &Path, name: &str, missing: &str) -> String {
-    match evomcts_runs::runfs::read_capped_text(
+    match evomcts_records::runfs::read_capped_text(
         &dir.join(name),
-        evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
         "a portfolio's file",
     ) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html_lines(&text)),
@@ -71,9 +71,9 @@ fn matrix_section(
     let figures_dir = out.join(FIGURES);
     for figure in matrix_figures(&spec.name, &games, &columns) {
         let written = figure.write(&figures_dir)?;
-        let svg = evomcts_runs::runfs::read_capped_text(
+        let svg = evomcts_records::runfs::read_capped_text(
             &written.svg,
-            evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+            evomcts_records::runfs::MAX_DATA_FILE_BYTES,
             "a figure",
         )
         .map_err(|source| ReportError::Io {
@@ -103,9 +103,9 @@ fn matrix_section(
 
 /// The stored spec, `None` when it does not read.
 fn stored_spec(dir: &Path) -> Option<PortfolioSpec> {
-    let text = evomcts_runs::runfs::read_capped_text(
+    let text = evomcts_records::runfs::read_capped_text(
         &dir.join(PORTFOLIO_RON),
-        evomcts_runs::runfs::MAX_SPEC_FILE_BYTES,
+        evomcts_records::runfs::MAX_SPEC_FILE_BYTES,
         "a spec",
     )
     .ok()?;
@@ -171,7 +171,7 @@ pub fn write_portfolio_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
             "One formula on games it never saw",
             table_or(
                 dir,
-                evomcts_runs::portfolio::general::GENERAL_CSV,
+                evomcts_portfolio::general::GENERAL_CSV,
                 "The general formula on each held-out game, against its tuned UCT",
                 "general.csv is not written: the spec has no `general` section, or its job has not finished.",
             )?,

@@ -2,15 +2,15 @@
 //! phases' run folders (each reported on its own by `evomcts report FOLDER`) and the spec.
 
 use super::{write_sectioned_page, ReportError, WrittenReport};
-use evomcts_runs::escape;
-use evomcts_runs::study::{StudySpec, PHASES_RON, STUDY_CSV, STUDY_MD, STUDY_RON};
+use evomcts_records::escape;
+use evomcts_study::{StudySpec, PHASES_RON, STUDY_CSV, STUDY_MD, STUDY_RON};
 use std::path::Path;
 
 /// A file of the study as preformatted text, or a note that it is not written (yet).
 fn study_text(dir: &Path, name: &str, missing: &str) -> String {
-    match evomcts_runs::runfs::read_capped_text(
+    match evomcts_records::runfs::read_capped_text(
         &dir.join(name),
-        evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
         "a study's file",
     ) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),
@@ -21,9 +21,9 @@ fn study_text(dir: &Path, name: &str, missing: &str) -> String {
 /// The phases' folders that exist, each with the command that reports it (`report` for a tuning
 /// or evolution run; a validation has its `summary.md` and `validate sequential`).
 fn phases_list(dir: &Path) -> String {
-    let text = evomcts_runs::runfs::read_capped_text(
+    let text = evomcts_records::runfs::read_capped_text(
         &dir.join(STUDY_RON),
-        evomcts_runs::runfs::MAX_SPEC_FILE_BYTES,
+        evomcts_records::runfs::MAX_SPEC_FILE_BYTES,
         "a spec",
     )
     .unwrap_or_default();

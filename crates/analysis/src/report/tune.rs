@@ -2,14 +2,14 @@
 //! values, the recommendation and the re-estimate), the parameters' trajectories and the spec.
 
 use super::{write_sectioned_page, ReportError, WrittenReport};
-use evomcts_runs::escape;
+use evomcts_records::escape;
 use std::path::Path;
 
 /// A file of the run as preformatted text, or a note that the run has not written it (yet).
 fn run_text(dir: &Path, name: &str, missing: &str) -> String {
-    match evomcts_runs::runfs::read_capped_text(
+    match evomcts_records::runfs::read_capped_text(
         &dir.join(name),
-        evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
         "a run's file",
     ) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html(&text)),

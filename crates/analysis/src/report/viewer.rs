@@ -15,7 +15,7 @@ use evomcts_formula::Formula;
 use evomcts_games::carcassonne::{
     replay_observed, FeatureKind, GameRecord, GameState, Move, PlacedTile, ReplayStep, Reveal,
 };
-use evomcts_runs::league::LeagueGame;
+use evomcts_league::LeagueGame;
 use evomcts_search::SearchSummary;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -479,8 +479,8 @@ pub fn game_view(
         game.names.clone().map(|name| {
             format!(
                 "evomcts analyse {} --game {number} --controller {} --turn ",
-                evomcts_runs::escape::shell(&run.display().to_string()),
-                evomcts_runs::escape::shell(&name)
+                evomcts_records::escape::shell(&run.display().to_string()),
+                evomcts_records::escape::shell(&name)
             )
         })
     });

@@ -16,11 +16,11 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 
 use crate::plots::chart::{self, DrawResult, Figure};
+use evomcts_evolve::fitness::Estimate;
 use evomcts_games::pig::{self, PigMove, PigRules, PigSolution, PigState};
 use evomcts_games::Controller;
-use evomcts_runs::evolve::fitness::Estimate;
-use evomcts_runs::league::report::TextTable;
-use evomcts_runs::stats::wilson_interval;
+use evomcts_league::report::TextTable;
+use evomcts_records::stats::wilson_interval;
 use evomcts_search::mcts::{FinalMove, MctsController, MctsSettings, Reward};
 use evomcts_search::star::{StarController, StarSettings};
 
@@ -94,7 +94,7 @@ pub fn measured_positions(options: &ExactOptions) -> Result<Vec<PigState>, Strin
         ));
     }
     if positions.len() < options.positions {
-        evomcts_runs::note!(
+        evomcts_records::note!(
             "warning: Pig to {} gave only {} distinct positions of the {} asked for (--positions); \
              the table measures those",
             options.rules.target,
@@ -274,7 +274,7 @@ pub fn mcts_regrets(
         .collect();
     jobs.par_iter()
         .map(|&(p, s)| {
-            let seed = evomcts_runs::runfs::derive_seed(
+            let seed = evomcts_records::runfs::derive_seed(
                 options.position_seed,
                 &[settings.sims as u64, p as u64, s],
             );
@@ -358,7 +358,7 @@ pub fn compare_entrants(
                 difference: difference.mean,
                 difference_low: difference.low,
                 difference_high: difference.high,
-                p_value: evomcts_runs::stats::wilcoxon_signed_rank(&differences).p_value,
+                p_value: evomcts_records::stats::wilcoxon_signed_rank(&differences).p_value,
             }
         })
         .collect())

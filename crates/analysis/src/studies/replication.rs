@@ -8,11 +8,11 @@
 
 use evomcts_games::carcassonne::{GameState, Move, Reveal};
 use evomcts_games::Game;
-use evomcts_runs::league::standings::match_records;
-use evomcts_runs::league::{BonusRules, LeagueGame, MatchResult, Tables};
-use evomcts_runs::runfs::{parse_spec, read_spec_text, SpecFileError};
-pub use evomcts_runs::stats::holm;
-use evomcts_runs::stats::{wilcoxon_signed_rank, wilson_interval};
+use evomcts_league::standings::match_records;
+use evomcts_league::{BonusRules, LeagueGame, MatchResult, Tables};
+use evomcts_records::runfs::{parse_spec, read_spec_text, SpecFileError};
+pub use evomcts_records::stats::holm;
+use evomcts_records::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_search::star::{StarSearcher, StarSettings};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -299,7 +299,7 @@ pub struct PresetRuns {
 pub fn load_preset_runs(
     out: &std::path::Path,
     preset: &str,
-) -> Result<Option<PresetRuns>, evomcts_runs::league::LoadError> {
+) -> Result<Option<PresetRuns>, evomcts_league::LoadError> {
     let dir = out.join(preset);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Ok(None);
@@ -321,19 +321,18 @@ pub fn load_preset_runs(
         incomplete: Vec::new(),
     };
     for (seed, path) in seeds {
-        let (spec, games, _report) = evomcts_runs::league::load_runs(std::slice::from_ref(&path))?;
+        let (spec, games, _report) = evomcts_league::load_runs(std::slice::from_ref(&path))?;
         let scheduled =
-            evomcts_runs::league::schedule(spec.seed, spec.controllers.len(), spec.games_per_match)
-                .len();
+            evomcts_league::schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
         if games.len() < scheduled {
             out_runs.incomplete.push((seed, games.len(), scheduled));
             continue;
         }
         let names = spec.names();
         let tables = Tables::from_games(&names, spec.games_per_match, &spec.bonus, &games);
-        let walls: Vec<WallLine> = evomcts_runs::runfs::read_capped_text(
+        let walls: Vec<WallLine> = evomcts_records::runfs::read_capped_text(
             &path.join("wall.jsonl"),
-            evomcts_runs::runfs::MAX_DATA_FILE_BYTES,
+            evomcts_records::runfs::MAX_DATA_FILE_BYTES,
             "wall times",
         )
         .unwrap_or_default()

@@ -11,11 +11,11 @@ use super::{
     compare_entrants, compare_table, exact_mcts_settings, exact_positions, measured_positions,
     tune_uct, ExactOptions,
 };
+use evomcts_evolve::population::{check_evolution_folder, Champion};
+use evomcts_evolve::spec::{EvolveSpec, FitnessSpec};
 use evomcts_games::pig::solve;
-use evomcts_runs::evolve::population::{check_evolution_folder, Champion};
-use evomcts_runs::evolve::spec::{EvolveSpec, FitnessSpec};
-use evomcts_runs::league::report::TextTable;
-use evomcts_runs::runfs;
+use evomcts_league::report::TextTable;
+use evomcts_records::runfs;
 use evomcts_search::mcts::{MctsSettings, Reward, Selection};
 
 /// What a comparison plays besides the [`ExactOptions`] (whose `c_e` it does not use).

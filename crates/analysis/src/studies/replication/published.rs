@@ -3,7 +3,7 @@
 //! tables, and every flag the printed numbers raise about themselves.
 
 use super::*;
-use evomcts_runs::league::MatchRecord;
+use evomcts_league::MatchRecord;
 
 /// Table IV: one row per controller.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

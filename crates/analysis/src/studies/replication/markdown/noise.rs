@@ -36,7 +36,7 @@ fn rank_table(s: &mut String, pr: &PresetRuns) {
 }
 
 /// Entrant `e`'s standing in seed `r`.
-fn standing(r: &SeedRun, e: usize) -> &evomcts_runs::league::Standing {
+fn standing(r: &SeedRun, e: usize) -> &evomcts_league::Standing {
     r.tables.standings.iter().find(|x| x.entrant == e).unwrap()
 }
 
@@ -177,7 +177,7 @@ pub(super) fn paper_winner_sentence(s: &mut String, pr: &PresetRuns, first: &str
         return;
     };
     // First, or tied with the leader on points and PD (then the order is arbitrary).
-    let level = |r: &SeedRun, x: &evomcts_runs::league::Standing| {
+    let level = |r: &SeedRun, x: &evomcts_league::Standing| {
         let top = &r.tables.standings[0];
         x.points == top.points && (x.point_difference - top.point_difference).abs() < 1e-9
     };
