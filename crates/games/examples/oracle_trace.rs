@@ -6,6 +6,7 @@
 
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
+use evomcts_games::tic_tac_toe::TicTacToeState;
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
     println!("{}", serde_json::json!({ "game": start.open_spiel_name() }));
@@ -24,6 +25,7 @@ fn main() {
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("tic_tac_toe") => print_traces(TicTacToeState::new(), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

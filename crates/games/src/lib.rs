@@ -17,6 +17,9 @@ pub mod connect_four;
 pub mod external;
 pub mod open_spiel_twin;
 pub mod pig;
+#[cfg(test)]
+mod random_play;
+pub mod tic_tac_toe;
 
 use std::fmt::Debug;
 
