@@ -5,6 +5,7 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
 use evomcts_games::tic_tac_toe::TicTacToeState;
 
@@ -25,6 +26,14 @@ fn main() {
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("nim") => print_traces(NimState::default(), n, seed),
+        Some("nim_2_3_5_8_13_normal") => {
+            let rules = NimRules::new(&[2, 3, 5, 8, 13], false).unwrap();
+            print_traces(NimState::new(rules), n, seed)
+        }
+        Some("nim_12_misere") => {
+            print_traces(NimState::new(NimRules::new(&[12], true).unwrap()), n, seed)
+        }
         Some("tic_tac_toe") => print_traces(TicTacToeState::new(), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
