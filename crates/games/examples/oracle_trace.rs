@@ -5,6 +5,7 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::mancala::MancalaState;
 use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
 use evomcts_games::tic_tac_toe::TicTacToeState;
@@ -26,6 +27,7 @@ fn main() {
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("mancala") => print_traces(MancalaState::new(), n, seed),
         Some("nim") => print_traces(NimState::default(), n, seed),
         Some("nim_2_3_5_8_13_normal") => {
             let rules = NimRules::new(&[2, 3, 5, 8, 13], false).unwrap();
