@@ -8,6 +8,7 @@ use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::mancala::MancalaState;
 use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
+use evomcts_games::oware::{OwareRules, OwareState};
 use evomcts_games::tic_tac_toe::TicTacToeState;
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
@@ -35,6 +36,16 @@ fn main() {
         }
         Some("nim_12_misere") => {
             print_traces(NimState::new(NimRules::new(&[12], true).unwrap()), n, seed)
+        }
+        Some("oware") => print_traces(OwareState::default(), n, seed),
+        // oware_H_S: H houses a player, S seeds a house (oware_4_3, oware_8_6, ...).
+        Some(key) if key.starts_with("oware_") => {
+            let sizes: Vec<u8> = key[6..].split('_').map(|x| x.parse().unwrap()).collect();
+            let rules = OwareRules::new(sizes[0], sizes[1]).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2)
+            });
+            print_traces(OwareState::new(rules), n, seed)
         }
         Some("tic_tac_toe") => print_traces(TicTacToeState::new(), n, seed),
         other => {

@@ -18,6 +18,7 @@ pub mod external;
 pub mod mancala;
 pub mod nim;
 pub mod open_spiel_twin;
+pub mod oware;
 pub mod pig;
 #[cfg(test)]
 mod random_play;
