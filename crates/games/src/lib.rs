@@ -14,6 +14,7 @@
 
 pub mod carcassonne;
 pub mod connect_four;
+pub mod dots_and_boxes;
 pub mod external;
 pub mod mancala;
 pub mod nim;
