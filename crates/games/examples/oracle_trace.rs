@@ -5,7 +5,12 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
+use evomcts_games::mancala::MancalaState;
+use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
+use evomcts_games::oware::{OwareRules, OwareState};
+use evomcts_games::tic_tac_toe::TicTacToeState;
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
     println!("{}", serde_json::json!({ "game": start.open_spiel_name() }));
@@ -24,6 +29,36 @@ fn main() {
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("dots_and_boxes") => print_traces(DotsAndBoxesState::default(), n, seed),
+        // dots_and_boxes_R_C: R rows and C columns of boxes (dots_and_boxes_3_4, ...).
+        Some(key) if key.starts_with("dots_and_boxes_") => {
+            let sizes: Vec<u8> = key[15..].split('_').map(|x| x.parse().unwrap()).collect();
+            let rules = DotsAndBoxesRules::new(sizes[0], sizes[1]).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2)
+            });
+            print_traces(DotsAndBoxesState::new(rules), n, seed)
+        }
+        Some("mancala") => print_traces(MancalaState::new(), n, seed),
+        Some("nim") => print_traces(NimState::default(), n, seed),
+        Some("nim_2_3_5_8_13_normal") => {
+            let rules = NimRules::new(&[2, 3, 5, 8, 13], false).unwrap();
+            print_traces(NimState::new(rules), n, seed)
+        }
+        Some("nim_12_misere") => {
+            print_traces(NimState::new(NimRules::new(&[12], true).unwrap()), n, seed)
+        }
+        Some("oware") => print_traces(OwareState::default(), n, seed),
+        // oware_H_S: H houses a player, S seeds a house (oware_4_3, oware_8_6, ...).
+        Some(key) if key.starts_with("oware_") => {
+            let sizes: Vec<u8> = key[6..].split('_').map(|x| x.parse().unwrap()).collect();
+            let rules = OwareRules::new(sizes[0], sizes[1]).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2)
+            });
+            print_traces(OwareState::new(rules), n, seed)
+        }
+        Some("tic_tac_toe") => print_traces(TicTacToeState::new(), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

@@ -14,9 +14,16 @@
 
 pub mod carcassonne;
 pub mod connect_four;
+pub mod dots_and_boxes;
 pub mod external;
+pub mod mancala;
+pub mod nim;
 pub mod open_spiel_twin;
+pub mod oware;
 pub mod pig;
+#[cfg(test)]
+mod random_play;
+pub mod tic_tac_toe;
 
 use std::fmt::Debug;
 

@@ -2,6 +2,11 @@
 //! suite must refuse.
 
 use super::*;
+use evomcts::games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
+use evomcts::games::mancala::MancalaState;
+use evomcts::games::nim::{NimRules, NimState};
+use evomcts::games::oware::{OwareRules, OwareState};
+use evomcts::games::tic_tac_toe::TicTacToeState;
 
 /// Carcassonne under both unplaceable-tile rules and both two-tile-city rules, by seed.
 fn carcassonne(seed: u64) -> GameState {
@@ -65,6 +70,157 @@ fn carcassonne_plays_its_immediate_wins() {
 fn pig_has_no_move_that_ends_the_game() {
     assert_eq!(check_immediate_wins(pig, 5, 11), 0);
     assert_eq!(check_immediate_wins(|_| TinyPig::placeholder(), 5, 12), 0);
+}
+
+/// Nim by seed: OpenSpiel's default (1, 3, 5, 7, misère), the same piles in normal play, one
+/// pile, and piles with an empty one.
+fn nim(seed: u64) -> NimState {
+    let (piles, misere): (&[u8], bool) = match seed % 4 {
+        0 => (&[1, 3, 5, 7], true),
+        1 => (&[1, 3, 5, 7], false),
+        2 => (&[12], true),
+        _ => (&[0, 4, 9, 2], false),
+    };
+    NimState::new(NimRules::new(piles, misere).expect("valid piles"))
+}
+
+/// Nim in normal play only: taking the last object wins, so a move can end the game with a
+/// win.
+fn normal_nim(seed: u64) -> NimState {
+    let piles: &[u8] = if seed.is_multiple_of(2) {
+        &[1, 3, 5, 7]
+    } else {
+        &[2, 3, 5, 8, 13]
+    };
+    NimState::new(NimRules::new(piles, false).expect("valid piles"))
+}
+
+/// Oware by seed: OpenSpiel's default (6 houses of 4), a small board (4 of 3) and one house
+/// of one seed each (which always ends by repetition).
+fn oware(seed: u64) -> OwareState {
+    let (houses, seeds) = match seed % 3 {
+        0 => (6, 4),
+        1 => (4, 3),
+        _ => (1, 1),
+    };
+    OwareState::new(OwareRules::new(houses, seeds).expect("valid sizes"))
+}
+
+/// Dots and boxes from 1 × 1 to 4 × 3 boxes by seed, OpenSpiel's 2 × 2 among them.
+fn dots_and_boxes(seed: u64) -> DotsAndBoxesState {
+    let rows = 1 + (seed % 4) as u8;
+    let columns = 1 + (seed / 4 % 3) as u8;
+    DotsAndBoxesState::new(DotsAndBoxesRules::new(rows, columns).expect("valid sizes"))
+}
+
+/// [`check_immediate_wins`] for a game often decided before it ends, where a sibling of the
+/// immediate win may win as surely: `OpenSpielUct`, whose final move ranks a tried win first,
+/// must play the immediate win in every position found; `Uct`, which ranks children by visits
+/// alone, may play a sibling (in mancala's positions that failed, every move played won all of
+/// 2,000 random playouts), which the check cannot tell from a mistake. Returns the positions
+/// found.
+fn check_immediate_wins_when_decided_early<G: Game>(
+    new_game: impl Fn(u64) -> G,
+    positions: usize,
+    seed: u64,
+) -> usize {
+    let checked = catch_unwind(AssertUnwindSafe(|| {
+        check_immediate_wins(&new_game, positions, seed)
+    }));
+    let payload = match checked {
+        Ok(found) => return found,
+        Err(payload) => payload,
+    };
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    let mut lines = message.lines();
+    // "{failed} of {found} positions with an immediate win not won:", then one line a failure.
+    let found = lines
+        .next()
+        .and_then(|head| head.split(" of ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the check failed otherwise: {message}"));
+    for line in lines {
+        assert!(
+            line.contains(", Uct: "),
+            "OpenSpielUct missed an immediate win: {message}"
+        );
+    }
+    found
+}
+
+/// A game without chance ended by a line or a full board.
+#[test]
+fn tic_tac_toe_conforms() {
+    check_game(|_| TicTacToeState::new(), 200, 13);
+}
+
+#[test]
+fn tic_tac_toe_plays_its_immediate_wins() {
+    assert_eq!(check_immediate_wins(|_| TicTacToeState::new(), 20, 14), 20);
+}
+
+/// Misère and normal play, one pile and an empty pile.
+#[test]
+fn nim_conforms() {
+    check_game(nim, 200, 15);
+}
+
+/// In normal play taking the last object wins at once; in misère play no move ends the game
+/// with a win, so the check finds no position there.
+#[test]
+fn nim_plays_its_immediate_wins() {
+    assert_eq!(check_immediate_wins(normal_nim, 20, 16), 20);
+    let misere = |_| NimState::new(NimRules::default());
+    assert_eq!(check_immediate_wins(misere, 5, 17), 0);
+}
+
+/// Extra turns (the mover moves again), captures, and an end that counts the houses.
+#[test]
+fn mancala_conforms() {
+    check_game(|_| MancalaState::new(), 100, 18);
+}
+
+/// Mancala is often decided before it ends (a store holding more than half the seeds), so
+/// Uct may play a sibling of the immediate win that wins as surely.
+#[test]
+fn mancala_plays_its_immediate_wins() {
+    assert_eq!(
+        check_immediate_wins_when_decided_early(|_| MancalaState::new(), 10, 19),
+        10
+    );
+}
+
+/// Captures, grand slams, feeding an empty row, and ends by repetition or by a player
+/// without a move.
+#[test]
+fn oware_conforms() {
+    check_game(oware, 60, 20);
+}
+
+/// Late in a game of Oware a capture that passes half the seeds ends it, while its siblings
+/// mostly win later (random play from them wins 94 to 99 times in 100 in the positions found).
+#[test]
+fn oware_plays_its_immediate_wins() {
+    assert_eq!(
+        check_immediate_wins_when_decided_early(|_| OwareState::default(), 10, 21),
+        10
+    );
+}
+
+/// Several sizes, moves that keep the turn.
+#[test]
+fn dots_and_boxes_conforms() {
+    check_game(dots_and_boxes, 200, 22);
+}
+
+/// Only the last line ends the game, and it is then the only move: no win among siblings.
+#[test]
+fn dots_and_boxes_has_no_win_among_siblings() {
+    assert_eq!(check_immediate_wins(dots_and_boxes, 5, 23), 0);
 }
 
 /// Pig whose chance events list the faces 2 to 6 only, while its die still shows 1 a sixth of

@@ -1,0 +1,865 @@
+//! Oware (Abapa), as OpenSpiel's `oware`: two rows of houses, one per player, seeds sown
+//! counter-clockwise and captured from the opponent's row; by default 6 houses a player with
+//! 4 seeds each (48 seeds), player 0 first.
+//!
+//! Rules as OpenSpiel plays them:
+//! - Houses are numbered counter-clockwise from player 0's first house: player 0 owns houses
+//!   0 to `h − 1`, player 1 houses `h` to `2h − 1`. A move names one of the mover's houses by
+//!   its place in the mover's row (0 to `h − 1`), which is OpenSpiel's action id.
+//! - The mover takes every seed of one of its non-empty houses and sows them one by one into
+//!   the following houses, skipping the house they came from.
+//! - If the last seed lands in the opponent's row and makes that house hold 2 or 3, those
+//!   seeds are captured, and so are those of the houses before it in that row, going back,
+//!   while each holds 2 or 3. A move that would capture every seed of the opponent's row (a
+//!   *grand slam*) is played but captures nothing.
+//! - If the opponent's row is empty, the mover must play a house that reaches it.
+//! - The game ends when a player has captured more than half the seeds, or each exactly half.
+//!   It also ends when the mover has no legal move, or when a position (the seeds, the
+//!   captures and the player to move) repeats since the last capture: each player then
+//!   captures the seeds left in its own row.
+//! - OpenSpiel plays at most 1,000 moves (it refuses the 1,001st); natively a game that
+//!   reaches 1,000 moves ends there as a repetition does. Random play does not come near
+//!   within the parameters' ranges (the longest of 2,000 random default games was 406
+//!   moves; of 8 houses of 8 seeds, 692).
+//!
+//! Parameters: houses per player (1 to [`MAX_HOUSES_PER_PLAYER`]) and seeds per house (1 to
+//! [`MAX_SEEDS_PER_HOUSE`]), as OpenSpiel's `num_houses_per_player` and `num_seeds_per_house`.
+//!
+//! It has no chance events. Scores are 1 for the winner and 0 for the loser (0 each for a
+//! draw); before the end the score difference is the difference in captured seeds as a share
+//! of all the seeds (the captures at stake, as Pig's banked scores are).
+//!
+//! The positions since the last capture are kept in the state, a fixed array of 1,001 boards
+//! of 16 bytes; `clone_from` copies only those in use, so a search's copies stay cheap.
+
+use std::fmt;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use super::{Evaluation, Game, GameRng, Objective};
+
+/// The most houses a player may have: both rows fit the 16 bytes of a kept board.
+pub const MAX_HOUSES_PER_PLAYER: u8 = 8;
+
+/// The most seeds a house may start with: random games stay well inside OpenSpiel's 1,000
+/// moves (the longest of 2,000 random games of 8 houses of 8 seeds took 692 moves; with 12
+/// seeds a house, 6 of 2,000 reached the cap, with 15, a third).
+pub const MAX_SEEDS_PER_HOUSE: u8 = 8;
+
+/// OpenSpiel's cap on moves (`kMaxGameLength`).
+pub const MAX_GAME_LENGTH: u16 = 1000;
+
+/// Boards a game can pass through between two captures: the start and one per move.
+const KEPT_BOARDS: usize = MAX_GAME_LENGTH as usize + 1;
+
+/// Houses of both rows at most.
+const MAX_HOUSES: usize = 2 * MAX_HOUSES_PER_PLAYER as usize;
+
+/// The rules of a game of Oware: plain data, checked when built or read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "UncheckedOwareRules")]
+pub struct OwareRules {
+    /// Houses in each player's row: 1 to [`MAX_HOUSES_PER_PLAYER`]; 6 by default.
+    pub houses_per_player: u8,
+    /// Seeds in each house at the start: 1 to [`MAX_SEEDS_PER_HOUSE`]; 4 by default.
+    pub seeds_per_house: u8,
+}
+
+impl Default for OwareRules {
+    /// OpenSpiel's default: 6 houses a player, 4 seeds each.
+    fn default() -> Self {
+        OwareRules {
+            houses_per_player: 6,
+            seeds_per_house: 4,
+        }
+    }
+}
+
+impl OwareRules {
+    /// Rules with these sizes, or an error naming the field out of range.
+    pub fn new(houses_per_player: u8, seeds_per_house: u8) -> Result<Self, OwareError> {
+        let rules = OwareRules {
+            houses_per_player,
+            seeds_per_house,
+        };
+        rules.check()?;
+        Ok(rules)
+    }
+
+    /// Whether the fields are in range (they are public, so a caller may have set them).
+    pub fn check(&self) -> Result<(), OwareError> {
+        if !(1..=MAX_HOUSES_PER_PLAYER).contains(&self.houses_per_player) {
+            return Err(OwareError::InvalidHouses {
+                houses: self.houses_per_player,
+            });
+        }
+        if !(1..=MAX_SEEDS_PER_HOUSE).contains(&self.seeds_per_house) {
+            return Err(OwareError::InvalidSeeds {
+                seeds: self.seeds_per_house,
+            });
+        }
+        Ok(())
+    }
+
+    /// Seeds in the game.
+    pub fn total_seeds(&self) -> u8 {
+        2 * self.houses_per_player * self.seeds_per_house
+    }
+}
+
+/// `OwareRules` as read, before its fields are checked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UncheckedOwareRules {
+    houses_per_player: u8,
+    seeds_per_house: u8,
+}
+
+impl TryFrom<UncheckedOwareRules> for OwareRules {
+    type Error = OwareError;
+
+    fn try_from(raw: UncheckedOwareRules) -> Result<Self, OwareError> {
+        OwareRules::new(raw.houses_per_player, raw.seeds_per_house)
+    }
+}
+
+/// A move: the house the mover sows from, by its place in the mover's row (0 to `h − 1`),
+/// which is OpenSpiel's action id. Written as the plain number.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct OwareMove(pub u8);
+
+impl fmt::Display for OwareMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "house {}", self.0)
+    }
+}
+
+/// Why rules, a move or an outcome are refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OwareError {
+    #[error("houses per player: expected 1 to {MAX_HOUSES_PER_PLAYER}, found {houses}")]
+    InvalidHouses { houses: u8 },
+    #[error("seeds per house: expected 1 to {MAX_SEEDS_PER_HOUSE}, found {seeds}")]
+    InvalidSeeds { seeds: u8 },
+    #[error("house {house} is not a house of the row (0 to {})", houses - 1)]
+    NotAHouse { house: u8, houses: u8 },
+    #[error("house {house} is empty")]
+    EmptyHouse { house: u8 },
+    #[error("house {house} does not reach the opponent's empty row, and a move must")]
+    MustFeed { house: u8 },
+    #[error("the game is over")]
+    GameOver,
+    #[error("Oware has no chance events")]
+    NoChanceEvents,
+}
+
+/// A position: the seeds of every house, the captures, the player to move, and the boards
+/// since the last capture (to see a repetition).
+pub struct OwareState {
+    rules: OwareRules,
+    seeds: [u8; MAX_HOUSES],
+    captured: [u8; 2],
+    mover: u8,
+    moves: u16,
+    /// The boards (seeds of both rows, a byte per house) since the last capture, the one
+    /// after it first; the player to move alternates from `kept_mover` at the first.
+    kept: [u128; KEPT_BOARDS],
+    kept_len: u16,
+    kept_mover: u8,
+}
+
+impl Clone for OwareState {
+    fn clone(&self) -> Self {
+        let mut copy = OwareState {
+            kept: [0; KEPT_BOARDS],
+            ..*self
+        };
+        copy.copy_kept(self);
+        copy
+    }
+
+    /// Copies only the boards in use.
+    fn clone_from(&mut self, source: &Self) {
+        self.rules = source.rules;
+        self.seeds = source.seeds;
+        self.captured = source.captured;
+        self.mover = source.mover;
+        self.moves = source.moves;
+        self.kept_mover = source.kept_mover;
+        self.copy_kept(source);
+    }
+}
+
+impl PartialEq for OwareState {
+    /// The same position with the same boards since the last capture.
+    fn eq(&self, other: &Self) -> bool {
+        self.rules == other.rules
+            && self.seeds == other.seeds
+            && self.captured == other.captured
+            && self.mover == other.mover
+            && self.moves == other.moves
+            && self.kept_mover == other.kept_mover
+            && self.kept_boards() == other.kept_boards()
+    }
+}
+
+impl Eq for OwareState {}
+
+impl fmt::Debug for OwareState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OwareState")
+            .field("rules", &self.rules)
+            .field("seeds", &self.row_seeds())
+            .field("captured", &self.captured)
+            .field("mover", &self.mover)
+            .field("moves", &self.moves)
+            .field("kept_since_capture", &self.kept_len)
+            .finish()
+    }
+}
+
+impl Default for OwareState {
+    fn default() -> Self {
+        Self::new(OwareRules::default())
+    }
+}
+
+impl OwareState {
+    /// The start of a game under `rules`: every house full, nothing captured, player 0 to
+    /// move.
+    pub fn new(rules: OwareRules) -> Self {
+        let houses = 2 * usize::from(rules.houses_per_player);
+        let mut seeds = [0; MAX_HOUSES];
+        seeds[..houses].fill(rules.seeds_per_house);
+        let mut state = OwareState {
+            rules,
+            seeds,
+            captured: [0, 0],
+            mover: 0,
+            moves: 0,
+            kept: [0; KEPT_BOARDS],
+            kept_len: 0,
+            kept_mover: 0,
+        };
+        state.keep_from_now();
+        state
+    }
+
+    /// The position after playing `houses` in turn from the start of `rules`.
+    pub fn from_moves(rules: OwareRules, houses: &[u8]) -> Result<Self, OwareError> {
+        let mut state = Self::new(rules);
+        for &house in houses {
+            state.apply_move(OwareMove(house))?;
+        }
+        Ok(state)
+    }
+
+    /// A position with these seeds in the houses (player 0's row first), these captures and
+    /// this player to move, as if a capture had just been made (nothing before it is kept).
+    /// `None` if the counts do not make a position of `rules` (the wrong number of houses or
+    /// of seeds), or if it is over or has no legal move (OpenSpiel's test boards).
+    pub fn from_board(
+        rules: OwareRules,
+        seeds: &[u8],
+        captured: [u8; 2],
+        mover: usize,
+    ) -> Option<Self> {
+        let houses = 2 * usize::from(rules.houses_per_player);
+        let total: u32 = seeds.iter().map(|&s| u32::from(s)).sum::<u32>()
+            + u32::from(captured[0])
+            + u32::from(captured[1]);
+        if seeds.len() != houses || total != u32::from(rules.total_seeds()) || mover > 1 {
+            return None;
+        }
+        let mut state = Self::new(rules);
+        state.seeds[..houses].copy_from_slice(seeds);
+        state.captured = captured;
+        state.mover = mover as u8;
+        state.keep_from_now();
+        (!state.is_over() && state.playable().next().is_some()).then_some(state)
+    }
+
+    pub fn rules(&self) -> OwareRules {
+        self.rules
+    }
+
+    /// The seeds of every house, player 0's row first.
+    pub fn row_seeds(&self) -> &[u8] {
+        &self.seeds[..self.houses()]
+    }
+
+    /// The seeds each player has captured.
+    pub fn captured(&self) -> [u8; 2] {
+        self.captured
+    }
+
+    /// The winner once the game is over (`None` for a draw or a game going on).
+    pub fn winner(&self) -> Option<usize> {
+        let [a, b] = self.captured;
+        (self.is_over() && a != b).then_some(if a > b { 0 } else { 1 })
+    }
+
+    /// The board for people, as OpenSpiel draws it: player 1's captures and row (its houses
+    /// labelled `a`…, right to left), then player 0's row (`A`…) and captures.
+    pub fn render(&self) -> String {
+        let h = usize::from(self.rules.houses_per_player);
+        let mut text = String::new();
+        if self.is_over() {
+            text.push_str("[FINISHED]\n");
+        }
+        let score_line = |player: usize| {
+            let playing = !self.is_over() && usize::from(self.mover) == player;
+            format!(
+                "Player {player} score = {}{}\n",
+                self.captured[player],
+                if playing { " [PLAYING]" } else { "" }
+            )
+        };
+        text.push_str(&score_line(1));
+        for action in (0..h).rev() {
+            text.push_str(&format!("{:>3}", (b'a' + action as u8) as char));
+        }
+        text.push('\n');
+        for house in (h..2 * h).rev() {
+            text.push_str(&format!("{:>3}", self.seeds[house]));
+        }
+        text.push('\n');
+        for house in 0..h {
+            text.push_str(&format!("{:>3}", self.seeds[house]));
+        }
+        text.push('\n');
+        for action in 0..h {
+            text.push_str(&format!("{:>3}", (b'A' + action as u8) as char));
+        }
+        text.push('\n');
+        text.push_str(&score_line(0));
+        text
+    }
+
+    fn houses(&self) -> usize {
+        2 * usize::from(self.rules.houses_per_player)
+    }
+
+    fn kept_boards(&self) -> &[u128] {
+        &self.kept[..usize::from(self.kept_len)]
+    }
+
+    fn copy_kept(&mut self, source: &Self) {
+        let n = usize::from(source.kept_len);
+        self.kept[..n].copy_from_slice(&source.kept[..n]);
+        self.kept_len = source.kept_len;
+    }
+
+    fn board_key(&self) -> u128 {
+        u128::from_le_bytes(self.seeds)
+    }
+
+    /// Forgets the boards kept and keeps this one (after a capture, and at the start).
+    fn keep_from_now(&mut self) {
+        self.kept[0] = self.board_key();
+        self.kept_len = 1;
+        self.kept_mover = self.mover;
+    }
+
+    /// Keeps this board; whether it was seen since the last capture (with the same player
+    /// to move: the captures have not changed since).
+    fn keep_and_find_repetition(&mut self) -> bool {
+        let key = self.board_key();
+        let len = usize::from(self.kept_len);
+        // Boards `len − 2`, `len − 4`, … had the same player to move as this one.
+        let repeated = (0..len)
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|i| self.kept[i] == key);
+        if len < KEPT_BOARDS {
+            self.kept[len] = key;
+            self.kept_len += 1;
+        }
+        repeated
+    }
+
+    /// Each player captures the seeds of its own row; the game is over.
+    fn collect_and_end(&mut self) {
+        let h = usize::from(self.rules.houses_per_player);
+        for house in 0..self.houses() {
+            self.captured[house / h] += self.seeds[house];
+            self.seeds[house] = 0;
+        }
+    }
+
+    fn row_total(&self, player: usize) -> u8 {
+        let h = usize::from(self.rules.houses_per_player);
+        self.seeds[player * h..(player + 1) * h].iter().sum()
+    }
+
+    /// The mover's legal houses (places in its row), in order; none once over.
+    fn playable(&self) -> impl Iterator<Item = u8> + '_ {
+        let h = self.rules.houses_per_player;
+        let lower = usize::from(self.mover) * usize::from(h);
+        let over = self.is_over();
+        let must_feed = self.row_total(1 - usize::from(self.mover)) == 0;
+        (0..h).filter(move |&place| {
+            let seeds = self.seeds[lower + usize::from(place)];
+            // From place `p`, the first `h − 1 − p` seeds stay in the mover's row.
+            !over && seeds > 0 && (!must_feed || seeds > h - 1 - place)
+        })
+    }
+
+    fn should_capture(seeds: u8) -> bool {
+        (2..=3).contains(&seeds)
+    }
+
+    /// Whether capturing from `last` (in the opponent's row) would take every seed of that
+    /// row.
+    fn is_grand_slam(&self, last: usize) -> bool {
+        let h = usize::from(self.rules.houses_per_player);
+        let lower = last / h * h;
+        let upper = lower + h - 1;
+        self.seeds[last + 1..=upper].iter().all(|&s| s == 0)
+            && self.seeds[lower..=last]
+                .iter()
+                .all(|&s| Self::should_capture(s))
+    }
+}
+
+impl fmt::Display for OwareState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+impl Game for OwareState {
+    type Move = OwareMove;
+    type Error = OwareError;
+    const OBJECTIVE: Objective = Objective::WinLoss;
+
+    fn placeholder() -> Self {
+        Self::default()
+    }
+
+    fn to_move(&self) -> usize {
+        usize::from(self.mover)
+    }
+
+    fn at_decision(&self) -> bool {
+        !self.is_over()
+    }
+
+    /// More than half the seeds captured by one player, or half by each (which a repetition,
+    /// a player without a move and the cap always bring about, capturing every seed left).
+    fn is_over(&self) -> bool {
+        let limit = self.rules.total_seeds() / 2;
+        let [a, b] = self.captured;
+        a > limit || b > limit || (a == limit && b == limit)
+    }
+
+    fn turns_played(&self) -> usize {
+        usize::from(self.moves)
+    }
+
+    /// The mover's legal houses, in order (ascending action ids).
+    fn legal_moves(&self, out: &mut Vec<OwareMove>) {
+        out.clear();
+        out.extend(self.playable().map(OwareMove));
+    }
+
+    fn apply_move(&mut self, mv: OwareMove) -> Result<(), OwareError> {
+        if self.is_over() {
+            return Err(OwareError::GameOver);
+        }
+        let h = self.rules.houses_per_player;
+        if mv.0 >= h {
+            return Err(OwareError::NotAHouse {
+                house: mv.0,
+                houses: h,
+            });
+        }
+        if self.playable().all(|place| place != mv.0) {
+            let start = usize::from(self.mover) * usize::from(h) + usize::from(mv.0);
+            return Err(if self.seeds[start] == 0 {
+                OwareError::EmptyHouse { house: mv.0 }
+            } else {
+                OwareError::MustFeed { house: mv.0 }
+            });
+        }
+        let houses = self.houses();
+        let h = usize::from(h);
+        let start = usize::from(self.mover) * h + usize::from(mv.0);
+        let mut sow = self.seeds[start];
+        self.seeds[start] = 0;
+        let mut last = start;
+        while sow > 0 {
+            last = (last + 1) % houses;
+            if last != start {
+                self.seeds[last] += 1;
+                sow -= 1;
+            }
+        }
+        let mut captured_any = false;
+        if last / h != usize::from(self.mover) && !self.is_grand_slam(last) {
+            let lower = last / h * h;
+            let mut captured = 0;
+            for house in (lower..=last).rev() {
+                if !Self::should_capture(self.seeds[house]) {
+                    break;
+                }
+                captured += self.seeds[house];
+                self.seeds[house] = 0;
+            }
+            self.captured[usize::from(self.mover)] += captured;
+            captured_any = captured > 0;
+        }
+        self.mover = 1 - self.mover;
+        self.moves += 1;
+        if captured_any {
+            self.keep_from_now();
+        } else if self.keep_and_find_repetition() {
+            self.collect_and_end();
+        }
+        if self.playable().next().is_none() || self.moves == MAX_GAME_LENGTH {
+            self.collect_and_end();
+        }
+        Ok(())
+    }
+
+    /// Uniform among the mover's legal houses, without a buffer.
+    fn random_move(&self, rng: &mut GameRng) -> Option<OwareMove> {
+        let open = self.playable().count();
+        if open == 0 {
+            return None;
+        }
+        self.playable().nth(rng.gen_range(0..open)).map(OwareMove)
+    }
+
+    fn decision_label(&self) -> u8 {
+        0
+    }
+
+    fn apply_outcome(&mut self, _label: u8) -> Result<(), OwareError> {
+        Err(OwareError::NoChanceEvents)
+    }
+
+    /// 1 for the winner at the end, 0 otherwise.
+    fn scores(&self) -> [i32; 2] {
+        match self.winner() {
+            Some(0) => [1, 0],
+            Some(_) => [0, 1],
+            None => [0, 0],
+        }
+    }
+
+    fn max_score(&self) -> f64 {
+        1.0
+    }
+
+    fn check_result(&self, scores: [f64; 2]) -> Result<(), String> {
+        if scores == [1.0, 1.0] {
+            return Err("a game of Oware has one winner at most".into());
+        }
+        Ok(())
+    }
+
+    fn text(&self) -> Option<String> {
+        Some(self.render())
+    }
+
+    /// At the end the win-loss result; before, the player's captures minus the opponent's
+    /// over all the seeds (at most 1/2 in size: neither has more than half yet).
+    fn evaluate(&self, player: usize, _evaluation: Evaluation) -> f64 {
+        if self.is_over() {
+            let scores = self.scores();
+            return f64::from(scores[player] - scores[1 - player]);
+        }
+        let difference = i32::from(self.captured[player]) - i32::from(self.captured[1 - player]);
+        f64::from(difference) / f64::from(self.rules.total_seeds())
+    }
+
+    fn evaluation_bound(&self, _evaluation: Evaluation) -> f64 {
+        1.0
+    }
+
+    /// The player and the house's place in its row.
+    fn action_key(player: u8, _label: u8, mv: OwareMove) -> u32 {
+        u32::from(player) * 256 + u32::from(mv.0)
+    }
+}
+
+/// OpenSpiel's `oware` with `num_houses_per_player` and `num_seeds_per_house`: action id =
+/// the house's place in the mover's row; returns +1 to the winner and −1 to the loser, 0 each
+/// for a draw.
+impl OpenSpielTwin for OwareState {
+    fn open_spiel_name(&self) -> OpenSpielName {
+        OpenSpielName {
+            name: "oware",
+            params: vec![
+                (
+                    "num_houses_per_player",
+                    OpenSpielParam::Int(i64::from(self.rules.houses_per_player)),
+                ),
+                (
+                    "num_seeds_per_house",
+                    OpenSpielParam::Int(i64::from(self.rules.seeds_per_house)),
+                ),
+            ],
+        }
+    }
+
+    fn open_spiel_action(&self, mv: OwareMove) -> i64 {
+        i64::from(mv.0)
+    }
+
+    fn open_spiel_outcome(&self, label: u8) -> i64 {
+        i64::from(label)
+    }
+
+    fn open_spiel_returns(&self) -> [f64; 2] {
+        let [a, b] = self.scores();
+        [f64::from(a - b), f64::from(b - a)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::open_spiel_twin::trace;
+
+    fn default_board(seeds: [u8; 12], captured: [u8; 2], mover: usize) -> OwareState {
+        OwareState::from_board(OwareRules::default(), &seeds, captured, mover)
+            .expect("a position of the default game")
+    }
+
+    fn legal(state: &OwareState) -> Vec<u8> {
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        moves.into_iter().map(|m| m.0).collect()
+    }
+
+    #[test]
+    fn sowing_goes_counter_clockwise_and_captures_twos_and_threes_backwards() {
+        // Player 0 sows house 5's 3 seeds into 6, 7, 8 (player 1's row): 8 then holds 2, 7
+        // holds 3, 6 holds 2: all three are captured (7 seeds).
+        let mut state = default_board([4, 4, 4, 4, 4, 3, 1, 2, 1, 4, 4, 4], [9, 0], 0);
+        state.apply_move(OwareMove(5)).unwrap();
+        assert_eq!(state.row_seeds(), [4, 4, 4, 4, 4, 0, 0, 0, 0, 4, 4, 4]);
+        assert_eq!(state.captured(), [16, 0]);
+        assert_eq!(state.to_move(), 1);
+        assert_eq!(state.evaluate(0, Evaluation::ScoreDifference), 16.0 / 48.0);
+        assert_eq!(state.evaluate(1, Evaluation::ScoreDifference), -16.0 / 48.0);
+    }
+
+    #[test]
+    fn a_capture_stops_at_a_house_outside_two_and_three() {
+        // House 5's 3 seeds into 6, 7, 8: 8 holds 3, 7 holds 4 (not captured), 6 holds 2.
+        let mut state = default_board([4, 4, 4, 4, 4, 3, 1, 3, 2, 4, 4, 0], [11, 0], 0);
+        state.apply_move(OwareMove(5)).unwrap();
+        assert_eq!(state.row_seeds(), [4, 4, 4, 4, 4, 0, 2, 4, 0, 4, 4, 0]);
+        assert_eq!(state.captured(), [14, 0]);
+    }
+
+    #[test]
+    fn a_grand_slam_captures_nothing() {
+        // Player 1's whole row would be captured: the move is played, nothing taken.
+        let mut state = default_board([4, 4, 4, 4, 4, 6, 1, 1, 1, 1, 1, 1], [8, 8], 0);
+        state.apply_move(OwareMove(5)).unwrap();
+        assert_eq!(state.row_seeds(), [4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2]);
+        assert_eq!(state.captured(), [8, 8]);
+    }
+
+    #[test]
+    fn a_sowing_of_twelve_or_more_skips_its_own_house() {
+        let mut state = default_board([12, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4], [6, 6], 0);
+        state.apply_move(OwareMove(0)).unwrap();
+        // 11 seeds to houses 1..=11, then house 0 is skipped and the last lands in 1.
+        assert_eq!(state.row_seeds(), [0, 2, 1, 1, 1, 1, 5, 5, 5, 5, 5, 5]);
+        assert_eq!(state.captured(), [6, 6]);
+    }
+
+    #[test]
+    fn a_player_must_feed_an_empty_row() {
+        // Player 1's row is empty: only houses whose seeds reach it are legal (from place p,
+        // more than 5 − p seeds).
+        let state = default_board([1, 3, 4, 3, 2, 0, 0, 0, 0, 0, 0, 0], [18, 17], 0);
+        assert_eq!(legal(&state), [2, 3, 4]);
+        let mut refused = state.clone();
+        assert_eq!(
+            refused.apply_move(OwareMove(1)),
+            Err(OwareError::MustFeed { house: 1 })
+        );
+        assert_eq!(
+            refused.apply_move(OwareMove(5)),
+            Err(OwareError::EmptyHouse { house: 5 })
+        );
+        assert_eq!(refused, state);
+        // A position where no house can feed has no move: not a position to play.
+        let none = [1, 3, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0];
+        assert!(OwareState::from_board(OwareRules::default(), &none, [20, 20], 0).is_none());
+    }
+
+    #[test]
+    fn every_seed_is_captured_at_the_end() {
+        let mut rng: GameRng = rand::SeedableRng::seed_from_u64(0);
+        for rules in [OwareRules::default(), OwareRules::new(2, 2).unwrap()] {
+            for _ in 0..200 {
+                let mut state = OwareState::new(rules);
+                state.play_out_randomly(&mut rng);
+                let [a, b] = state.captured();
+                assert_eq!(a + b, rules.total_seeds());
+                assert!(state.row_seeds().iter().all(|&s| s == 0));
+                assert_eq!(state.scores() == [0, 0], a == b);
+            }
+        }
+    }
+
+    #[test]
+    fn no_legal_move_collects_the_rows() {
+        // Player 0 sows its last seed into house 6, which then holds 2, the only seeds of
+        // player 1's row: a grand slam, nothing captured. Player 1's 2 seeds cannot reach
+        // player 0's empty row, so it has no move: the game ends and player 1 collects.
+        let mut state = default_board([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], [23, 23], 0);
+        state.apply_move(OwareMove(5)).unwrap();
+        assert_eq!(state.captured(), [23, 25], "player 1 collects its row");
+        assert!(state.is_over());
+        assert_eq!(state.winner(), Some(1));
+        assert_eq!(state.scores(), [0, 1]);
+        assert_eq!(state.open_spiel_returns(), [-1.0, 1.0]);
+        assert!(legal(&state).is_empty());
+        assert_eq!(state.apply_move(OwareMove(0)), Err(OwareError::GameOver));
+    }
+
+    #[test]
+    fn a_repetition_since_the_last_capture_ends_the_game() {
+        // One house a player with 1 seed each: nothing can be captured (2 in the opponent's
+        // only house is a grand slam), so the seeds go round until a board repeats: player 0
+        // sows into house 1 (0, 2); player 1 sows 2, skipping its own house, both into house
+        // 0 (2, 0); player 0 sows them into house 1 (0, 2) with player 1 to move again: a
+        // repetition, and player 1 collects its row.
+        let rules = OwareRules::new(1, 1).unwrap();
+        let mut state = OwareState::new(rules);
+        let mut moves = 0;
+        while !state.is_over() {
+            state.apply_move(OwareMove(0)).unwrap();
+            moves += 1;
+        }
+        assert_eq!(moves, 3);
+        assert_eq!(state.captured(), [0, 2]);
+        assert_eq!(state.winner(), Some(1));
+        assert_eq!(state.turns_played(), 3);
+    }
+
+    #[test]
+    fn a_kept_board_repeats_only_with_the_same_player_to_move() {
+        let mut state = OwareState::default();
+        let key = state.board_key();
+        state.kept_len = 2;
+        state.kept[1] = 0;
+        // Index 0 had player 0 to move; the next kept board (index 2) has player 0 too.
+        assert!(state.keep_and_find_repetition(), "index 2 against index 0");
+        state.keep_from_now();
+        state.kept[0] = 7;
+        state.kept[1] = key;
+        state.kept_len = 2;
+        assert!(
+            !state.keep_and_find_repetition(),
+            "index 2 against index 1 only"
+        );
+    }
+
+    #[test]
+    fn the_game_ends_at_openspiels_cap() {
+        let mut state = OwareState::new(OwareRules::default());
+        state.moves = MAX_GAME_LENGTH - 1;
+        // House 2's seeds go to 3, 4, 5 and 6: player 0's row keeps 23.
+        state.apply_move(OwareMove(2)).unwrap();
+        assert!(state.is_over());
+        assert_eq!(state.captured(), [23, 25]);
+        assert_eq!(state.winner(), Some(1));
+    }
+
+    #[test]
+    fn bad_rules_are_refused() {
+        assert_eq!(
+            OwareRules::new(0, 4),
+            Err(OwareError::InvalidHouses { houses: 0 })
+        );
+        assert_eq!(
+            OwareRules::new(9, 4).unwrap_err().to_string(),
+            "houses per player: expected 1 to 8, found 9"
+        );
+        assert_eq!(
+            OwareRules::new(6, 9),
+            Err(OwareError::InvalidSeeds { seeds: 9 })
+        );
+        assert!(OwareRules::new(6, 0).is_err());
+        let read: Result<OwareRules, _> =
+            serde_json::from_str(r#"{"houses_per_player":6,"seeds_per_house":0}"#);
+        assert!(read.is_err());
+        let read: OwareRules =
+            serde_json::from_str(r#"{"houses_per_player":4,"seeds_per_house":3}"#).unwrap();
+        assert_eq!(read, OwareRules::new(4, 3).unwrap());
+        assert!(OwareState::from_board(OwareRules::default(), &[4; 11], [0, 0], 0).is_none());
+    }
+
+    #[test]
+    fn illegal_moves_are_refused_and_change_nothing() {
+        let start = OwareState::from_moves(OwareRules::default(), &[2]).unwrap();
+        let mut state = start.clone();
+        assert_eq!(
+            state.apply_move(OwareMove(6)).unwrap_err().to_string(),
+            "house 6 is not a house of the row (0 to 5)"
+        );
+        let mut after = state.clone();
+        after.apply_move(OwareMove(2)).unwrap();
+        assert_eq!(
+            after.apply_move(OwareMove(2)),
+            Err(OwareError::EmptyHouse { house: 2 })
+        );
+        assert_eq!(state, start);
+        assert_eq!(state.apply_outcome(0), Err(OwareError::NoChanceEvents));
+    }
+
+    #[test]
+    fn clone_from_copies_the_kept_boards_in_use() {
+        let rules = OwareRules::default();
+        let long = OwareState::from_moves(rules, &[0, 1, 2, 3, 4, 5]).unwrap();
+        let short = OwareState::new(rules);
+        let mut buffer = long.clone();
+        assert_eq!(buffer, long);
+        buffer.clone_from(&short);
+        assert_eq!(buffer, short);
+        assert_eq!(buffer.kept_boards(), short.kept_boards());
+        buffer.clone_from(&long);
+        assert_eq!(buffer, long);
+    }
+
+    #[test]
+    fn the_start_renders_as_openspiel_draws_it() {
+        let expected = "Player 1 score = 0\n  f  e  d  c  b  a\n  4  4  4  4  4  4\n  4  4  4  4  4  4\n  A  B  C  D  E  F\nPlayer 0 score = 0 [PLAYING]\n";
+        assert_eq!(OwareState::default().render(), expected);
+    }
+
+    #[test]
+    fn traces_end_with_opposite_returns() {
+        for rules in [OwareRules::default(), OwareRules::new(4, 3).unwrap()] {
+            let start = OwareState::new(rules);
+            for seed in 0..20 {
+                let t = trace(&start, seed).unwrap();
+                for (i, s) in t.steps.iter().enumerate() {
+                    assert_eq!(s.player, (i % 2) as i64);
+                }
+                assert_eq!(t.returns[0], -t.returns[1]);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "a measurement: cargo test --release -p evomcts-games speed -- --ignored --nocapture"]
+    fn speed() {
+        crate::random_play::report("oware", &OwareState::default(), 20_000);
+        let small = OwareState::new(OwareRules::new(4, 3).unwrap());
+        crate::random_play::report("oware 4 houses, 3 seeds", &small, 20_000);
+    }
+}
