@@ -5,6 +5,7 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::hex::{HexRules, HexState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
@@ -18,12 +19,25 @@ fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
     }
 }
 
+/// Rules the example names, which are valid.
+fn rules<R, E: std::fmt::Display>(made: Result<R, E>) -> R {
+    made.unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: u64 = args.get(1).map_or(1000, |a| a.parse().unwrap());
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("hex5") => print_traces(HexState::new(rules(HexRules::square(5))), n, seed),
+        Some("hex11") => print_traces(HexState::new(HexRules::default()), n, seed),
+        Some("hex3x7") => print_traces(HexState::new(rules(HexRules::new(3, 7, false))), n, seed),
+        Some("hex8x4") => print_traces(HexState::new(rules(HexRules::new(8, 4, false))), n, seed),
+        Some("hex5swap") => print_traces(HexState::new(rules(HexRules::new(5, 5, true))), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)
