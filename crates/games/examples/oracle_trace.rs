@@ -7,6 +7,7 @@
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::hex::{HexRules, HexState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
+use evomcts_games::y::{YRules, YState};
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
     println!("{}", serde_json::json!({ "game": start.open_spiel_name() }));
@@ -38,6 +39,10 @@ fn main() {
         Some("hex3x7") => print_traces(HexState::new(rules(HexRules::new(3, 7, false))), n, seed),
         Some("hex8x4") => print_traces(HexState::new(rules(HexRules::new(8, 4, false))), n, seed),
         Some("hex5swap") => print_traces(HexState::new(rules(HexRules::new(5, 5, true))), n, seed),
+        Some("y1") => print_traces(YState::new(rules(YRules::new(1))), n, seed),
+        Some("y5") => print_traces(YState::new(rules(YRules::new(5))), n, seed),
+        Some("y9") => print_traces(YState::new(rules(YRules::new(9))), n, seed),
+        Some("y19") => print_traces(YState::new(YRules::default()), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

@@ -18,6 +18,7 @@ pub mod external;
 pub mod hex;
 pub mod open_spiel_twin;
 pub mod pig;
+pub mod y;
 
 use std::fmt::Debug;
 
