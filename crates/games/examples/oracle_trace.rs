@@ -5,12 +5,20 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::gomoku::{GomokuRules, GomokuState};
 use evomcts_games::hex::{HexRules, HexState};
-use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
+use evomcts_games::open_spiel_twin::{trace, OpenSpielName, OpenSpielTwin};
 use evomcts_games::y::{YRules, YState};
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
-    println!("{}", serde_json::json!({ "game": start.open_spiel_name() }));
+    let name = start.open_spiel_name();
+    print_traces_as(start, name, n, seed);
+}
+
+/// The traces of `start` as OpenSpiel's game `name`: for a native game that is more than one
+/// of OpenSpiel's (Gomoku is also `mnk`).
+fn print_traces_as<G: OpenSpielTwin>(start: G, name: OpenSpielName, n: u64, seed: u64) {
+    println!("{}", serde_json::json!({ "game": name }));
     for i in 0..n {
         let t = trace(&start, seed.wrapping_mul(1_000_003).wrapping_add(i)).unwrap_or_else(|e| {
             eprintln!("{e}");
@@ -43,6 +51,39 @@ fn main() {
         Some("y5") => print_traces(YState::new(rules(YRules::new(5))), n, seed),
         Some("y9") => print_traces(YState::new(rules(YRules::new(9))), n, seed),
         Some("y19") => print_traces(YState::new(YRules::default()), n, seed),
+        Some("gomoku15") => print_traces(GomokuState::default(), n, seed),
+        Some("gomoku9c4") => {
+            print_traces(GomokuState::new(rules(GomokuRules::square(9, 4))), n, seed)
+        }
+        Some("gomoku7anti") => {
+            let r = rules(GomokuRules::new(7, 7, 4, true, false));
+            print_traces(GomokuState::new(r), n, seed)
+        }
+        Some("gomoku7wrap") => {
+            let r = rules(GomokuRules::new(7, 7, 4, false, true));
+            print_traces(GomokuState::new(r), n, seed)
+        }
+        Some("gomoku4wrap5") => {
+            let r = rules(GomokuRules::new(4, 4, 5, false, true));
+            print_traces(GomokuState::new(r), n, seed)
+        }
+        Some("gomoku3c4") => {
+            print_traces(GomokuState::new(rules(GomokuRules::square(3, 4))), n, seed)
+        }
+        Some("mnk15") => {
+            let r = GomokuRules::default();
+            print_traces_as(GomokuState::new(r), r.mnk_name().unwrap(), n, seed)
+        }
+        Some("mnk3x4") => print_traces(
+            GomokuState::new(rules(GomokuRules::new(3, 4, 3, false, false))),
+            n,
+            seed,
+        ),
+        Some("mnk6x9c4") => print_traces(
+            GomokuState::new(rules(GomokuRules::new(6, 9, 4, false, false))),
+            n,
+            seed,
+        ),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)
