@@ -287,7 +287,7 @@ impl GomokuState {
     /// move, then a line per row, `b` player 0, `w` player 1, `.` empty.
     pub fn render(&self) -> String {
         let mut text = String::new();
-        text.push(if self.placed % 2 == 0 { 'B' } else { 'W' });
+        text.push(if self.to_move() == 0 { 'B' } else { 'W' });
         text.push('\n');
         for row in 0..self.rules.rows {
             for column in 0..self.rules.columns {
