@@ -8,6 +8,7 @@ use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::gomoku::{GomokuRules, GomokuState};
 use evomcts_games::hex::{HexRules, HexState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielName, OpenSpielTwin};
+use evomcts_games::othello::OthelloState;
 use evomcts_games::pentago::PentagoState;
 use evomcts_games::y::{YRules, YState};
 
@@ -86,6 +87,7 @@ fn main() {
             seed,
         ),
         Some("pentago") => print_traces(PentagoState::new(), n, seed),
+        Some("othello") => print_traces(OthelloState::new(), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

@@ -18,6 +18,7 @@ pub mod external;
 pub mod gomoku;
 pub mod hex;
 pub mod open_spiel_twin;
+pub mod othello;
 pub mod pentago;
 pub mod pig;
 pub mod y;
