@@ -167,7 +167,7 @@ pub enum HexError {
     NoChanceEvents,
 }
 
-/// The board's masks, computed from its sides (a few shifts, no table).
+/// The board's masks.
 #[derive(Clone, Copy)]
 struct Geometry {
     columns: u32,
@@ -178,14 +178,44 @@ struct Geometry {
     last_row: u128,
 }
 
+/// The geometry of every board, by rows and columns (entries below `MIN_SIDE` unused).
+const GEOMETRIES: [[Geometry; MAX_SIDE as usize + 1]; MAX_SIDE as usize + 1] = {
+    let unused = Geometry {
+        columns: 0,
+        board: 0,
+        first_column: 0,
+        last_column: 0,
+        first_row: 0,
+        last_row: 0,
+    };
+    let mut table = [[unused; MAX_SIDE as usize + 1]; MAX_SIDE as usize + 1];
+    let mut rows = MIN_SIDE as usize;
+    while rows <= MAX_SIDE as usize {
+        let mut columns = MIN_SIDE as usize;
+        while columns <= MAX_SIDE as usize {
+            table[rows][columns] = Geometry::build(rows as u32, columns as u32);
+            columns += 1;
+        }
+        rows += 1;
+    }
+    table
+};
+
 impl Geometry {
+    /// The geometry of the rules' board, from a table built at compile time.
     fn of(rules: &HexRules) -> Self {
-        let (rows, columns) = (u32::from(rules.rows), u32::from(rules.columns));
+        GEOMETRIES[usize::from(rules.rows)][usize::from(rules.columns)]
+    }
+
+    /// The masks of a board of `rows` by `columns` (2 to 11 each).
+    const fn build(rows: u32, columns: u32) -> Self {
         let board = (1u128 << (rows * columns)) - 1;
-        // One bit per row at column 0: the repunit of base 2^columns.
+        // One bit per row at column 0.
         let mut first_column = 0u128;
-        for row in 0..rows {
+        let mut row = 0;
+        while row < rows {
             first_column |= 1u128 << (row * columns);
+            row += 1;
         }
         let first_row = (1u128 << columns) - 1;
         Geometry {
