@@ -6,9 +6,11 @@
 //!   `evomcts-formula` (`crates/formula`): expression trees, grammars, mutation, the ES;
 //!   neither knows the other, and neither does I/O;
 //! - `evomcts-search` (`crates/search`): the searches, over any game; no I/O;
-//! - `evomcts-runs` (`crates/runs`): `arena`, `runfs`, `bounds`, `stats`, `sequential`, `league`, `slurm`,
-//!   `evolve`, `validation`, `tune`, and `escape` and `progress`, which everything above the searches
-//!   uses;
+//! - the run crates, one per floor (`crates/records`, `arena`, `steps`, `league`, `evolve`,
+//!   `validation`, `tune`, `study`, `portfolio`, `slurm`): run folders and statistics, one game
+//!   between two controllers, job steps and worker pools, leagues, evolution, validation,
+//!   tuning, studies, portfolios and Slurm jobs, re-exported here under their module names
+//!   (`evomcts::league`, `evomcts::slurm::launch`, …);
 //! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
 //!
 //! This crate is the command line (`src/cli`, compiled into the binary) and re-exports the

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     pytest.skip("open_spiel is not installed", allow_module_level=True)
 
 # The bounds the messages state, as the library declares them (crates/search's
-# MAX_LEGAL_MOVES = u16::MAX, crates/runs's MAX_GAME_LENGTH).
+# MAX_LEGAL_MOVES = u16::MAX, crates/arena's MAX_GAME_LENGTH).
 MAX_LEGAL_MOVES = 65535
 MAX_GAME_LENGTH = 100_000
 

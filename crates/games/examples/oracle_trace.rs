@@ -6,14 +6,27 @@
 
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
+use evomcts_games::gomoku::{GomokuRules, GomokuState};
+use evomcts_games::hex::{HexRules, HexState};
 use evomcts_games::mancala::MancalaState;
 use evomcts_games::nim::{NimRules, NimState};
+use evomcts_games::open_spiel_twin::{trace, OpenSpielName, OpenSpielTwin};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
+use evomcts_games::othello::OthelloState;
 use evomcts_games::oware::{OwareRules, OwareState};
+use evomcts_games::pentago::PentagoState;
 use evomcts_games::tic_tac_toe::TicTacToeState;
+use evomcts_games::y::{YRules, YState};
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
-    println!("{}", serde_json::json!({ "game": start.open_spiel_name() }));
+    let name = start.open_spiel_name();
+    print_traces_as(start, name, n, seed);
+}
+
+/// The traces of `start` as OpenSpiel's game `name`: for a native game that is more than one
+/// of OpenSpiel's (Gomoku is also `mnk`).
+fn print_traces_as<G: OpenSpielTwin>(start: G, name: OpenSpielName, n: u64, seed: u64) {
+    println!("{}", serde_json::json!({ "game": name }));
     for i in 0..n {
         let t = trace(&start, seed.wrapping_mul(1_000_003).wrapping_add(i)).unwrap_or_else(|e| {
             eprintln!("{e}");
@@ -21,6 +34,14 @@ fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
         });
         println!("{}", serde_json::to_string(&t).unwrap());
     }
+}
+
+/// Rules the example names, which are valid.
+fn rules<R, E: std::fmt::Display>(made: Result<R, E>) -> R {
+    made.unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    })
 }
 
 fn main() {
@@ -59,6 +80,50 @@ fn main() {
             print_traces(OwareState::new(rules), n, seed)
         }
         Some("tic_tac_toe") => print_traces(TicTacToeState::new(), n, seed),
+        Some("hex5") => print_traces(HexState::new(rules(HexRules::square(5))), n, seed),
+        Some("hex11") => print_traces(HexState::new(HexRules::default()), n, seed),
+        Some("hex3x7") => print_traces(HexState::new(rules(HexRules::new(3, 7, false))), n, seed),
+        Some("hex8x4") => print_traces(HexState::new(rules(HexRules::new(8, 4, false))), n, seed),
+        Some("hex5swap") => print_traces(HexState::new(rules(HexRules::new(5, 5, true))), n, seed),
+        Some("y1") => print_traces(YState::new(rules(YRules::new(1))), n, seed),
+        Some("y5") => print_traces(YState::new(rules(YRules::new(5))), n, seed),
+        Some("y9") => print_traces(YState::new(rules(YRules::new(9))), n, seed),
+        Some("y19") => print_traces(YState::new(YRules::default()), n, seed),
+        Some("gomoku15") => print_traces(GomokuState::default(), n, seed),
+        Some("gomoku9c4") => {
+            print_traces(GomokuState::new(rules(GomokuRules::square(9, 4))), n, seed)
+        }
+        Some("gomoku7anti") => {
+            let r = rules(GomokuRules::new(7, 7, 4, true, false));
+            print_traces(GomokuState::new(r), n, seed)
+        }
+        Some("gomoku7wrap") => {
+            let r = rules(GomokuRules::new(7, 7, 4, false, true));
+            print_traces(GomokuState::new(r), n, seed)
+        }
+        Some("gomoku4wrap5") => {
+            let r = rules(GomokuRules::new(4, 4, 5, false, true));
+            print_traces(GomokuState::new(r), n, seed)
+        }
+        Some("gomoku3c4") => {
+            print_traces(GomokuState::new(rules(GomokuRules::square(3, 4))), n, seed)
+        }
+        Some("mnk15") => {
+            let r = GomokuRules::default();
+            print_traces_as(GomokuState::new(r), r.mnk_name().unwrap(), n, seed)
+        }
+        Some("mnk3x4") => print_traces(
+            GomokuState::new(rules(GomokuRules::new(3, 4, 3, false, false))),
+            n,
+            seed,
+        ),
+        Some("mnk6x9c4") => print_traces(
+            GomokuState::new(rules(GomokuRules::new(6, 9, 4, false, false))),
+            n,
+            seed,
+        ),
+        Some("pentago") => print_traces(PentagoState::new(), n, seed),
+        Some("othello") => print_traces(OthelloState::new(), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

@@ -16,14 +16,19 @@ pub mod carcassonne;
 pub mod connect_four;
 pub mod dots_and_boxes;
 pub mod external;
+pub mod gomoku;
+pub mod hex;
 pub mod mancala;
 pub mod nim;
 pub mod open_spiel_twin;
+pub mod othello;
 pub mod oware;
+pub mod pentago;
 pub mod pig;
 #[cfg(test)]
 mod random_play;
 pub mod tic_tac_toe;
+pub mod y;
 
 use std::fmt::Debug;
 

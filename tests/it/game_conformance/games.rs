@@ -3,10 +3,15 @@
 
 use super::*;
 use evomcts::games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
+use evomcts::games::gomoku::{GomokuRules, GomokuState};
+use evomcts::games::hex::{HexRules, HexState};
 use evomcts::games::mancala::MancalaState;
 use evomcts::games::nim::{NimRules, NimState};
+use evomcts::games::othello::OthelloState;
 use evomcts::games::oware::{OwareRules, OwareState};
+use evomcts::games::pentago::PentagoState;
 use evomcts::games::tic_tac_toe::TicTacToeState;
+use evomcts::games::y::{YRules, YState};
 
 /// Carcassonne under both unplaceable-tile rules and both two-tile-city rules, by seed.
 fn carcassonne(seed: u64) -> GameState {
@@ -222,6 +227,94 @@ fn dots_and_boxes_conforms() {
 fn dots_and_boxes_has_no_win_among_siblings() {
     assert_eq!(check_immediate_wins(dots_and_boxes, 5, 23), 0);
 }
+/// Hex by seed: rectangles from 2 by 2 to 11 by 11, and a third of the games on a square
+/// board, half of those with the swap rule.
+fn hex(seed: u64) -> HexState {
+    let rows = 2 + (seed % 10) as u8;
+    let (columns, swap) = if seed / 10 % 3 == 0 {
+        (rows, seed / 30 % 2 == 1)
+    } else {
+        (2 + (seed / 30 % 10) as u8, false)
+    };
+    HexState::new(HexRules::new(rows, columns, swap).expect("2 to 11 are valid sides"))
+}
+
+/// Games won only by a chain, some with the swap (a decision that takes a stone off the board).
+#[test]
+fn hex_conforms() {
+    check_game(hex, 200, 21);
+}
+
+#[test]
+fn hex_plays_its_immediate_wins() {
+    let five = |_| HexState::new(HexRules::square(5).unwrap());
+    assert_eq!(check_immediate_wins(five, 10, 23), 10);
+}
+
+/// Y on every size from 1 (the first stone wins) to 19, by seed.
+fn y(seed: u64) -> YState {
+    YState::new(YRules::new(1 + (seed % 19) as u8).expect("1 to 19 are valid sizes"))
+}
+
+#[test]
+fn y_conforms() {
+    check_game(y, 200, 24);
+}
+
+#[test]
+fn y_plays_its_immediate_wins() {
+    let five = |_| YState::new(YRules::new(5).unwrap());
+    assert_eq!(check_immediate_wins(five, 10, 25), 10);
+}
+
+/// Gomoku on squares with and without anti and wrap, and rectangles (OpenSpiel's mnk), rows of
+/// 1 to 6, by seed.
+fn gomoku(seed: u64) -> GomokuState {
+    let side = 1 + (seed % 12) as u8;
+    let connect = 1 + (seed / 12 % 6) as u8;
+    let rules = match seed % 5 {
+        0 => GomokuRules::new(side, side, connect, true, false),
+        1 => GomokuRules::new(side, side, connect, false, true),
+        2 => GomokuRules::new(side, 1 + (seed / 72 % 9) as u8, connect, false, false),
+        3 => Ok(GomokuRules::default()),
+        _ => GomokuRules::square(side, connect),
+    };
+    GomokuState::new(rules.expect("the sides and rows are in range"))
+}
+
+/// Games won by a row, lost by one (anti), drawn on a full board.
+#[test]
+fn gomoku_conforms() {
+    check_game(gomoku, 200, 26);
+}
+
+#[test]
+fn gomoku_plays_its_immediate_wins() {
+    let nine = |_| GomokuState::new(GomokuRules::square(9, 4).unwrap());
+    assert_eq!(check_immediate_wins(nine, 10, 27), 10);
+}
+
+/// Games won, drawn by a turn that gives both players a row, and drawn on a full board.
+#[test]
+fn pentago_conforms() {
+    check_game(|_| PentagoState::new(), 200, 28);
+}
+
+#[test]
+fn pentago_plays_its_immediate_wins() {
+    assert_eq!(check_immediate_wins(|_| PentagoState::new(), 5, 29), 5);
+}
+
+/// Games with passes, won on the disc count or drawn, ending when neither player can move.
+#[test]
+fn othello_conforms() {
+    check_game(|_| OthelloState::new(), 200, 30);
+}
+
+// Othello is not put through `check_immediate_wins`: its end comes by the disc count, and a
+// move that does not end the game can win as surely as one that does. On game seed
+// 18026077634089601649 black has g5, which ends the game 53 to 10, and h4, after which white's
+// only move g5 ends it 46 to 18 for black; `Uct` plays h4, a win the check counts as a miss.
 
 /// Pig whose chance events list the faces 2 to 6 only, while its die still shows 1 a sixth of
 /// the time: the listed outcomes carry 5/6 of the probability, so an exact search would value
