@@ -4,6 +4,7 @@
 //!     cargo run -q --release -p evomcts-games --example oracle_trace -- connect_four 1000 1 > t.jsonl
 //!     python python/tests/oracle_compare.py t.jsonl
 
+use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
 
@@ -18,11 +19,18 @@ fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
     }
 }
 
+fn breakthrough(rows: u8, columns: u8) -> BreakthroughState {
+    BreakthroughState::new(BreakthroughRules::new(rows, columns).unwrap()).unwrap()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: u64 = args.get(1).map_or(1000, |a| a.parse().unwrap());
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
+        Some("breakthrough") => print_traces(breakthrough(8, 8), n, seed),
+        Some("breakthrough6") => print_traces(breakthrough(6, 6), n, seed),
+        Some("breakthrough3x5") => print_traces(breakthrough(3, 5), n, seed),
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
         other => {
             eprintln!("unknown game {other:?}");
