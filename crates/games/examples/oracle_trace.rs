@@ -5,6 +5,7 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
+use evomcts_games::checkers::{CheckersRules, CheckersState};
 use evomcts_games::clobber::{ClobberRules, ClobberState};
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
@@ -24,6 +25,10 @@ fn breakthrough(rows: u8, columns: u8) -> BreakthroughState {
     BreakthroughState::new(BreakthroughRules::new(rows, columns).unwrap()).unwrap()
 }
 
+fn checkers(rows: u8, columns: u8) -> CheckersState {
+    CheckersState::new(CheckersRules::new(rows, columns).unwrap()).unwrap()
+}
+
 fn clobber(rows: u8, columns: u8) -> ClobberState {
     ClobberState::new(ClobberRules::new(rows, columns).unwrap()).unwrap()
 }
@@ -36,6 +41,9 @@ fn main() {
         Some("breakthrough") => print_traces(breakthrough(8, 8), n, seed),
         Some("breakthrough6") => print_traces(breakthrough(6, 6), n, seed),
         Some("breakthrough3x5") => print_traces(breakthrough(3, 5), n, seed),
+        Some("checkers") => print_traces(checkers(8, 8), n, seed),
+        Some("checkers8x6") => print_traces(checkers(8, 6), n, seed),
+        Some("checkers7") => print_traces(checkers(7, 7), n, seed),
         Some("clobber") => print_traces(clobber(5, 6), n, seed),
         Some("clobber4") => print_traces(clobber(4, 4), n, seed),
         Some("clobber8") => print_traces(clobber(8, 8), n, seed),

@@ -14,6 +14,7 @@
 
 pub mod breakthrough;
 pub mod carcassonne;
+pub mod checkers;
 pub mod clobber;
 pub mod connect_four;
 pub mod external;
