@@ -4,6 +4,9 @@
 //!     cargo run -q --release -p evomcts-games --example oracle_trace -- connect_four 1000 1 > t.jsonl
 //!     python python/tests/oracle_compare.py t.jsonl
 
+use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
+use evomcts_games::checkers::{CheckersRules, CheckersState};
+use evomcts_games::clobber::{ClobberRules, ClobberState};
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
 use evomcts_games::gomoku::{GomokuRules, GomokuState};
@@ -42,6 +45,16 @@ fn rules<R, E: std::fmt::Display>(made: Result<R, E>) -> R {
         eprintln!("{e}");
         std::process::exit(2)
     })
+fn breakthrough(rows: u8, columns: u8) -> BreakthroughState {
+    BreakthroughState::new(BreakthroughRules::new(rows, columns).unwrap()).unwrap()
+}
+
+fn checkers(rows: u8, columns: u8) -> CheckersState {
+    CheckersState::new(CheckersRules::new(rows, columns).unwrap()).unwrap()
+}
+
+fn clobber(rows: u8, columns: u8) -> ClobberState {
+    ClobberState::new(ClobberRules::new(rows, columns).unwrap()).unwrap()
 }
 
 fn main() {
@@ -49,6 +62,15 @@ fn main() {
     let n: u64 = args.get(1).map_or(1000, |a| a.parse().unwrap());
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
+        Some("breakthrough") => print_traces(breakthrough(8, 8), n, seed),
+        Some("breakthrough6") => print_traces(breakthrough(6, 6), n, seed),
+        Some("breakthrough3x5") => print_traces(breakthrough(3, 5), n, seed),
+        Some("checkers") => print_traces(checkers(8, 8), n, seed),
+        Some("checkers8x6") => print_traces(checkers(8, 6), n, seed),
+        Some("checkers7") => print_traces(checkers(7, 7), n, seed),
+        Some("clobber") => print_traces(clobber(5, 6), n, seed),
+        Some("clobber4") => print_traces(clobber(4, 4), n, seed),
+        Some("clobber8") => print_traces(clobber(8, 8), n, seed),
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
         Some("dots_and_boxes") => print_traces(DotsAndBoxesState::default(), n, seed),
         // dots_and_boxes_R_C: R rows and C columns of boxes (dots_and_boxes_3_4, ...).

@@ -12,7 +12,10 @@
 //! Architecture invariant: this file (the interface) knows no game; the crate knows no formula,
 //! no search and no run, and does no I/O.
 
+pub mod breakthrough;
 pub mod carcassonne;
+pub mod checkers;
+pub mod clobber;
 pub mod connect_four;
 pub mod dots_and_boxes;
 pub mod external;
