@@ -5,6 +5,7 @@
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::maedn::{MaednRules, MaednState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
@@ -24,6 +25,10 @@ fn main() {
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("maedn") => print_traces(MaednState::new(MaednRules::new(true)), n, seed),
+        Some("maedn_side_by_side") => {
+            print_traces(MaednState::new(MaednRules::new(false)), n, seed)
+        }
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

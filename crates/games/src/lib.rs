@@ -15,6 +15,7 @@
 pub mod carcassonne;
 pub mod connect_four;
 pub mod external;
+pub mod maedn;
 pub mod open_spiel_twin;
 pub mod pig;
 
