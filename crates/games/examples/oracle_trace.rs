@@ -4,6 +4,7 @@
 //!     cargo run -q --release -p evomcts-games --example oracle_trace -- connect_four 1000 1 > t.jsonl
 //!     python python/tests/oracle_compare.py t.jsonl
 
+use evomcts_games::backgammon::{BackgammonRules, BackgammonState};
 use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::maedn::{MaednRules, MaednState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
@@ -24,6 +25,12 @@ fn main() {
     let n: u64 = args.get(1).map_or(1000, |a| a.parse().unwrap());
     let seed: u64 = args.get(2).map_or(1, |a| a.parse().unwrap());
     match args.first().map(String::as_str) {
+        Some("backgammon") => print_traces(BackgammonState::default(), n, seed),
+        Some("backgammon_100_turns") => print_traces(
+            BackgammonState::new(BackgammonRules::new(100).unwrap()).unwrap(),
+            n,
+            seed,
+        ),
         Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
         Some("maedn") => print_traces(MaednState::new(MaednRules::new(true)), n, seed),
         Some("maedn_side_by_side") => {

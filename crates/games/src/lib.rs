@@ -12,6 +12,7 @@
 //! Architecture invariant: this file (the interface) knows no game; the crate knows no formula,
 //! no search and no run, and does no I/O.
 
+pub mod backgammon;
 pub mod carcassonne;
 pub mod connect_four;
 pub mod external;
