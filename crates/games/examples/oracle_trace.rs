@@ -4,6 +4,7 @@
 //!     cargo run -q --release -p evomcts-games --example oracle_trace -- connect_four 1000 1 > t.jsonl
 //!     python python/tests/oracle_compare.py t.jsonl
 
+use evomcts_games::backgammon::{BackgammonRules, BackgammonState};
 use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
 use evomcts_games::checkers::{CheckersRules, CheckersState};
 use evomcts_games::clobber::{ClobberRules, ClobberState};
@@ -11,6 +12,7 @@ use evomcts_games::connect_four::ConnectFourState;
 use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
 use evomcts_games::gomoku::{GomokuRules, GomokuState};
 use evomcts_games::hex::{HexRules, HexState};
+use evomcts_games::maedn::{MaednRules, MaednState};
 use evomcts_games::mancala::MancalaState;
 use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielName, OpenSpielTwin};
@@ -146,6 +148,17 @@ fn main() {
         ),
         Some("pentago") => print_traces(PentagoState::new(), n, seed),
         Some("othello") => print_traces(OthelloState::new(), n, seed),
+        Some("backgammon") => print_traces(BackgammonState::default(), n, seed),
+        Some("backgammon_100_turns") => print_traces(
+            BackgammonState::new(BackgammonRules::new(100).unwrap()).unwrap(),
+            n,
+            seed,
+        ),
+        Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
+        Some("maedn") => print_traces(MaednState::new(MaednRules::new(true)), n, seed),
+        Some("maedn_side_by_side") => {
+            print_traces(MaednState::new(MaednRules::new(false)), n, seed)
+        }
         other => {
             eprintln!("unknown game {other:?}");
             std::process::exit(2)

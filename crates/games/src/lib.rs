@@ -12,6 +12,7 @@
 //! Architecture invariant: this file (the interface) knows no game; the crate knows no formula,
 //! no search and no run, and does no I/O.
 
+pub mod backgammon;
 pub mod breakthrough;
 pub mod carcassonne;
 pub mod checkers;
@@ -21,6 +22,7 @@ pub mod dots_and_boxes;
 pub mod external;
 pub mod gomoku;
 pub mod hex;
+pub mod maedn;
 pub mod mancala;
 pub mod nim;
 pub mod open_spiel_twin;
