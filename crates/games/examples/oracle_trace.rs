@@ -16,7 +16,6 @@ use evomcts_games::maedn::{MaednRules, MaednState};
 use evomcts_games::mancala::MancalaState;
 use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielName, OpenSpielTwin};
-use evomcts_games::open_spiel_twin::{trace, OpenSpielTwin};
 use evomcts_games::othello::OthelloState;
 use evomcts_games::oware::{OwareRules, OwareState};
 use evomcts_games::pentago::PentagoState;
@@ -47,6 +46,8 @@ fn rules<R, E: std::fmt::Display>(made: Result<R, E>) -> R {
         eprintln!("{e}");
         std::process::exit(2)
     })
+}
+
 fn breakthrough(rows: u8, columns: u8) -> BreakthroughState {
     BreakthroughState::new(BreakthroughRules::new(rows, columns).unwrap()).unwrap()
 }
@@ -154,7 +155,6 @@ fn main() {
             n,
             seed,
         ),
-        Some("connect_four") => print_traces(ConnectFourState::new(), n, seed),
         Some("maedn") => print_traces(MaednState::new(MaednRules::new(true)), n, seed),
         Some("maedn_side_by_side") => {
             print_traces(MaednState::new(MaednRules::new(false)), n, seed)
