@@ -18,9 +18,8 @@ pub struct CheckFingerprintsArgs {
     /// formula).
     #[arg(long, default_value_t = 10)]
     sequences: usize,
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
 }
 
 /// The most games one check may play: as many as the fitness samples of an evolution run.
@@ -37,7 +36,7 @@ pub fn run(args: CheckFingerprintsArgs) -> Result<()> {
         "games",
     )?;
     // Functional hashing, and so its bank, is Carcassonne's.
-    let pool = evomcts::frame::RunPool::new(args.threads, Some(&GameChoice::Carcassonne))?;
+    let pool = evomcts::frame::RunPool::new(args.threads.threads, Some(&GameChoice::Carcassonne))?;
     let check = pool.install(|| check_fingerprints(&args.run, args.pairs, args.sequences))?;
     outln!(
         "{} distinct formulas, {} fingerprint classes with more than one; {} pairs checked",

@@ -9,39 +9,29 @@ use evomcts::escape;
 use evomcts::evolve::independent::{champion, run_folder};
 use evomcts::evolve::tournament::{self, TournamentSpec};
 use evomcts::evolve::{
-    run_evolution, run_independent, EvolveSpec, IndependentOptions, Member, RunOptions, Standing,
+    run_evolution, run_independent, EvolveSpec, IndependentOptions, Member, Standing,
 };
 use evomcts::search::mcts::Selection;
 use evomcts::search::ControllerSpec;
 use std::path::PathBuf;
 
 #[derive(Args)]
+#[command(
+    mut_arg("stop_after", |a| a.help(
+        "Stop once generation N is written (generation 0 is the initial population); continue \
+         later with --resume"
+    )),
+    mut_arg("quiet", |a| a.help(
+        "No progress on stderr. Without it, a line per generation (best and mean fitness, the \
+         champion, the run's ETA) and, at most every 10 s within a generation, the games (or \
+         bandit runs) evaluated of its total with the generation's and the run's ETA"
+    ))
+)]
 pub struct EvolveArgs {
     /// The evolution spec (RON), e.g. runs/evolve/bandit.ron.
     spec: PathBuf,
     #[command(flatten)]
-    run: super::run_args::RunFolderArgs,
-    /// Stop once generation N is written (generation 0 is the initial population); continue
-    /// later with --resume.
-    #[arg(long, value_name = "N")]
-    stop_after: Option<usize>,
-    /// No progress on stderr. Without it, a line per generation (best and mean fitness, the
-    /// champion, the run's ETA) and, at most every 10 s within a generation, the games (or
-    /// bandit runs) evaluated of its total with the generation's and the run's ETA.
-    #[arg(long)]
-    quiet: bool,
-    /// Play every batch of games as a Slurm job step over the allocation's tasks (run inside
-    /// `sbatch`; `evomcts slurm SPEC --kind evolve` writes the script); the run folder must be
-    /// on a file system the tasks share. The files are the same bytes as without it.
-    #[arg(long)]
-    srun: bool,
-    /// Play every batch of games in N worker processes on this machine (`evomcts step-worker`,
-    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
-    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
-    /// game]: OpenSpiel's games, one thread a process, then use N cores. The files are the
-    /// same bytes as without it. Not with --srun.
-    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers, conflicts_with = "srun")]
-    workers: Option<usize>,
+    run: super::run_args::RunArgs,
     /// Run K independent runs of the spec into OUT/run-1 … OUT/run-K (run i's master seed
     /// derived from the spec's and i), then a tournament of their champions and the seed formula
     /// on fresh seeds that crowns one: OUT/tournament.csv, OUT/tournament.md, OUT/champion.txt.
@@ -58,9 +48,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     let spec = EvolveSpec::from_file(&args.spec)?;
     let out = args
         .run
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("populations").join(&spec.name));
+        .out_or(|| PathBuf::from("populations").join(&spec.name));
     if let Some(k) = args.runs {
         return independent(&spec, k, out, &args);
     }
@@ -74,23 +62,7 @@ pub fn run(args: EvolveArgs) -> Result<()> {
         spec.noise.samples,
         escape::path(&out)
     );
-    let outcome = run_evolution(
-        &spec,
-        &RunOptions {
-            out_dir: out.clone(),
-            resume: args.run.resume,
-            threads: args.run.threads,
-            progress: !args.quiet,
-            stop_after: args.stop_after,
-            srun: super::step_worker::steps_options(
-                args.srun,
-                args.workers,
-                args.run.threads,
-                &spec.name,
-                !args.quiet,
-            )?,
-        },
-    )?;
+    let outcome = run_evolution(&spec, &args.run.options(out.clone(), &spec.name)?)?;
     let last = &outcome.last;
     if let Some(g) = outcome.resumed_from {
         evomcts::note!("resumed after generation {g}");
@@ -175,27 +147,16 @@ fn independent(spec: &EvolveSpec, k: usize, out: PathBuf, args: &EvolveArgs) -> 
         escape::terminal(&spec.name),
         escape::path(&out)
     );
-    let tournament = args
-        .tournament_samples
-        .map_or_else(TournamentSpec::default, TournamentSpec::with_samples);
+    let options = args.run.options(out.clone(), &spec.name)?;
     let outcome = run_independent(
         spec,
         k,
-        &IndependentOptions {
-            out_dir: out.clone(),
-            resume: args.run.resume,
-            threads: args.run.threads,
-            progress: !args.quiet,
-            stop_after: args.stop_after,
-            srun: super::step_worker::steps_options(
-                args.srun,
-                args.workers,
-                args.run.threads,
-                &spec.name,
-                !args.quiet,
-            )?,
-            tournament,
-        },
+        &super::run_args::run_options!(options => IndependentOptions {
+            srun,
+            tournament: args
+                .tournament_samples
+                .map_or_else(TournamentSpec::default, TournamentSpec::with_samples),
+        }),
     )?;
     for (i, run) in outcome.runs.iter().enumerate() {
         outln!(

@@ -45,9 +45,8 @@ pub struct ExactArgs {
     /// Folder for regret.md, regret.csv and the figure (regret.png, regret.svg).
     #[arg(long, default_value = "docs/pig")]
     out: PathBuf,
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
     /// Instead of the budgets: compare the champions of these evolution run folders (each
     /// with spec.ron and champion.ron; played with their run's candidate settings, rewards
     /// +1/0/−1) with UCT at the constant tuned on Pig, at `--sims` simulations.
@@ -124,7 +123,7 @@ pub fn run(args: ExactArgs) -> Result<()> {
         c_e: args.c_e,
         depths: args.depths.clone(),
     };
-    let pool = evomcts::frame::RunPool::new(args.threads, Some(&GameChoice::Pig(rules)))
+    let pool = evomcts::frame::RunPool::new(args.threads.threads, Some(&GameChoice::Pig(rules)))
         .context("starting the worker threads")?;
     if !args.compare.is_empty() {
         return pool.install(|| compare(&args, options));

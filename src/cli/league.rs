@@ -11,17 +11,19 @@ use std::sync::atomic::AtomicBool;
 pub const BUILT_IN_QUICK: &str = include_str!("../../runs/quick.ron");
 
 #[derive(Args)]
+#[command(mut_arg("quiet", |a| a.help(
+    "No progress bar and no standings on stderr while the games run. Without it, the top of \
+     the standings is printed every tenth of the games (at least once a minute). Either way \
+     the run folder's standings.live.txt holds the standings so far, rewritten every tenth of \
+     the games and at least every 10 s (`watch cat RUN/standings.live.txt`)"
+)))]
 pub struct LeagueArgs {
     /// The league spec (RON). Without it, the built-in quick league (runs/quick.ron).
     spec: Option<PathBuf>,
     #[command(flatten)]
     run: super::run_args::RunFolderArgs,
-    /// No progress bar and no standings on stderr while the games run. Without it, the top of
-    /// the standings is printed every tenth of the games (at least once a minute). Either way
-    /// the run folder's standings.live.txt holds the standings so far, rewritten every tenth
-    /// of the games and at least every 10 s (`watch cat RUN/standings.live.txt`).
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: super::run_args::QuietArg,
     /// Play only slice I of K disjoint slices of the games (0 <= I < K), e.g. one task of a
     /// Slurm job array; merge the slices' folders with `evomcts table`.
     #[arg(long, value_parser = Shard::parse)]
@@ -54,8 +56,8 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     let opts = RunOptions {
         out_dir: out.clone(),
         resume: args.run.resume,
-        threads: args.run.threads,
-        progress: !args.quiet,
+        threads: args.run.threads.threads,
+        progress: args.quiet.progress(),
         max_games: None,
         shard: args.shard,
     };

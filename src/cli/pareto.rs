@@ -26,12 +26,10 @@ pub struct ParetoArgs {
     /// formula besides.
     #[arg(long, default_value_t = ParetoSpec::default_candidates())]
     candidates: usize,
-    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
-    /// No progress on stderr.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
+    #[command(flatten)]
+    quiet: super::run_args::QuietArg,
 }
 
 pub fn run(args: ParetoArgs) -> Result<()> {
@@ -42,7 +40,7 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         samples: args.samples,
     };
     let total = (settings.candidates as u64 + 1) * settings.samples as u64;
-    if !args.quiet {
+    if args.quiet.progress() {
         evomcts::note!(
             "pareto `{}`: up to {} candidates × {} fresh samples -> {}",
             escape::terminal(&spec.name),
@@ -55,11 +53,11 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     let step = (total / 10).max(1);
     let on_sample = || {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if !args.quiet && n.is_multiple_of(step) {
+        if args.quiet.progress() && n.is_multiple_of(step) {
             evomcts::note!("pareto: {n} samples played");
         }
     };
-    let front = write_front(&spec, &args.run, settings, args.threads, &on_sample)?;
+    let front = write_front(&spec, &args.run, settings, args.threads.threads, &on_sample)?;
     outln!("complexity  verdict     id    mean [95% interval]  n    against  p_holm  simplified")?;
     for i in front.members().into_iter().chain(
         (0..front.candidates.len()).filter(|&i| front.judgements[i].verdict != Verdict::Front),

@@ -11,24 +11,28 @@ use evomcts::portfolio::{
 use std::path::PathBuf;
 
 #[derive(Args)]
+#[command(
+    mut_arg("out", |a| a.help(
+        "Folder of the portfolio [default: runs/portfolio/<spec name>]; each game's study is in \
+         studies/LABEL, the matrix's cells in matrix/. One driver at a time works in a folder"
+    )),
+    mut_arg("resume", |a| a.help(
+        "Continue an interrupted portfolio in its folder (the same bytes as one never stopped)"
+    )),
+    mut_arg("threads", |a| a.help(
+        "Worker threads of each job [default: the game's default, the cores divided among the \
+         jobs for a native game; 1 for an OpenSpiel game]. Results do not depend on it"
+    ))
+)]
 pub struct PortfolioArgs {
     /// The portfolio spec (RON), e.g. runs/portfolio/portfolio12.ron.
     spec: PathBuf,
-    /// Folder of the portfolio [default: runs/portfolio/<spec name>]; each game's study is in
-    /// studies/LABEL, the matrix's cells in matrix/. One driver at a time works in a folder.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Continue an interrupted portfolio in its folder (the same bytes as one never stopped).
-    #[arg(long)]
-    resume: bool,
+    #[command(flatten)]
+    run: super::run_args::RunFolderArgs,
     /// Jobs (processes) at once: each game's study, then each game's column of the matrix
     /// [default: the cores].
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
-    /// Worker threads of each job [default: the game's default, the cores divided among the
-    /// jobs for a native game; 1 for an OpenSpiel game]. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
     /// Run one job in this process, the one the driver starts: the game labelled LABEL (with
     /// --part). Not needed by hand, except to run a job elsewhere (a Slurm job per game).
     #[arg(long, value_name = "LABEL")]
@@ -38,9 +42,8 @@ pub struct PortfolioArgs {
     /// study is finished).
     #[arg(long, value_name = "PART")]
     part: Option<String>,
-    /// No progress on stderr.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: super::run_args::QuietArg,
     /// With --only: end when stdin closes (the driver starts its jobs so, holding their stdin
     /// open, so a killed driver leaves no job behind).
     #[arg(long, hide = true)]
@@ -50,9 +53,8 @@ pub struct PortfolioArgs {
 pub fn run(args: PortfolioArgs) -> Result<()> {
     let spec = PortfolioSpec::from_file(&args.spec)?;
     let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("runs/portfolio").join(&spec.name));
+        .run
+        .out_or(|| PathBuf::from("runs/portfolio").join(&spec.name));
     if args.only.is_some() || args.part.is_some() {
         if args.exit_with_driver {
             exit_when_stdin_closes();
@@ -67,7 +69,14 @@ pub fn run(args: PortfolioArgs) -> Result<()> {
             (_, Some(label)) => label.clone(),
             (_, None) => anyhow::bail!("--part {part_name} needs --only LABEL"),
         };
-        run_job(&spec, &out, &label, part, args.threads, !args.quiet)?;
+        run_job(
+            &spec,
+            &out,
+            &label,
+            part,
+            args.run.threads.threads,
+            args.quiet.progress(),
+        )?;
         return Ok(());
     }
     let jobs = match args.jobs {
@@ -88,10 +97,10 @@ pub fn run(args: PortfolioArgs) -> Result<()> {
         &spec,
         &PortfolioOptions {
             out_dir: out.clone(),
-            resume: args.resume,
+            resume: args.run.resume,
             jobs,
-            threads: args.threads,
-            progress: !args.quiet,
+            threads: args.run.threads.threads,
+            progress: args.quiet.progress(),
             relaunch: super::command::relaunch()?,
             spec_file: args.spec.clone(),
         },

@@ -24,6 +24,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 #[derive(Args)]
+#[command(mut_arg("quiet", |a| a.help("No progress bar while verifying")))]
 pub struct ReplayArgs {
     /// A run folder (spec.ron and games.jsonl).
     run: PathBuf,
@@ -38,12 +39,10 @@ pub struct ReplayArgs {
     /// With --game: also draw the board after every turn into this folder (PNG and SVG).
     #[arg(long, requires = "game")]
     pictures: Option<PathBuf>,
-    /// Worker threads for verification [default: all cores; 1 for an OpenSpiel game].
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
-    /// No progress bar while verifying.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
+    #[command(flatten)]
+    quiet: super::run_args::QuietArg,
 }
 
 /// A game's number K in the schedule.
@@ -107,7 +106,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let pool = evomcts::frame::RunPool::new(args.threads, Some(&spec.game))?;
+    let pool = evomcts::frame::RunPool::new(args.threads.threads, Some(&spec.game))?;
     let hash = spec.hash();
     let jobs: Vec<_> = games.iter().map(|g| g.job).collect();
     let progress = Mutex::new(GameProgress::new(
@@ -115,7 +114,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         &jobs,
         &HashSet::new(),
         pool.current_num_threads(),
-        !args.quiet,
+        args.quiet.progress(),
     ));
     let problems: Vec<String> = pool.install(|| {
         games

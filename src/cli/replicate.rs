@@ -25,13 +25,13 @@ pub const DEFAULT_STAR_EVERY: usize = 40;
 pub const MAX_SEEDS: u64 = 100;
 
 #[derive(Args)]
+#[command(mut_arg("quiet", |a| a.help("No progress bars")))]
 pub struct ReplicateArgs {
     /// Master seeds per preset: the preset's own seed s and s+1, ..., s+K-1.
     #[arg(long, default_value_t = DEFAULT_SEEDS)]
     seeds: u64,
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
     /// Folder of the run folders (<out>/<preset>/seed-<s>/).
     #[arg(long, default_value = DEFAULT_OUT)]
     out: PathBuf,
@@ -62,9 +62,8 @@ pub struct ReplicateArgs {
     /// A sentence printed under the report's heading (e.g. how the folders were produced).
     #[arg(long)]
     note: Option<String>,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: super::run_args::QuietArg,
 }
 
 /// One league of a replication.
@@ -132,8 +131,8 @@ fn run_one(
     let opts = RunOptions {
         out_dir: dir.to_path_buf(),
         resume: true,
-        threads: args.threads,
-        progress: !args.quiet,
+        threads: args.threads.threads,
+        progress: args.quiet.progress(),
         max_games,
         shard: None,
     };
@@ -152,7 +151,7 @@ fn run_one(
         let line = WallLine {
             played: outcome.played_now,
             seconds,
-            threads: args.threads.unwrap_or(cpus),
+            threads: args.threads.threads.unwrap_or(cpus),
             cpus,
             cpu: cpu_model(),
             // Seconds since the Unix epoch (no calendar dependency).

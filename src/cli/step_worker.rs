@@ -5,11 +5,20 @@
 use anyhow::Result;
 use clap::Args;
 use evomcts::evolve::work::run_worker;
-use evomcts::slurm::launch::{Launcher, LocalWorkers, SrunOptions, SERVE_DONE};
+use evomcts::slurm::launch::SERVE_DONE;
 use evomcts::slurm::steps::WorkerSlot;
 use std::path::PathBuf;
 
 #[derive(Args)]
+#[command(
+    mut_arg("threads", |a| a.help(
+        "Worker threads [default: SLURM_CPUS_PER_TASK, or all cores; one for an OpenSpiel \
+         game]. Results do not depend on it"
+    )),
+    mut_arg("quiet", |a| a.help(
+        "No line on stderr when the worker's share is played (errors are still printed)"
+    ))
+)]
 pub struct StepWorkerArgs {
     /// The step's folder (RUN/steps/<hash>), holding work.json and todo.json.
     #[arg(required_unless_present = "serve", conflicts_with = "serve")]
@@ -23,17 +32,14 @@ pub struct StepWorkerArgs {
     /// Which worker this is, I/K [default: SLURM_PROCID/SLURM_NTASKS, or 0/1 outside Slurm].
     #[arg(long, value_name = "I/K")]
     worker: Option<String>,
-    /// Worker threads [default: SLURM_CPUS_PER_TASK, or all cores; one for an OpenSpiel game].
-    /// Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
     /// The process id of the driver that started this worker (`--workers N`): the worker stops
     /// (status 2) as soon as its parent is another process, i.e. once the driver was killed.
     #[arg(long, value_name = "PID")]
     driver: Option<u32>,
-    /// No line on stderr when the worker's share is played (errors are still printed).
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: super::run_args::QuietArg,
 }
 
 pub fn run(args: StepWorkerArgs) -> Result<()> {
@@ -60,7 +66,7 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
         None => WorkerSlot::from_env().map_err(anyhow::Error::msg)?,
     };
     // Unless told, the allocation's CPUs per task, or else the default of the step's game.
-    let threads = args.threads.or_else(|| {
+    let threads = args.threads.threads.or_else(|| {
         std::env::var("SLURM_CPUS_PER_TASK")
             .ok()
             .and_then(|v| v.trim().parse().ok())
@@ -68,7 +74,7 @@ pub fn run(args: StepWorkerArgs) -> Result<()> {
     });
     let play = |dir: &std::path::Path| -> Result<()> {
         let done = run_worker(dir, slot, threads)?;
-        if !args.quiet {
+        if args.quiet.progress() {
             evomcts::note!(
                 "worker {}/{}: {} tasks in {:.1} s",
                 slot.index,
@@ -141,34 +147,4 @@ fn watch_driver(driver: u32) -> Result<()> {
 #[cfg(not(unix))]
 fn watch_driver(_driver: u32) -> Result<()> {
     Ok(())
-}
-
-/// Where a driver's steps run: `--srun` (this binary over a Slurm allocation), `--workers N`
-/// (N local processes of this command line, each on `threads` threads), or neither (`None`:
-/// the run's own threads). Clap refuses the two flags together; a line per step on stderr
-/// unless `--quiet`.
-pub fn steps_options(
-    srun: bool,
-    workers: Option<usize>,
-    threads: Option<usize>,
-    name: &str,
-    progress: bool,
-) -> Result<Option<SrunOptions>> {
-    let launcher = match (srun, workers) {
-        (true, Some(_)) => anyhow::bail!("--srun and --workers cannot be used together"),
-        (true, None) => Launcher::Srun {
-            bin: super::command::this_binary("--srun")?,
-        },
-        (false, Some(workers)) => Launcher::Local(LocalWorkers::new(
-            super::command::relaunch()?,
-            workers,
-            threads,
-        )),
-        (false, None) => return Ok(None),
-    };
-    Ok(Some(SrunOptions {
-        launcher,
-        name: name.to_string(),
-        progress,
-    }))
 }

@@ -9,42 +9,46 @@ use evomcts::study::{run_study, StudyOptions, StudySpec, STUDY_MD};
 use std::path::PathBuf;
 
 #[derive(Args)]
+#[command(
+    mut_arg("out", |a| a.help(
+        "Folder of the study [default: runs/studies/<spec name>]; each phase's run folder is \
+         inside it (sims-B/tune, sims-B/evolve, sims-B/validate). One process at a time works \
+         in a folder"
+    )),
+    mut_arg("resume", |a| a.help(
+        "Continue an interrupted study in its folder (the same bytes as one never stopped)"
+    )),
+    mut_arg("threads", |a| a.help(
+        "Worker threads of every phase [default: all cores; 1 for an OpenSpiel game], and with \
+         --workers of each worker process. Results do not depend on it"
+    )),
+    mut_arg("stop_after", |a| a.help(
+        "Stop once N phases (three per budget) are finished; continue later with --resume"
+    )),
+    mut_arg("quiet", |a| a.help(
+        "No progress on stderr (without it: a line at each phase with the games played and an \
+         ETA over the phases left, and each phase's own progress lines)"
+    )),
+    mut_arg("workers", |a| a.help(
+        "Play every phase's games in N worker processes on this machine (`evomcts \
+         step-worker`, or `python -m evomcts step-worker` from Python, where OpenSpiel's games \
+         play), each on --threads threads [default: the game's default in each: all cores, one \
+         for an OpenSpiel game]: an OpenSpiel study, one thread a process, then uses N cores. \
+         The files are the same bytes as without it"
+    ))
+)]
 pub struct StudyArgs {
     /// The study spec (RON), e.g. docs/study.md's example.
     spec: PathBuf,
-    /// Folder of the study [default: runs/studies/<spec name>]; each phase's run folder is
-    /// inside it (sims-B/tune, sims-B/evolve, sims-B/validate). One process at a time works in
-    /// a folder.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Continue an interrupted study in its folder (the same bytes as one never stopped).
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads of every phase [default: all cores; 1 for an OpenSpiel game], and with
-    /// --workers of each worker process. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
-    /// Play every phase's games in N worker processes on this machine (`evomcts step-worker`,
-    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
-    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
-    /// game]: an OpenSpiel study, one thread a process, then uses N cores. The files are the
-    /// same bytes as without it.
-    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers)]
-    workers: Option<usize>,
-    /// Stop once N phases (three per budget) are finished; continue later with --resume.
-    #[arg(long, value_name = "N")]
-    stop_after: Option<usize>,
-    /// No progress on stderr (without it: a line at each phase with the games played and an
-    /// ETA over the phases left, and each phase's own progress lines).
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    run: super::run_args::LocalRunArgs,
 }
 
 pub fn run(args: StudyArgs) -> Result<()> {
     let spec = StudySpec::from_file(&args.spec)?;
     let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("runs/studies").join(&spec.name));
+        .run
+        .out_or(|| PathBuf::from("runs/studies").join(&spec.name));
     evomcts::note!(
         "study `{}` of {}: budgets {:?}, three phases each -> {}",
         escape::terminal(&spec.name),
@@ -52,22 +56,10 @@ pub fn run(args: StudyArgs) -> Result<()> {
         spec.budgets,
         escape::path(&out)
     );
+    let options = args.run.options(out.clone(), &spec.name)?;
     let outcome = run_study(
         &spec,
-        &StudyOptions {
-            out_dir: out.clone(),
-            resume: args.resume,
-            threads: args.threads,
-            progress: !args.quiet,
-            stop_after: args.stop_after,
-            steps: super::step_worker::steps_options(
-                false,
-                args.workers,
-                args.threads,
-                &spec.name,
-                !args.quiet,
-            )?,
-        },
+        &super::run_args::run_options!(options => StudyOptions { steps }),
     )?;
     outln!(
         "phase {} of {} finished",

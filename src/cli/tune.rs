@@ -7,49 +7,33 @@ use anyhow::Result;
 use clap::Args;
 use evomcts::escape;
 use evomcts::runfs::SpecFile;
-use evomcts::tune::{run_tune, TuneOptions, TuneSpec, TUNED_RON};
+use evomcts::tune::{run_tune, TuneSpec, TUNED_RON};
 use evomcts::validation::{p_text, summary_table};
 use std::path::PathBuf;
 
 #[derive(Args)]
+#[command(
+    mut_arg("out", |a| a.help(
+        "Folder of the run [default: runs/tune/<spec name>]. One process at a time works in a \
+         folder"
+    )),
+    mut_arg("quiet", |a| a.help(
+        "No progress on stderr (without it: a line at most every 10 s with the steps, games, \
+         rate and ETA, and the re-estimate's games)"
+    ))
+)]
 pub struct TuneArgs {
     /// The tuning spec (RON), e.g. runs/validate/features/tune-100.ron.
     spec: PathBuf,
-    /// Folder of the run [default: runs/tune/<spec name>]. One process at a time works in a
-    /// folder.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Continue an interrupted run in its folder.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
-    #[arg(long, value_parser = super::run_args::parse_threads)]
-    threads: Option<usize>,
-    /// Stop once N steps are written; continue later with --resume.
-    #[arg(long, value_name = "N")]
-    stop_after: Option<usize>,
-    /// No progress on stderr (without it: a line at most every 10 s with the steps, games,
-    /// rate and ETA, and the re-estimate's games).
-    #[arg(long)]
-    quiet: bool,
-    /// Play each step's games (and the re-estimate's) as a Slurm job step over the
-    /// allocation's tasks (run inside `sbatch`); the files are the same bytes as without it.
-    #[arg(long)]
-    srun: bool,
-    /// Play every batch of games in N worker processes on this machine (`evomcts step-worker`,
-    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
-    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
-    /// game]: OpenSpiel's games, one thread a process, then use N cores. The files are the
-    /// same bytes as without it. Not with --srun.
-    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers, conflicts_with = "srun")]
-    workers: Option<usize>,
+    #[command(flatten)]
+    run: super::run_args::RunArgs,
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
     let spec = TuneSpec::from_file(&args.spec)?;
     let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("runs/tune").join(&spec.name));
+        .run
+        .out_or(|| PathBuf::from("runs/tune").join(&spec.name));
     evomcts::note!(
         "tune `{}`: {} parameters, {} steps of {} games, then {} fresh sequences -> {}",
         escape::terminal(&spec.name),
@@ -59,23 +43,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         spec.reestimate_sequences,
         escape::path(&out)
     );
-    let outcome = run_tune(
-        &spec,
-        &TuneOptions {
-            out_dir: out.clone(),
-            resume: args.resume,
-            threads: args.threads,
-            progress: !args.quiet,
-            stop_after: args.stop_after,
-            srun: super::step_worker::steps_options(
-                args.srun,
-                args.workers,
-                args.threads,
-                &spec.name,
-                !args.quiet,
-            )?,
-        },
-    )?;
+    let outcome = run_tune(&spec, &args.run.options(out.clone(), &spec.name)?)?;
     outln!(
         "step {} of {} ({} played now)",
         outcome.steps_done,

@@ -23,35 +23,17 @@ pub struct ValidateArgs {
 }
 
 #[derive(Args)]
+#[command(
+    mut_arg("out", |a| a.help("Output folder [default: runs/validate/<spec name>]")),
+    mut_arg("stop_after", |a| a.help(
+        "Stop once N sequences (× pairings) are written; continue later with --resume"
+    ))
+)]
 struct PlayArgs {
     /// The spec (RON), e.g. runs/validate/carcassonne.ron.
     spec: PathBuf,
-    /// Output folder [default: runs/validate/<spec name>].
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Continue the games already written in the folder.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Stop after this many sequences (× pairings) are written (resume later).
-    #[arg(long)]
-    stop_after: Option<usize>,
-    /// No progress lines.
-    #[arg(long)]
-    quiet: bool,
-    /// Play the games as one Slurm job step over the allocation's tasks (run inside `sbatch`;
-    /// `evomcts slurm SPEC --kind validate|sweep` writes the script). Same rows as without it.
-    #[arg(long)]
-    srun: bool,
-    /// Play every batch of games in N worker processes on this machine (`evomcts step-worker`,
-    /// or `python -m evomcts step-worker` from Python, where OpenSpiel's games play), each on
-    /// --threads threads [default: the game's default in each: all cores, one for an OpenSpiel
-    /// game]: OpenSpiel's games, one thread a process, then use N cores. The files are the
-    /// same bytes as without it. Not with --srun.
-    #[arg(long, value_name = "N", value_parser = super::run_args::parse_workers, conflicts_with = "srun")]
-    workers: Option<usize>,
+    #[command(flatten)]
+    run: super::run_args::RunArgs,
 }
 
 #[derive(Subcommand)]
@@ -92,10 +74,8 @@ struct SequentialArgs {
     /// The score test's H1, in points a game (with --delta0).
     #[arg(long, requires = "delta0", allow_hyphen_values = true)]
     delta1: Option<f64>,
-    /// Also write the table to this file (Markdown): a new file, or an existing .md file that
-    /// is no run's.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    out: MarkdownOut,
 }
 
 #[derive(Args)]
@@ -115,34 +95,50 @@ struct BanditArgs {
         default_value = "0.05,0.1,0.15,0.2,0.3,0.5,0.7,1"
     )]
     c: Vec<f64>,
+    #[command(flatten)]
+    out: MarkdownOut,
+    #[command(flatten)]
+    threads: super::run_args::ThreadsArg,
+}
+
+/// `--out FILE` of `validate sequential` and `validate bandit`: where the printed table is
+/// written too.
+#[derive(Args)]
+struct MarkdownOut {
     /// Also write the table to this file (Markdown): a new file, or an existing .md file that
     /// is no run's.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads [default: all cores; 1 for an OpenSpiel game]. Results do not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+}
+
+impl MarkdownOut {
+    /// Refuses a file the table may not be written to, before anything is computed.
+    fn check(&self) -> Result<()> {
+        if let Some(out) = &self.out {
+            runfs::check_output_file(out, "the Markdown table", "md")
+                .map_err(anyhow::Error::msg)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `table` to the file, if one was given.
+    fn write(&self, table: &str) -> Result<()> {
+        if let Some(out) = &self.out {
+            runfs::write_atomically(out, table.as_bytes())
+                .with_context(|| out.display().to_string())?;
+        }
+        Ok(())
+    }
 }
 
 fn options(a: &PlayArgs, name: &str) -> Result<PlayOptions> {
-    Ok(PlayOptions {
-        out_dir: a
-            .out
-            .clone()
-            .unwrap_or_else(|| Path::new("runs/validate").join(name)),
-        resume: a.resume,
-        threads: a.threads,
-        progress: !a.quiet,
-        stop_after: a.stop_after,
-        srun: super::step_worker::steps_options(a.srun, a.workers, a.threads, name, !a.quiet)?,
-    })
+    let out = a.run.out_or(|| Path::new("runs/validate").join(name));
+    a.run.options(out, name)
 }
 
 /// `validate sequential`: the test from each folder's records, as one table.
 fn sequential(a: SequentialArgs) -> Result<()> {
-    if let Some(out) = &a.out {
-        runfs::check_output_file(out, "the Markdown table", "md").map_err(anyhow::Error::msg)?;
-    }
+    a.out.check()?;
     let hypotheses = match (a.elo0, a.elo1, a.delta0, a.delta1) {
         (Some(elo0), Some(elo1), ..) => Some(Hypotheses::Elo { elo0, elo1 }),
         (.., Some(delta0), Some(delta1)) => Some(Hypotheses::Score { delta0, delta1 }),
@@ -160,11 +156,7 @@ fn sequential(a: SequentialArgs) -> Result<()> {
     }
     let table = records_table(&tested);
     out!("{table}")?;
-    if let Some(out) = a.out {
-        runfs::write_atomically(&out, table.as_bytes())
-            .with_context(|| out.display().to_string())?;
-    }
-    Ok(())
+    a.out.write(&table)
 }
 
 pub fn run(args: ValidateArgs) -> Result<()> {
@@ -206,13 +198,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
             }
         }
         ValidateCommand::Bandit(a) => {
-            if let Some(out) = &a.out {
-                runfs::check_output_file(out, "the Markdown table", "md")
-                    .map_err(anyhow::Error::msg)?;
-            }
-            if a.threads == Some(0) {
-                anyhow::bail!("--threads must be at least 1");
-            }
+            a.out.check()?;
             evomcts::evolve::population::check_evolution_folder(&a.run)?;
             let spec = EvolveSpec::from_file(a.run.join("spec.ron"))?;
             let FitnessSpec::Bandit(bandit) = &spec.fitness else {
@@ -234,7 +220,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 .trim()
                 .parse()
                 .with_context(|| champion_file.display().to_string())?;
-            let pool = evomcts::frame::RunPool::new(a.threads, None)?;
+            let pool = evomcts::frame::RunPool::new(a.threads.threads, None)?;
             let b = pool.install(|| {
                 bandit_baselines(
                     bandit,
@@ -261,10 +247,7 @@ pub fn run(args: ValidateArgs) -> Result<()> {
                 bandit_table(&b)
             );
             out!("{table}")?;
-            if let Some(out) = a.out {
-                runfs::write_atomically(&out, table.as_bytes())
-                    .with_context(|| out.display().to_string())?;
-            }
+            a.out.write(&table)?;
         }
     }
     Ok(())
