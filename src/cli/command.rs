@@ -243,9 +243,6 @@ mod tests {
                 }
             }
         }
-        assert!(
-            missing.is_empty(),
-            "not in docs/commands.md: {missing:?}"
-        );
+        assert!(missing.is_empty(), "not in docs/commands.md: {missing:?}");
     }
 }

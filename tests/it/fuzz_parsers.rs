@@ -417,8 +417,13 @@ proptest! {
         );
         if let Ok(spec) = SweepSpec::from_ron(&spec, "sw.ron") {
             if template.contains("{W}") {
-                // Whatever is accepted plays the formula with W as one operand.
-                let as_operand = Formula::parse(&template.replace("{W}", &format!("({w:?})")));
+                // Whatever is accepted plays the formula with W as one operand; after a minus
+                // sign, `-{W}` reads as the negative literal, the same number.
+                let as_operand = Formula::parse(
+                    &template
+                        .replace("-{W}", &format!("-{w:?}"))
+                        .replace("{W}", &format!("({w:?})")),
+                );
                 let played = spec.settings_at(&spec.points()[0]).selection;
                 let evomcts::search::mcts::Selection::Formula(played) = played else {
                     panic!("a formula sweep plays a formula");

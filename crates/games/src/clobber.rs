@@ -733,7 +733,7 @@ mod tests {
                 std::hint::black_box(&state);
             }
             let seconds = clock.elapsed().as_secs_f64();
-            println!(
+            eprintln!(
                 "clobber {}x{}: {:.0} random games/s, mean length {:.1}, mean branching {:.1}",
                 rules.rows,
                 rules.columns,

@@ -824,7 +824,7 @@ mod tests {
                 std::hint::black_box(&state);
             }
             let rate = games as f64 / clock.elapsed().as_secs_f64();
-            println!(
+            eprintln!(
                 "hex {}x{}: {rate:.0} random games/s, mean length {:.1}, mean branching {:.1}",
                 rules.rows,
                 rules.columns,

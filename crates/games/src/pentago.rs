@@ -675,7 +675,7 @@ mod tests {
             std::hint::black_box(&state);
         }
         let rate = games as f64 / clock.elapsed().as_secs_f64();
-        println!(
+        eprintln!(
             "pentago: {rate:.0} random games/s, mean length {:.1}, mean branching {:.1}",
             turns as f64 / sample as f64,
             branching as f64 / turns as f64

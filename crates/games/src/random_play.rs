@@ -36,7 +36,7 @@ pub(crate) fn report<G: Game>(name: &str, start: &G, games: usize) {
         played += 100;
     }
     let per_second = played as f64 / clock.elapsed().as_secs_f64();
-    println!(
+    eprintln!(
         "{name}: mean length {:.2} decisions, mean branching factor {:.2}, {:.0} random games a second",
         decisions as f64 / games as f64,
         moves as f64 / decisions as f64,

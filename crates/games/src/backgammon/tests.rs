@@ -317,7 +317,7 @@ fn speed() {
         state.play_out_randomly(&mut rng);
     }
     let seconds = start.elapsed().as_secs_f64();
-    println!(
+    eprintln!(
         "backgammon: {:.1} decisions a game, {:.2} legal moves a decision, {:.0} random games a second",
         decisions as f64 / 2000.0,
         moves as f64 / decisions as f64,

@@ -228,7 +228,7 @@ fn random_play_measured() {
             std::hint::black_box(&state);
         }
         let seconds = clock.elapsed().as_secs_f64();
-        println!(
+        eprintln!(
             "breakthrough {}x{}: {:.0} random games/s, mean length {:.1}, mean branching {:.1}",
             rules.rows,
             rules.columns,

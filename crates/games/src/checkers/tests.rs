@@ -305,7 +305,7 @@ fn random_play_measured() {
             std::hint::black_box(&state);
         }
         let seconds = clock.elapsed().as_secs_f64();
-        println!(
+        eprintln!(
             "checkers {}x{}: {:.0} random games/s, mean length {:.1}, mean branching {:.1}, \
              draws {:.1}%",
             rules.rows,
