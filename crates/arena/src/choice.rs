@@ -8,11 +8,26 @@
 //! variant and an arm in each, and one that forgets something does not compile
 //! (docs/new-game.md).
 
+use evomcts_games::backgammon::{BackgammonRules, BackgammonState};
+use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
 use evomcts_games::carcassonne::GameState;
 use evomcts_games::carcassonne::Rules;
+use evomcts_games::checkers::{CheckersRules, CheckersState};
+use evomcts_games::clobber::{ClobberRules, ClobberState};
 use evomcts_games::connect_four::ConnectFourState;
+use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
 use evomcts_games::external::ExternalGame;
+use evomcts_games::gomoku::{GomokuRules, GomokuState};
+use evomcts_games::hex::{HexRules, HexState};
+use evomcts_games::maedn::{MaednRules, MaednState};
+use evomcts_games::mancala::MancalaState;
+use evomcts_games::nim::{NimRules, NimState};
+use evomcts_games::othello::OthelloState;
+use evomcts_games::oware::{OwareRules, OwareState};
+use evomcts_games::pentago::PentagoState;
 use evomcts_games::pig::{PigRules, PigState};
+use evomcts_games::tic_tac_toe::TicTacToeState;
+use evomcts_games::y::{YRules, YState};
 use evomcts_games::{Game, Objective};
 use evomcts_search::ControllerSpec;
 use serde::{Deserialize, Serialize};
@@ -29,6 +44,21 @@ pub enum GameChoice {
     Carcassonne,
     Pig(PigRules),
     ConnectFour,
+    TicTacToe,
+    Hex(HexRules),
+    Y(YRules),
+    Gomoku(GomokuRules),
+    Pentago,
+    Othello,
+    Breakthrough(BreakthroughRules),
+    Clobber(ClobberRules),
+    Checkers(CheckersRules),
+    Mancala,
+    Oware(OwareRules),
+    Nim(NimRules),
+    DotsAndBoxes(DotsAndBoxesRules),
+    Maedn(MaednRules),
+    Backgammon(BackgammonRules),
     OpenSpiel(OpenSpielGame),
 }
 
@@ -70,6 +100,22 @@ pub struct GameType {
     pub study_budgets: [u32; 2],
 }
 
+/// What a run needs to know of a native game that is one of OpenSpiel's (issue 49): its label,
+/// plain seeds, every core, its history as its record, and the budgets every game had.
+fn native_game(label: String, objective: Objective) -> GameType {
+    GameType {
+        sequences: format!("seeds of {label}"),
+        label,
+        seed_name: "seed",
+        seeds_name: "seeds",
+        default_threads: 0,
+        record: RecordKind::History,
+        objective,
+        open_spiel: false,
+        study_budgets: [50, 200],
+    }
+}
+
 /// Work on one game whatever the game: [`GameChoice::dispatch`] calls `run` with the game's
 /// start state.
 pub trait GameTask {
@@ -94,6 +140,25 @@ impl GameChoice {
             GameChoice::Carcassonne => task.run(GameState::new(rules)),
             GameChoice::Pig(pig) => task.run(PigState::new(pig).map_err(|e| e.to_string())?),
             GameChoice::ConnectFour => task.run(ConnectFourState::new()),
+            GameChoice::TicTacToe => task.run(TicTacToeState::new()),
+            GameChoice::Hex(r) => task.run(HexState::new(r)),
+            GameChoice::Y(r) => task.run(YState::new(r)),
+            GameChoice::Gomoku(r) => task.run(GomokuState::new(r)),
+            GameChoice::Pentago => task.run(PentagoState::new()),
+            GameChoice::Othello => task.run(OthelloState::new()),
+            GameChoice::Breakthrough(r) => {
+                task.run(BreakthroughState::new(r).map_err(|e| e.to_string())?)
+            }
+            GameChoice::Clobber(r) => task.run(ClobberState::new(r).map_err(|e| e.to_string())?),
+            GameChoice::Checkers(r) => task.run(CheckersState::new(r).map_err(|e| e.to_string())?),
+            GameChoice::Mancala => task.run(MancalaState::new()),
+            GameChoice::Oware(r) => task.run(OwareState::new(r)),
+            GameChoice::Nim(r) => task.run(NimState::new(r)),
+            GameChoice::DotsAndBoxes(r) => task.run(DotsAndBoxesState::new(r)),
+            GameChoice::Maedn(r) => task.run(MaednState::new(r)),
+            GameChoice::Backgammon(r) => {
+                task.run(BackgammonState::new(r).map_err(|e| e.to_string())?)
+            }
             GameChoice::OpenSpiel(game) => task.run(game.start()?),
         })
     }
@@ -145,6 +210,78 @@ impl GameChoice {
                 open_spiel: false,
                 study_budgets: [50, 200],
             },
+            GameChoice::TicTacToe => native_game("Tic-tac-toe".into(), TicTacToeState::OBJECTIVE),
+            GameChoice::Hex(r) => native_game(
+                format!(
+                    "Hex {}×{}{}",
+                    r.rows,
+                    r.columns,
+                    if r.swap { " with the swap" } else { "" }
+                ),
+                HexState::OBJECTIVE,
+            ),
+            GameChoice::Y(r) => native_game(format!("Y {}", r.size), YState::OBJECTIVE),
+            GameChoice::Gomoku(r) => native_game(
+                format!(
+                    "Gomoku {}×{}, {} in a row{}{}",
+                    r.rows,
+                    r.columns,
+                    r.connect,
+                    if r.anti { ", anti" } else { "" },
+                    if r.wrap { ", wrapped" } else { "" }
+                ),
+                GomokuState::OBJECTIVE,
+            ),
+            GameChoice::Pentago => native_game("Pentago".into(), PentagoState::OBJECTIVE),
+            GameChoice::Othello => native_game("Othello".into(), OthelloState::OBJECTIVE),
+            GameChoice::Breakthrough(r) => native_game(
+                format!("Breakthrough {}×{}", r.rows, r.columns),
+                BreakthroughState::OBJECTIVE,
+            ),
+            GameChoice::Clobber(r) => native_game(
+                format!("Clobber {}×{}", r.rows, r.columns),
+                ClobberState::OBJECTIVE,
+            ),
+            GameChoice::Checkers(r) => native_game(
+                format!("Checkers {}×{}", r.rows, r.columns),
+                CheckersState::OBJECTIVE,
+            ),
+            GameChoice::Mancala => native_game("Mancala (Kalah)".into(), MancalaState::OBJECTIVE),
+            GameChoice::Oware(r) => native_game(
+                format!("Oware {}×{}", r.houses_per_player, r.seeds_per_house),
+                OwareState::OBJECTIVE,
+            ),
+            GameChoice::Nim(r) => native_game(
+                format!(
+                    "{}Nim {:?}",
+                    if r.misere() { "Misère " } else { "" },
+                    r.piles()
+                ),
+                NimState::OBJECTIVE,
+            ),
+            GameChoice::DotsAndBoxes(r) => native_game(
+                format!("Dots and boxes {}×{}", r.rows, r.columns),
+                DotsAndBoxesState::OBJECTIVE,
+            ),
+            GameChoice::Maedn(r) => native_game(
+                format!(
+                    "Mensch ärgere dich nicht{}",
+                    if r.two_players_opposite {
+                        ""
+                    } else {
+                        ", side by side"
+                    }
+                ),
+                MaednState::OBJECTIVE,
+            ),
+            GameChoice::Backgammon(r) => native_game(
+                if r == BackgammonRules::default() {
+                    "Backgammon".into()
+                } else {
+                    format!("Backgammon, drawn after {} turns", r.max_player_turns)
+                },
+                BackgammonState::OBJECTIVE,
+            ),
             // Every call into an OpenSpiel game takes Python's GIL, so a run uses one thread
             // unless told (the committed connect_four league: 3.6 s on one thread, 4.9 s on
             // two; docs/openspiel.md).
@@ -228,7 +365,22 @@ impl GameChoice {
             GameChoice::OpenSpiel(_)
             | GameChoice::Carcassonne
             | GameChoice::Pig(_)
-            | GameChoice::ConnectFour => Ok(()),
+            | GameChoice::ConnectFour
+            | GameChoice::TicTacToe
+            | GameChoice::Hex(_)
+            | GameChoice::Y(_)
+            | GameChoice::Gomoku(_)
+            | GameChoice::Pentago
+            | GameChoice::Othello
+            | GameChoice::Breakthrough(_)
+            | GameChoice::Clobber(_)
+            | GameChoice::Checkers(_)
+            | GameChoice::Mancala
+            | GameChoice::Oware(_)
+            | GameChoice::Nim(_)
+            | GameChoice::DotsAndBoxes(_)
+            | GameChoice::Maedn(_)
+            | GameChoice::Backgammon(_) => Ok(()),
         }
     }
 
@@ -367,6 +519,101 @@ impl GameChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every native game that is one of OpenSpiel's (issue 49), as a spec names it: read with
+    /// the spec files' RON extensions, started, and played to the end between two random
+    /// players into its history, its label and objective the dispatched game's.
+    const NATIVE_SPECS: [(&str, &str); 15] = [
+        ("TicTacToe", "Tic-tac-toe"),
+        ("Hex(size: 5)", "Hex 5×5"),
+        ("Y(size: 7)", "Y 7"),
+        ("Gomoku(size: 9, connect: 4)", "Gomoku 9×9, 4 in a row"),
+        ("Pentago", "Pentago"),
+        ("Othello", "Othello"),
+        ("Breakthrough(rows: 6, columns: 6)", "Breakthrough 6×6"),
+        ("Clobber(rows: 5, columns: 6)", "Clobber 5×6"),
+        ("Checkers(rows: 8, columns: 8)", "Checkers 8×8"),
+        ("Mancala", "Mancala (Kalah)"),
+        (
+            "Oware(houses_per_player: 6, seeds_per_house: 4)",
+            "Oware 6×4",
+        ),
+        (
+            "Nim(piles: [1, 3, 5, 7], misere: true)",
+            "Misère Nim [1, 3, 5, 7]",
+        ),
+        ("DotsAndBoxes(rows: 2, columns: 2)", "Dots and boxes 2×2"),
+        (
+            "Maedn(two_players_opposite: true)",
+            "Mensch ärgere dich nicht",
+        ),
+        ("Backgammon(max_player_turns: 500)", "Backgammon"),
+    ];
+
+    #[test]
+    fn every_native_game_reads_starts_and_plays() {
+        struct Of;
+        impl GameTask for Of {
+            type Output = Objective;
+            fn run<G: Game>(self, _: G) -> Objective {
+                G::OBJECTIVE
+            }
+        }
+        let options = ron::Options::default().with_default_extension(
+            ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
+                | ron::extensions::Extensions::IMPLICIT_SOME,
+        );
+        let random = ControllerSpec::Random;
+        for (text, label) in NATIVE_SPECS {
+            let choice: GameChoice = options
+                .from_str(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(choice.label(), label, "{text}");
+            assert_eq!(choice.dispatch(Of).unwrap(), choice.objective(), "{text}");
+            choice.check_startable().unwrap();
+            choice.check_playable_here().unwrap();
+            let again: GameChoice = options
+                .from_str(&options.to_string(&choice).unwrap())
+                .unwrap();
+            assert_eq!(again, choice, "{text} written and read back");
+            let played = super::super::play_seated(
+                choice,
+                Rules::default(),
+                3,
+                [&random, &random],
+                [1, 2],
+                None,
+            )
+            .unwrap()
+            .game;
+            assert!(
+                matches!(played, super::super::PlayedGame::History(_)),
+                "{text} is recorded by its history"
+            );
+            assert_eq!(played.choice(), choice, "{text}");
+        }
+    }
+
+    /// A native game's parameters are checked where a spec is read: a board OpenSpiel's game
+    /// cannot start on is refused, naming why.
+    #[test]
+    fn a_native_game_with_bad_parameters_is_refused_where_it_is_read() {
+        let options = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES);
+        for text in [
+            "Hex(size: 1)",
+            "Y(size: 0)",
+            "Checkers(rows: 6, columns: 6)",
+            "Oware(houses_per_player: 9, seeds_per_house: 4)",
+            "Nim(piles: [], misere: true)",
+            "Backgammon(max_player_turns: 0)",
+        ] {
+            assert!(
+                options.from_str::<GameChoice>(text).is_err(),
+                "{text} was read"
+            );
+        }
+    }
 
     /// `objective` reads each game's `Game::OBJECTIVE` from the type `dispatch` plays.
     #[test]

@@ -75,11 +75,10 @@ pub fn measure(
         length: per_game(decisions),
         chance_events: per_game(chance),
         games,
-        game_type: match game {
-            GameChoice::OpenSpiel(g) => g.spec().shown(),
-            GameChoice::Carcassonne | GameChoice::Pig(_) | GameChoice::ConnectFour => {
-                "native".to_string()
-            }
+        game_type: if let GameChoice::OpenSpiel(g) = game {
+            g.spec().shown()
+        } else {
+            "native".to_string()
         },
     })
 }
