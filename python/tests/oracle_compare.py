@@ -60,6 +60,24 @@ def compare_trace(game, trace):
     return len(trace["steps"])
 
 
+def shape(lines):
+    """The shape of the random games a trace file holds: (mean decisions a game, mean legal
+    moves a decision, share of steps that are chance events)."""
+    lines = [line for line in lines if line.strip()][1:]
+    games = decisions = moves = chance = steps = 0
+    for line in lines:
+        trace = json.loads(line)
+        games += 1
+        for step in trace["steps"]:
+            steps += 1
+            if step["player"] < 0:
+                chance += 1
+            else:
+                decisions += 1
+                moves += len(step["legal"])
+    return decisions / max(games, 1), moves / max(decisions, 1), chance / max(steps, 1)
+
+
 def compare(lines):
     """Compares every trace of a trace file's lines; returns (name, trajectories, steps)."""
     import pyspiel

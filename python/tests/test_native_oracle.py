@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import require
-from oracle_compare import Mismatch, compare
+from oracle_compare import Mismatch, compare, shape
 
 TRAJECTORIES = 1000
 
@@ -63,7 +63,12 @@ def test_native_game_is_open_spiels(variant):
         text=True,
     ).stdout
     name, trajectories, steps = compare(out.splitlines())
-    print(f"{variant} ({name}): {trajectories} trajectories, {steps} steps compared, all equal")
+    length, branching, chance = shape(out.splitlines())
+    print(
+        f"{variant} ({name}): {trajectories} trajectories, {steps} steps compared, all equal; "
+        f"{length:.1f} decisions a game, {branching:.1f} legal moves a decision, "
+        f"{chance:.2f} of steps chance events"
+    )
     assert trajectories == TRAJECTORIES
     assert steps >= trajectories
 
