@@ -703,44 +703,4 @@ mod tests {
         );
         assert_eq!(serde_json::to_string(&ClobberMove(17)).unwrap(), "17");
     }
-
-    /// Random games a second natively, and the mean length and branching factor of random
-    /// play: `cargo test --release -p evomcts-games -- --ignored --nocapture clobber`.
-    #[test]
-    #[ignore = "a measurement, not a check"]
-    fn random_play_measured() {
-        use rand::SeedableRng;
-        for rules in [rules(5, 6), rules(4, 4), rules(8, 8)] {
-            let start = ClobberState::new(rules).unwrap();
-            let mut rng = GameRng::seed_from_u64(1);
-            let (mut turns, mut branching, mut moves) = (0usize, 0usize, Vec::new());
-            for _ in 0..2000 {
-                let mut state = start.clone();
-                while !state.is_over() {
-                    state.legal_moves(&mut moves);
-                    branching += moves.len();
-                    state
-                        .apply_move(state.random_move(&mut rng).unwrap())
-                        .unwrap();
-                }
-                turns += state.turns_played();
-            }
-            let games = 20_000;
-            let clock = std::time::Instant::now();
-            for _ in 0..games {
-                let mut state = start.clone();
-                state.play_out_randomly(&mut rng);
-                std::hint::black_box(&state);
-            }
-            let seconds = clock.elapsed().as_secs_f64();
-            eprintln!(
-                "clobber {}x{}: {:.0} random games/s, mean length {:.1}, mean branching {:.1}",
-                rules.rows,
-                rules.columns,
-                f64::from(games) / seconds,
-                turns as f64 / 2000.0,
-                branching as f64 / turns as f64
-            );
-        }
-    }
 }

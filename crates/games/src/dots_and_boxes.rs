@@ -625,14 +625,4 @@ mod tests {
             }
         }
     }
-
-    #[test]
-    #[ignore = "a measurement: cargo test --release -p evomcts-games speed -- --ignored --nocapture"]
-    fn speed() {
-        crate::random_play::report("dots_and_boxes", &DotsAndBoxesState::default(), 100_000);
-        let big = DotsAndBoxesState::new(DotsAndBoxesRules::new(3, 4).unwrap());
-        crate::random_play::report("dots_and_boxes 3 x 4", &big, 100_000);
-        let largest = DotsAndBoxesState::new(DotsAndBoxesRules::new(7, 7).unwrap());
-        crate::random_play::report("dots_and_boxes 7 x 7", &largest, 20_000);
-    }
 }

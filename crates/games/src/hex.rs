@@ -799,38 +799,4 @@ mod tests {
         }
         assert_eq!(t.returns[0], -t.returns[1]);
     }
-
-    /// Random games per second, mean length and branching factor (run with `--ignored`).
-    #[test]
-    #[ignore]
-    fn random_game_speed() {
-        for rules in [HexRules::square(5).unwrap(), HexRules::default()] {
-            let start = HexState::new(rules);
-            let mut rng = GameRng::seed_from_u64(0);
-            let (mut turns, mut branching) = (0usize, 0usize);
-            let sample = 2000;
-            for _ in 0..sample {
-                let mut state = start.clone();
-                state.play_out_randomly_observed(&mut rng, |s, _| {
-                    branching += s.empty().count_ones() as usize;
-                });
-                turns += state.turns_played();
-            }
-            let games = 200_000;
-            let clock = std::time::Instant::now();
-            for _ in 0..games {
-                let mut state = start.clone();
-                state.play_out_randomly(&mut rng);
-                std::hint::black_box(&state);
-            }
-            let rate = games as f64 / clock.elapsed().as_secs_f64();
-            eprintln!(
-                "hex {}x{}: {rate:.0} random games/s, mean length {:.1}, mean branching {:.1}",
-                rules.rows,
-                rules.columns,
-                turns as f64 / sample as f64,
-                branching as f64 / turns as f64
-            );
-        }
-    }
 }

@@ -30,8 +30,6 @@ pub mod othello;
 pub mod oware;
 pub mod pentago;
 pub mod pig;
-#[cfg(test)]
-mod random_play;
 pub mod tic_tac_toe;
 pub mod y;
 

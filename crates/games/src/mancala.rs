@@ -512,10 +512,4 @@ mod tests {
             assert_eq!(t.returns[0], -t.returns[1]);
         }
     }
-
-    #[test]
-    #[ignore = "a measurement: cargo test --release -p evomcts-games speed -- --ignored --nocapture"]
-    fn speed() {
-        crate::random_play::report("mancala", &MancalaState::new(), 100_000);
-    }
 }

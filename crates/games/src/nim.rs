@@ -548,12 +548,4 @@ mod tests {
             assert_eq!(t.returns[last], -1.0);
         }
     }
-
-    #[test]
-    #[ignore = "a measurement: cargo test --release -p evomcts-games speed -- --ignored --nocapture"]
-    fn speed() {
-        crate::random_play::report("nim", &NimState::default(), 100_000);
-        let fib = NimState::new(rules(&[2, 3, 5, 8, 13], false));
-        crate::random_play::report("nim 2;3;5;8;13 normal", &fib, 100_000);
-    }
 }

@@ -854,12 +854,4 @@ mod tests {
             }
         }
     }
-
-    #[test]
-    #[ignore = "a measurement: cargo test --release -p evomcts-games speed -- --ignored --nocapture"]
-    fn speed() {
-        crate::random_play::report("oware", &OwareState::default(), 20_000);
-        let small = OwareState::new(OwareRules::new(4, 3).unwrap());
-        crate::random_play::report("oware 4 houses, 3 seeds", &small, 20_000);
-    }
 }

@@ -649,36 +649,4 @@ mod tests {
             assert_eq!(step.legal.len(), 15 - i);
         }
     }
-
-    /// Random games per second, mean length and branching factor (run with `--ignored`).
-    #[test]
-    #[ignore]
-    fn random_game_speed() {
-        for size in [5, 19] {
-            let start = YState::new(rules(size));
-            let mut rng = GameRng::seed_from_u64(0);
-            let (mut turns, mut branching) = (0usize, 0usize);
-            let sample = 2000;
-            for _ in 0..sample {
-                let mut state = start.clone();
-                state.play_out_randomly_observed(&mut rng, |s, _| {
-                    branching += s.rules.cells() - usize::from(s.placed);
-                });
-                turns += state.turns_played();
-            }
-            let games = 100_000;
-            let clock = std::time::Instant::now();
-            for _ in 0..games {
-                let mut state = start.clone();
-                state.play_out_randomly(&mut rng);
-                std::hint::black_box(&state);
-            }
-            let rate = games as f64 / clock.elapsed().as_secs_f64();
-            eprintln!(
-                "y {size}: {rate:.0} random games/s, mean length {:.1}, mean branching {:.1}",
-                turns as f64 / sample as f64,
-                branching as f64 / turns as f64
-            );
-        }
-    }
 }

@@ -293,34 +293,3 @@ fn random_games_trace_and_end() {
         assert!(state.is_over());
     }
 }
-
-/// Random play's figures: `cargo test --release -p evomcts-games backgammon::tests::speed
-/// -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn speed() {
-    let (games, mut decisions, mut moves) = (20_000, 0usize, 0usize);
-    let mut rng = GameRng::seed_from_u64(1);
-    let mut buffer = Vec::new();
-    for _ in 0..2000 {
-        let mut state = BackgammonState::default();
-        state.play_out_randomly_observed(&mut rng, |s, _| {
-            decisions += 1;
-            s.legal_moves(&mut buffer);
-            moves += buffer.len();
-        });
-    }
-    let start = std::time::Instant::now();
-    let mut state = BackgammonState::default();
-    for _ in 0..games {
-        state.clone_from(&BackgammonState::default());
-        state.play_out_randomly(&mut rng);
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    eprintln!(
-        "backgammon: {:.1} decisions a game, {:.2} legal moves a decision, {:.0} random games a second",
-        decisions as f64 / 2000.0,
-        moves as f64 / decisions as f64,
-        games as f64 / seconds
-    );
-}
