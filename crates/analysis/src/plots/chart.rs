@@ -38,18 +38,43 @@ fn draw_error(path: &Path, message: impl ToString) -> PlotError {
 }
 
 /// What went wrong drawing a PNG, by its cause: the bitmap backend's own `Display` is its
-/// `Debug` (`ImageError(IoError(Custom { kind: Other, error: "No space left on device" }))`),
-/// so its I/O and encoding errors are unwrapped to their messages (`No space left on device`).
+/// `Debug` (`IOError(Custom { kind: Other, error: "No space left on device" })`), so its I/O
+/// errors are unwrapped to their messages (`No space left on device`).
 fn bitmap_error(error: &DrawingAreaErrorKind<plotters_bitmap::BitMapBackendError>) -> String {
     use plotters_bitmap::BitMapBackendError as Bitmap;
     match error {
         DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(cause)) => match cause {
             Bitmap::IOError(e) => e.to_string(),
-            Bitmap::ImageError(e) => e.to_string(),
             other => format!("{other:?}"),
         },
         other => other.to_string(),
     }
+}
+
+/// What went wrong encoding or writing a PNG, by its cause (`No space left on device`).
+fn png_error(error: &png::EncodingError) -> String {
+    match error {
+        png::EncodingError::IoError(e) => e.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Writes the 8-bit RGB pixels `rgb` of a `width`×`height` picture to `out` as a PNG, encoded
+/// as plotters' `image` encoder did: fast compression, adaptive filtering.
+fn write_png(
+    out: impl std::io::Write,
+    rgb: &[u8],
+    (width, height): (u32, u32),
+) -> Result<(), png::EncodingError> {
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    encoder.set_filter(png::FilterType::Sub);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(rgb)?;
+    writer.finish()
 }
 
 fn create_parent(path: &Path) -> Result<(), PlotError> {
@@ -73,21 +98,27 @@ pub fn save(figure: &impl Figure, png: &Path, svg: &Path) -> Result<(), PlotErro
         let path = path.display().to_string();
         move |source| PlotError::Io { path, source }
     };
-    let mut drawn = Ok(());
-    let written = evomcts_records::runfs::replace_with(png, |_, tmp| {
-        let root = TypesetBitmap::new(BitMapBackend::new(tmp, figure.size())).into_drawing_area();
-        drawn = root
-            .fill(&WHITE)
+    // Drawn into memory first: a figure that cannot be drawn leaves the old file untouched.
+    let size = figure.size();
+    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    {
+        let root =
+            TypesetBitmap::new(BitMapBackend::with_buffer(&mut rgb, size)).into_drawing_area();
+        root.fill(&WHITE)
             .and_then(|_| figure.draw(&root))
             .and_then(|_| root.present())
-            .map_err(|e| draw_error(png, bitmap_error(&e)));
+            .map_err(|e| draw_error(png, bitmap_error(&e)))?;
+    }
+    let mut encoded = Ok(());
+    let written = evomcts_records::runfs::replace_with(png, |file, _| {
+        encoded = write_png(file, &rgb, size).map_err(|e| draw_error(png, png_error(&e)));
         // Any failure keeps the old file: the temporary one is removed.
-        drawn
+        encoded
             .as_ref()
             .map(|_| ())
             .map_err(|e| std::io::Error::other(e.to_string()))
     });
-    drawn?;
+    encoded?;
     written.map_err(io(png))?;
     let text = svg_text(figure).map_err(|e| draw_error(svg, e))?;
     evomcts_records::runfs::write_atomically(svg, text.as_bytes()).map_err(io(svg))?;
@@ -670,16 +701,48 @@ mod tests {
         use plotters_bitmap::BitMapBackendError as Bitmap;
         let full = || std::io::Error::other("No space left on device");
         let wrap = |e| DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(e));
-        for error in [
-            wrap(Bitmap::ImageError(image::ImageError::IoError(full()))),
-            wrap(Bitmap::IOError(full())),
+        let path = Path::new("plots/x.png");
+        for shown in [
+            draw_error(path, png_error(&png::EncodingError::IoError(full()))),
+            draw_error(path, bitmap_error(&wrap(Bitmap::IOError(full())))),
         ] {
-            let shown = draw_error(Path::new("plots/x.png"), bitmap_error(&error)).to_string();
             assert_eq!(
-                shown,
+                shown.to_string(),
                 "plots/x.png: cannot draw the figure: No space left on device"
             );
         }
+        // As the encoder meets it: a writer whose disk is full.
+        struct Full;
+        impl std::io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("No space left on device"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let error = write_png(Full, &[255; 2 * 2 * 3], (2, 2)).unwrap_err();
+        assert_eq!(
+            draw_error(path, png_error(&error)).to_string(),
+            "plots/x.png: cannot draw the figure: No space left on device"
+        );
+    }
+
+    #[test]
+    fn the_png_holds_the_pixels_drawn() {
+        let (w, h) = (3u32, 2u32);
+        let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 37 % 256) as u8).collect();
+        let mut bytes = Vec::new();
+        write_png(&mut bytes, &rgb, (w, h)).unwrap();
+        let mut reader = png::Decoder::new(bytes.as_slice()).read_info().unwrap();
+        let mut back = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut back).unwrap();
+        assert_eq!((info.width, info.height), (w, h));
+        assert_eq!(
+            (info.color_type, info.bit_depth),
+            (png::ColorType::Rgb, png::BitDepth::Eight)
+        );
+        assert_eq!(&back[..info.buffer_size()], rgb.as_slice());
     }
 
     #[test]
