@@ -516,7 +516,11 @@ impl Game for BreakthroughState {
         for (index, &set) in sets.sources.iter().enumerate() {
             let n = set.count_ones();
             if pick < n {
-                return Some(self.action(nth_bit(set, pick), index / 2, index % 2));
+                return Some(self.action(
+                    crate::bits::nth_set_bit(set, pick),
+                    index / 2,
+                    index % 2,
+                ));
             }
             pick -= n;
         }
@@ -533,11 +537,7 @@ impl Game for BreakthroughState {
 
     /// 1 for the winner, 0 for the loser (0 each while the game goes on).
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {
@@ -594,14 +594,6 @@ impl Game for BreakthroughState {
     fn action_key(player: u8, _label: u8, mv: BreakthroughMove) -> u32 {
         u32::from(player) << 16 | u32::from(mv.0)
     }
-}
-
-/// The index of the `n`th set bit of `bits` (from the lowest; `n` below the count).
-fn nth_bit(mut bits: u64, n: u32) -> u32 {
-    for _ in 0..n {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros()
 }
 
 /// OpenSpiel's `breakthrough` with `rows` and `columns`: action id = the move; returns +1 to

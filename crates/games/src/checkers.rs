@@ -648,7 +648,11 @@ impl Game for CheckersState {
         for (direction, &set) in sets.sources.iter().enumerate() {
             let n = set.count_ones();
             if pick < n {
-                return Some(Self::action(nth_bit(set, pick), direction, sets.capture));
+                return Some(Self::action(
+                    crate::bits::nth_set_bit(set, pick),
+                    direction,
+                    sets.capture,
+                ));
             }
             pick -= n;
         }
@@ -703,14 +707,6 @@ impl Game for CheckersState {
     fn action_key(player: u8, _label: u8, mv: CheckersMove) -> u32 {
         u32::from(player) << 16 | u32::from(mv.0)
     }
-}
-
-/// The index of the `n`th set bit of `bits` (from the lowest; `n` below the count).
-fn nth_bit(mut bits: u64, n: u32) -> u32 {
-    for _ in 0..n {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros()
 }
 
 /// OpenSpiel's `checkers` with `rows` and `columns` (`egocentric` changes only observations):

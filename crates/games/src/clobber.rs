@@ -433,7 +433,7 @@ impl Game for ClobberState {
         for (direction, &set) in sets.iter().enumerate() {
             let n = set.count_ones();
             if pick < n {
-                return Some(Self::action(nth_bit(set, pick), direction));
+                return Some(Self::action(crate::bits::nth_set_bit(set, pick), direction));
             }
             pick -= n;
         }
@@ -450,11 +450,7 @@ impl Game for ClobberState {
 
     /// 1 for the winner, 0 for the loser (0 each while the game goes on).
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {
@@ -488,14 +484,6 @@ impl Game for ClobberState {
     fn action_key(player: u8, _label: u8, mv: ClobberMove) -> u32 {
         u32::from(player) << 16 | u32::from(mv.0)
     }
-}
-
-/// The index of the `n`th set bit of `bits` (from the lowest; `n` below the count).
-fn nth_bit(mut bits: u64, n: u32) -> u32 {
-    for _ in 0..n {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros()
 }
 
 /// OpenSpiel's `clobber` with `rows` and `columns`: action id = the move; returns +1 to the

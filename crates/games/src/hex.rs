@@ -385,27 +385,10 @@ fn nth_set_bit(bits: u128, k: u32) -> u32 {
     let low = bits as u64;
     let below = low.count_ones();
     if k < below {
-        nth_set_bit_64(low, k)
+        crate::bits::nth_set_bit(low, k)
     } else {
-        64 + nth_set_bit_64((bits >> 64) as u64, k - below)
+        64 + crate::bits::nth_set_bit((bits >> 64) as u64, k - below)
     }
-}
-
-fn nth_set_bit_64(mut bits: u64, mut k: u32) -> u32 {
-    let mut offset = 0;
-    loop {
-        let byte = (bits & 0xFF).count_ones();
-        if k < byte {
-            break;
-        }
-        k -= byte;
-        bits >>= 8;
-        offset += 8;
-    }
-    for _ in 0..k {
-        bits &= bits - 1;
-    }
-    offset + bits.trailing_zeros()
 }
 
 impl fmt::Display for HexState {
@@ -505,11 +488,7 @@ impl Game for HexState {
     }
 
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {

@@ -13,6 +13,7 @@
 //! no search and no run, and does no I/O.
 
 pub mod backgammon;
+mod bits;
 pub mod breakthrough;
 pub mod carcassonne;
 pub mod checkers;

@@ -500,11 +500,7 @@ impl Game for MaednState {
 
     /// 1 for the winner, 0 for the loser (0 each before the end).
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {

@@ -317,11 +317,7 @@ impl Game for NimState {
 
     /// 1 for the winner, 0 otherwise (and 0 each during the game).
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {

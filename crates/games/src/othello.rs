@@ -221,24 +221,6 @@ impl OthelloState {
     }
 }
 
-/// The `k`-th (from 0) set bit of `bits`, which has more than `k`.
-fn nth_set_bit(mut bits: u64, mut k: u32) -> u32 {
-    let mut offset = 0;
-    loop {
-        let byte = (bits & 0xFF).count_ones();
-        if k < byte {
-            break;
-        }
-        k -= byte;
-        bits >>= 8;
-        offset += 8;
-    }
-    for _ in 0..k {
-        bits &= bits - 1;
-    }
-    offset + bits.trailing_zeros()
-}
-
 impl fmt::Display for OthelloState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render())
@@ -330,7 +312,7 @@ impl Game for OthelloState {
             return Some(OthelloMove::PASS);
         }
         let pick = rng.gen_range(0..self.moves.count_ones());
-        Some(OthelloMove(nth_set_bit(self.moves, pick) as u8))
+        Some(OthelloMove(crate::bits::nth_set_bit(self.moves, pick) as u8))
     }
 
     fn decision_label(&self) -> u8 {

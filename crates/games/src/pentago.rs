@@ -272,24 +272,6 @@ fn has_row(stones: u64) -> bool {
     LINES.iter().any(|&line| line & !stones == 0)
 }
 
-/// The `k`-th (from 0) set bit of `bits`, which has more than `k`.
-fn nth_set_bit(mut bits: u64, mut k: u32) -> u32 {
-    let mut offset = 0;
-    loop {
-        let byte = (bits & 0xFF).count_ones();
-        if k < byte {
-            break;
-        }
-        k -= byte;
-        bits >>= 8;
-        offset += 8;
-    }
-    for _ in 0..k {
-        bits &= bits - 1;
-    }
-    offset + bits.trailing_zeros()
-}
-
 impl fmt::Display for PentagoState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render())
@@ -370,7 +352,7 @@ impl Game for PentagoState {
         }
         let empty = self.empty();
         let pick = rng.gen_range(0..empty.count_ones() * u32::from(ROTATIONS));
-        let bit = nth_set_bit(empty, pick / u32::from(ROTATIONS));
+        let bit = crate::bits::nth_set_bit(empty, pick / u32::from(ROTATIONS));
         let cell = u16::from(CELL[bit as usize]);
         Some(PentagoMove(
             cell * ROTATIONS + (pick % u32::from(ROTATIONS)) as u16,

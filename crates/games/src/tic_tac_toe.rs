@@ -238,11 +238,7 @@ impl Game for TicTacToeState {
 
     /// 1 for the player who made a line, 0 otherwise (a draw, or a game still going).
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {

@@ -301,28 +301,11 @@ fn nth_set_bit(bits: &Bits, mut k: u32) -> u16 {
     for (w, &word) in bits.iter().enumerate() {
         let count = word.count_ones();
         if k < count {
-            return (w * 64) as u16 + nth_set_bit_64(word, k) as u16;
+            return (w * 64) as u16 + crate::bits::nth_set_bit(word, k) as u16;
         }
         k -= count;
     }
     unreachable!("fewer set bits than asked for")
-}
-
-fn nth_set_bit_64(mut bits: u64, mut k: u32) -> u32 {
-    let mut offset = 0;
-    loop {
-        let byte = (bits & 0xFF).count_ones();
-        if k < byte {
-            break;
-        }
-        k -= byte;
-        bits >>= 8;
-        offset += 8;
-    }
-    for _ in 0..k {
-        bits &= bits - 1;
-    }
-    offset + bits.trailing_zeros()
 }
 
 impl fmt::Display for YState {
@@ -408,11 +391,7 @@ impl Game for YState {
     }
 
     fn scores(&self) -> [i32; 2] {
-        match self.winner {
-            Some(0) => [1, 0],
-            Some(_) => [0, 1],
-            None => [0, 0],
-        }
+        crate::bits::win_loss_scores(self.winner)
     }
 
     fn max_score(&self) -> f64 {
