@@ -1,7 +1,7 @@
 //! The first and reproduce commands of the documents run as written on a clean clone: the
 //! repository's committed tree (`git clone` of HEAD, so every committed run folder is there, as
-//! a new user finds it) gets each command of docs/new-game.md's "Try it" and of README's
-//! "Reproduce" line and Connect Four section, run in document order with the binary under
+//! a new user finds it) gets each command of docs/new-game.md's "Try it" and of README's quick
+//! start and "Reproduce" line, run in document order with the binary under
 //! test, and every one must succeed. The specs they name are scaled down in the clone first
 //! (simulations, games, generations, samples, sequences: [`SCALED`]), so the test checks the
 //! exact command lines, folders and spec files, not the budgets (the real runs take minutes to
@@ -18,12 +18,12 @@ fn root() -> &'static Path {
 /// The spans of documents whose commands must run as written: (file, first marker, end marker).
 const SPANS: [(&str, &str, &str); 3] = [
     ("docs/new-game.md", "## Try it", "What these runs measured"),
+    ("README.md", "## Quick start", "## Two commands"),
     (
         "README.md",
         "Reproduce: `evomcts evolve",
         "Fitness throughput",
     ),
-    ("README.md", "**Connect Four** (", "**OpenSpiel's games**"),
 ];
 
 /// The spec settings scaled down in the clone, and the value each gets.
