@@ -293,7 +293,7 @@ fn dots_and_boxes_has_no_win_among_siblings() {
 /// board, half of those with the swap rule.
 fn hex(seed: u64) -> HexState {
     let rows = 2 + (seed % 10) as u8;
-    let (columns, swap) = if seed / 10 % 3 == 0 {
+    let (columns, swap) = if (seed / 10).is_multiple_of(3) {
         (rows, seed / 30 % 2 == 1)
     } else {
         (2 + (seed / 30 % 10) as u8, false)
