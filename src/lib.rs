@@ -32,7 +32,16 @@ pub use evomcts_analysis as analysis;
 pub use evomcts_arena as arena;
 pub use evomcts_evolve as evolve;
 pub use evomcts_formula as formula;
-pub use evomcts_games as games;
+/// The game interface and every game: `evomcts-games` (the interface, Carcassonne, Pig, Connect
+/// Four, OpenSpiel's through `external`) and `evomcts-twins` (the fifteen native games that are
+/// OpenSpiel's), under one name.
+pub mod games {
+    pub use evomcts_games::*;
+    pub use evomcts_twins::{
+        backgammon, breakthrough, checkers, clobber, dots_and_boxes, gomoku, hex, maedn, mancala,
+        nim, othello, oware, pentago, tic_tac_toe, y,
+    };
+}
 pub use evomcts_league as league;
 pub use evomcts_portfolio as portfolio;
 pub use evomcts_records::{bounds, escape, note, progress, runfs, sequential, stats};

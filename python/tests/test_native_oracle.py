@@ -1,6 +1,6 @@
 """The native games of crates/games against OpenSpiel, move for move (issue 49).
 
-For every variant the oracle example prints (crates/games/examples/oracle_trace.rs), 1,000
+For every variant the oracle example prints (crates/twins/examples/oracle_trace.rs), 1,000
 seeded random trajectories are replayed in OpenSpiel and compared at every step: the player to
 move, the legal actions, the chance outcomes and their probabilities, that the game is not over,
 and at the end the returns (oracle_compare.py). It prints trajectories and steps compared per

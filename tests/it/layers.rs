@@ -7,14 +7,20 @@ use std::path::Path;
 /// Each layer crate, by folder, lowest first, and the evomcts crates it may use: those below it
 /// (ARCHITECTURE.md's map). The run crates are floors: records and run folders, the arena, job
 /// steps and the worker pool, leagues, evolution, validation, tuning, studies, portfolios, Slurm.
-const ALLOWED: [(&str, &[&str]); 14] = [
+const ALLOWED: [(&str, &[&str]); 15] = [
     ("games", &[]),
+    ("twins", &["evomcts-games"]),
     ("formula", &[]),
     ("search", &["evomcts-games", "evomcts-formula"]),
     ("records", &["evomcts-formula", "evomcts-search"]),
     (
         "arena",
-        &["evomcts-games", "evomcts-search", "evomcts-records"],
+        &[
+            "evomcts-games",
+            "evomcts-twins",
+            "evomcts-search",
+            "evomcts-records",
+        ],
     ),
     ("steps", &["evomcts-records", "evomcts-arena"]),
     (

@@ -8,28 +8,28 @@
 //! variant and an arm in each, and one that forgets something does not compile
 //! (docs/new-game.md).
 
-use evomcts_games::backgammon::{BackgammonRules, BackgammonState};
-use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
 use evomcts_games::carcassonne::GameState;
 use evomcts_games::carcassonne::Rules;
-use evomcts_games::checkers::{CheckersRules, CheckersState};
-use evomcts_games::clobber::{ClobberRules, ClobberState};
 use evomcts_games::connect_four::ConnectFourState;
-use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
 use evomcts_games::external::ExternalGame;
-use evomcts_games::gomoku::{GomokuRules, GomokuState};
-use evomcts_games::hex::{HexRules, HexState};
-use evomcts_games::maedn::{MaednRules, MaednState};
-use evomcts_games::mancala::MancalaState;
-use evomcts_games::nim::{NimRules, NimState};
-use evomcts_games::othello::OthelloState;
-use evomcts_games::oware::{OwareRules, OwareState};
-use evomcts_games::pentago::PentagoState;
 use evomcts_games::pig::{PigRules, PigState};
-use evomcts_games::tic_tac_toe::TicTacToeState;
-use evomcts_games::y::{YRules, YState};
 use evomcts_games::{Game, Objective};
 use evomcts_search::ControllerSpec;
+use evomcts_twins::backgammon::{BackgammonRules, BackgammonState};
+use evomcts_twins::breakthrough::{BreakthroughRules, BreakthroughState};
+use evomcts_twins::checkers::{CheckersRules, CheckersState};
+use evomcts_twins::clobber::{ClobberRules, ClobberState};
+use evomcts_twins::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
+use evomcts_twins::gomoku::{GomokuRules, GomokuState};
+use evomcts_twins::hex::{HexRules, HexState};
+use evomcts_twins::maedn::{MaednRules, MaednState};
+use evomcts_twins::mancala::MancalaState;
+use evomcts_twins::nim::{NimRules, NimState};
+use evomcts_twins::othello::OthelloState;
+use evomcts_twins::oware::{OwareRules, OwareState};
+use evomcts_twins::pentago::PentagoState;
+use evomcts_twins::tic_tac_toe::TicTacToeState;
+use evomcts_twins::y::{YRules, YState};
 use serde::{Deserialize, Serialize};
 
 use super::open_spiel::OpenSpielGame;

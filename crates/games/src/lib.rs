@@ -12,27 +12,11 @@
 //! Architecture invariant: this file (the interface) knows no game; the crate knows no formula,
 //! no search and no run, and does no I/O.
 
-pub mod backgammon;
-mod bits;
-pub mod breakthrough;
 pub mod carcassonne;
-pub mod checkers;
-pub mod clobber;
 pub mod connect_four;
-pub mod dots_and_boxes;
 pub mod external;
-pub mod gomoku;
-pub mod hex;
-pub mod maedn;
-pub mod mancala;
-pub mod nim;
 pub mod open_spiel_twin;
-pub mod othello;
-pub mod oware;
-pub mod pentago;
 pub mod pig;
-pub mod tic_tac_toe;
-pub mod y;
 
 use std::fmt::Debug;
 

@@ -23,8 +23,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// Houses per player.
 pub const HOUSES: u8 = 6;
@@ -345,7 +345,7 @@ impl OpenSpielTwin for MancalaState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
 
     fn play(pits: &[u8]) -> MancalaState {
         MancalaState::from_moves(pits).expect("the moves are legal")

@@ -1,7 +1,7 @@
 //! Backgammon's rules, edge by edge: the bar, bearing off, one die, doubles, the turn limit.
 
 use super::*;
-use crate::open_spiel_twin::trace;
+use evomcts_games::open_spiel_twin::trace;
 use rand::SeedableRng;
 
 fn legal(state: &BackgammonState) -> Vec<u16> {

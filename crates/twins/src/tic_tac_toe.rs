@@ -13,8 +13,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// Cells of the board.
 pub const CELLS: u8 = 9;
@@ -313,7 +313,7 @@ impl OpenSpielTwin for TicTacToeState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
 
     fn play(cells: &[u8]) -> TicTacToeState {
         TicTacToeState::from_moves(cells).expect("the moves are legal")

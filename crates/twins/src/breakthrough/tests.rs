@@ -1,7 +1,7 @@
 //! Breakthrough's rules case by case (positions, action ids and texts as OpenSpiel 2.0.2 gives them), its refusals, its random player and its traces.
 
 use super::*;
-use crate::open_spiel_twin::{move_of_action, trace};
+use evomcts_games::open_spiel_twin::{move_of_action, trace};
 
 fn rules(rows: u8, columns: u8) -> BreakthroughRules {
     BreakthroughRules::new(rows, columns).expect("valid rules")

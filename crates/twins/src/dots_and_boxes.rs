@@ -21,8 +21,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// The most rows, and the most columns, of boxes: every line fits a 128-bit board.
 pub const MAX_SIDE: u8 = 7;
@@ -446,7 +446,7 @@ impl OpenSpielTwin for DotsAndBoxesState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
 
     fn play(lines: &[u8]) -> DotsAndBoxesState {
         DotsAndBoxesState::from_moves(DotsAndBoxesRules::default(), lines).unwrap()

@@ -22,8 +22,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// OpenSpiel's default rows and columns.
 pub const DEFAULT_ROWS: u8 = 5;
@@ -519,7 +519,7 @@ impl OpenSpielTwin for ClobberState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::{move_of_action, trace};
+    use evomcts_games::open_spiel_twin::{move_of_action, trace};
 
     fn rules(rows: u8, columns: u8) -> ClobberRules {
         ClobberRules::new(rows, columns).expect("valid rules")

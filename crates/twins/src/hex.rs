@@ -24,8 +24,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// The fewest rows or columns a board may have: on one row (or column) OpenSpiel's hex lets
 /// neither player win.
@@ -564,7 +564,7 @@ impl OpenSpielTwin for HexState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
     use rand::SeedableRng;
 
     fn rules(rows: u8, columns: u8) -> HexRules {

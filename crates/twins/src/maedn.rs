@@ -35,8 +35,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, Objective};
 
 /// Faces of the die.
 pub const FACES: u8 = 6;
@@ -569,7 +569,7 @@ impl OpenSpielTwin for MaednState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
     use rand::SeedableRng;
 
     fn legal(state: &MaednState) -> Vec<u8> {

@@ -21,8 +21,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// The smallest board: one cell, on all three sides, so the first stone wins.
 pub const MIN_SIZE: u8 = 1;
@@ -457,7 +457,7 @@ impl OpenSpielTwin for YState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
     use rand::SeedableRng;
 
     fn rules(size: u8) -> YRules {

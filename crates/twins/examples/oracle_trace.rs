@@ -1,26 +1,26 @@
 //! Development aid until `evomcts oracle` exists: prints seeded random traces of a native game
 //! as JSON lines for python/tests/oracle_compare.py.
 //!
-//!     cargo run -q --release -p evomcts-games --example oracle_trace -- connect_four 1000 1 > t.jsonl
+//!     cargo run -q --release -p evomcts-twins --example oracle_trace -- connect_four 1000 1 > t.jsonl
 //!     python python/tests/oracle_compare.py t.jsonl
 
-use evomcts_games::backgammon::{BackgammonRules, BackgammonState};
-use evomcts_games::breakthrough::{BreakthroughRules, BreakthroughState};
-use evomcts_games::checkers::{CheckersRules, CheckersState};
-use evomcts_games::clobber::{ClobberRules, ClobberState};
 use evomcts_games::connect_four::ConnectFourState;
-use evomcts_games::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
-use evomcts_games::gomoku::{GomokuRules, GomokuState};
-use evomcts_games::hex::{HexRules, HexState};
-use evomcts_games::maedn::{MaednRules, MaednState};
-use evomcts_games::mancala::MancalaState;
-use evomcts_games::nim::{NimRules, NimState};
 use evomcts_games::open_spiel_twin::{trace, OpenSpielName, OpenSpielTwin};
-use evomcts_games::othello::OthelloState;
-use evomcts_games::oware::{OwareRules, OwareState};
-use evomcts_games::pentago::PentagoState;
-use evomcts_games::tic_tac_toe::TicTacToeState;
-use evomcts_games::y::{YRules, YState};
+use evomcts_twins::backgammon::{BackgammonRules, BackgammonState};
+use evomcts_twins::breakthrough::{BreakthroughRules, BreakthroughState};
+use evomcts_twins::checkers::{CheckersRules, CheckersState};
+use evomcts_twins::clobber::{ClobberRules, ClobberState};
+use evomcts_twins::dots_and_boxes::{DotsAndBoxesRules, DotsAndBoxesState};
+use evomcts_twins::gomoku::{GomokuRules, GomokuState};
+use evomcts_twins::hex::{HexRules, HexState};
+use evomcts_twins::maedn::{MaednRules, MaednState};
+use evomcts_twins::mancala::MancalaState;
+use evomcts_twins::nim::{NimRules, NimState};
+use evomcts_twins::othello::OthelloState;
+use evomcts_twins::oware::{OwareRules, OwareState};
+use evomcts_twins::pentago::PentagoState;
+use evomcts_twins::tic_tac_toe::TicTacToeState;
+use evomcts_twins::y::{YRules, YState};
 
 fn print_traces<G: OpenSpielTwin>(start: G, n: u64, seed: u64) {
     let name = start.open_spiel_name();

@@ -16,8 +16,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// The most piles a game may have.
 pub const MAX_PILES: usize = 16;
@@ -385,7 +385,7 @@ impl OpenSpielTwin for NimState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::{move_of_action, trace};
+    use evomcts_games::open_spiel_twin::{move_of_action, trace};
 
     fn rules(piles: &[u8], misere: bool) -> NimRules {
         NimRules::new(piles, misere).unwrap()

@@ -1,7 +1,7 @@
 //! Checkers' rules case by case (positions and action ids from OpenSpiel 2.0.2's random games), its refusals, its random player and its traces.
 
 use super::*;
-use crate::open_spiel_twin::{move_of_action, trace};
+use evomcts_games::open_spiel_twin::{move_of_action, trace};
 
 fn rules(rows: u8, columns: u8) -> CheckersRules {
     CheckersRules::new(rows, columns).expect("valid rules")

@@ -37,8 +37,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// The most houses a player may have: both rows fit the 16 bytes of a kept board.
 pub const MAX_HOUSES_PER_PLAYER: u8 = 8;
@@ -625,7 +625,7 @@ impl OpenSpielTwin for OwareState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
 
     fn default_board(seeds: [u8; 12], captured: [u8; 2], mover: usize) -> OwareState {
         OwareState::from_board(OwareRules::default(), &seeds, captured, mover)

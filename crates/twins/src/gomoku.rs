@@ -26,8 +26,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{Evaluation, Game, GameRng, Objective};
 
 /// The fewest rows, columns or stones in a row.
 pub const MIN_SIDE: u8 = 1;
@@ -551,7 +551,7 @@ impl OpenSpielTwin for GomokuState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_spiel_twin::trace;
+    use evomcts_games::open_spiel_twin::trace;
     use rand::SeedableRng;
 
     fn square(size: u8, connect: u8) -> GomokuRules {

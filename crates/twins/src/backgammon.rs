@@ -40,8 +40,8 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
-use super::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, Objective};
+use evomcts_games::open_spiel_twin::{OpenSpielName, OpenSpielParam, OpenSpielTwin};
+use evomcts_games::{AfterOutcome, ChanceOutcome, Evaluation, Game, GameRng, Objective};
 
 mod checkers;
 #[cfg(test)]
