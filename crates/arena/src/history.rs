@@ -8,7 +8,7 @@
 use super::choice::GameChoice;
 use evomcts_games::carcassonne::seed_string;
 use evomcts_games::{ChanceOutcome, Controller, Game, GameRng};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 /// A finished game of a game without a record type of its own. Told apart from other
@@ -103,7 +103,7 @@ pub fn play_history<G: Game>(
             record.turns[player] = record.turns[player].saturating_add(1);
         } else {
             state.chance_outcomes(&mut weighted);
-            let outcome = draw_weighted(&weighted, &mut chance)
+            let outcome = evomcts_games::draw_weighted(&weighted, &mut chance)
                 .ok_or_else(|| "a chance event with no outcome".to_string())?;
             state.apply_outcome(outcome).map_err(failed)?;
             record.outcomes.push(outcome);
@@ -111,27 +111,6 @@ pub fn play_history<G: Game>(
     }
     record.final_scores = state.scores();
     Ok(record)
-}
-
-/// An outcome's label drawn in proportion to the weights.
-fn draw_weighted(outcomes: &[ChanceOutcome], rng: &mut GameRng) -> Option<u8> {
-    let total: f64 = outcomes.iter().map(|o| o.weight).sum();
-    if total.is_nan() || total <= 0.0 {
-        return None;
-    }
-    let mut x = rng.gen::<f64>() * total;
-    for o in outcomes {
-        if x < o.weight {
-            return Some(o.label);
-        }
-        x -= o.weight;
-    }
-    // Rounding left `x` at the very top: the last outcome with a weight.
-    outcomes
-        .iter()
-        .rev()
-        .find(|o| o.weight > 0.0)
-        .map(|o| o.label)
 }
 
 /// Replays a history from `start`: each move and chance outcome in turn, checked legal, and

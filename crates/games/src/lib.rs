@@ -20,6 +20,8 @@ pub mod pig;
 
 use std::fmt::Debug;
 
+use rand::Rng;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -439,6 +441,28 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// all-moves-as-first statistics. A game has few enough distinct actions per game that
     /// a simulation's set of them stays small (Carcassonne: at most 72 moves a game).
     fn action_key(player: u8, label: u8, mv: Self::Move) -> u32;
+}
+
+/// An outcome's label drawn in proportion to the weights (`None` when no outcome has any): the
+/// one weighted draw of the histories (`arena::history`) and the oracle's traces.
+pub fn draw_weighted(outcomes: &[ChanceOutcome], rng: &mut GameRng) -> Option<u8> {
+    let total: f64 = outcomes.iter().map(|o| o.weight).sum();
+    if total.is_nan() || total <= 0.0 {
+        return None;
+    }
+    let mut x = rng.gen::<f64>() * total;
+    for o in outcomes {
+        if x < o.weight {
+            return Some(o.label);
+        }
+        x -= o.weight;
+    }
+    // Rounding left `x` at the very top: the last outcome with a weight.
+    outcomes
+        .iter()
+        .rev()
+        .find(|o| o.weight > 0.0)
+        .map(|o| o.label)
 }
 
 /// Anything that picks a move for the player to move. Search controllers implement this.

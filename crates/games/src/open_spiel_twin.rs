@@ -19,7 +19,7 @@
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use super::{ChanceOutcome, Game, GameRng};
+use super::{draw_weighted, ChanceOutcome, Game, GameRng};
 
 /// A parameter of an OpenSpiel game, as `pyspiel.load_game(name, {key: value})` takes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -175,15 +175,7 @@ fn chance_step<G: OpenSpielTwin>(
         .map(|o| (state.open_spiel_outcome(o.label), o.weight / total))
         .collect();
     chance.sort_by_key(|&(id, _)| id);
-    let mut pick = rng.gen::<f64>() * total;
-    let mut label = outcomes[outcomes.len() - 1].label;
-    for o in outcomes.iter() {
-        if pick < o.weight {
-            label = o.label;
-            break;
-        }
-        pick -= o.weight;
-    }
+    let label = draw_weighted(outcomes, rng).ok_or("a chance event without outcomes")?;
     let action = state.open_spiel_outcome(label);
     state
         .apply_outcome(label)
