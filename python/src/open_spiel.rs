@@ -19,11 +19,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use evomcts_games::external::{ExternalGame, ExternalPlayer, ExternalState};
 use evomcts_arena::open_spiel::{
     check_sizes, install_provider, shown, LoadedGame, OpenSpielGame, OpenSpielParam,
     OpenSpielProvider, OpenSpielSpec,
 };
+use evomcts_games::external::{ExternalGame, ExternalPlayer, ExternalState};
 use evomcts_search::{Agent, ControllerSpec};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -300,7 +300,9 @@ fn spiel_message(py: Python<'_>, e: &PyErr) -> String {
     let text = e.value(py).to_string();
     match text.split_once(". Available games are:") {
         Some((first, _)) => format!(
-            "{} (`python -c \"import pyspiel; print(pyspiel.registered_names())\"` lists them)",
+            "{} (`python -c \"import pyspiel; print(pyspiel.registered_names())\"` lists them; \
+             a game written in Python is registered when its module is imported: name the \
+             module in the spec, `OpenSpiel(name: ..., import: [\"module\"])`)",
             shown(first)
         ),
         None => shown(&text),
@@ -371,6 +373,7 @@ impl PySpielProvider {
             return Ok((game.clone_ref(py), *bound, *outcomes, *sum));
         }
         let pyspiel = pyspiel(py)?;
+        import_modules(py, spec)?;
         let loaded = with_stderr_silenced(py, || checked_game(py, &pyspiel, spec))?;
         let (game, bound, outcomes, sum) = loaded;
         self.games
@@ -379,6 +382,24 @@ impl PySpielProvider {
             .insert(key, (game.clone_ref(py), bound, outcomes, sum));
         Ok((game, bound, outcomes, sum))
     }
+}
+
+/// The modules of `spec`'s `import`, imported in order (a game written in Python registers
+/// itself with `pyspiel` when its module is imported); Python's reason when one fails.
+fn import_modules(py: Python<'_>, spec: &OpenSpielSpec) -> Result<(), String> {
+    for module in &spec.modules {
+        py.import(module.as_str()).map_err(|e| {
+            format!(
+                "OpenSpiel's `{}`: the spec's `import` names `{}`, which does not import here: \
+                 {} (a module of your own must be on Python's path: run from its folder, or \
+                 set PYTHONPATH)",
+                spec.shown(),
+                shown(module),
+                shown(&e.to_string())
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// `spec`'s game loaded, checked (its kind, `refusal`; its actions and length, `check_sizes`)
@@ -604,9 +625,12 @@ impl PyOpenSpielController {
     #[new]
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let parsed: ControllerSpec =
-            evomcts_records::bounds::parse_controller(spec, "<controller>", std::path::Path::new(""))
-                .map_err(raise)?;
+        let parsed: ControllerSpec = evomcts_records::bounds::parse_controller(
+            spec,
+            "<controller>",
+            std::path::Path::new(""),
+        )
+        .map_err(raise)?;
         let agent = parsed.build::<ExternalGame>(seed).map_err(raise)?;
         Ok(PyOpenSpielController {
             agent: Mutex::new(agent),
@@ -684,8 +708,7 @@ fn main(py: Python<'_>, argv: Vec<String>) -> i32 {
         .into();
     crate::stop::forget_pending();
     py.detach(move || {
-        let run =
-            std::panic::catch_unwind(|| evomcts::cli::command::main_embedded(python, args));
+        let run = std::panic::catch_unwind(|| evomcts::cli::command::main_embedded(python, args));
         run.unwrap_or_else(|payload| match crate::stop::stop_of(payload) {
             Ok(Stop::Failed(message)) => {
                 evomcts_records::note!("error: {message}");
@@ -705,6 +728,7 @@ fn open_spiel_refusal(name: &str) -> Option<String> {
     let spec = OpenSpielSpec {
         name: name.to_string(),
         params: Default::default(),
+        modules: Vec::new(),
     };
     OpenSpielGame::new(spec).start().err()
 }

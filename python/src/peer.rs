@@ -1,10 +1,10 @@
 //! Checks against OpenSpiel: evomcts's own Pig against OpenSpiel's `pig`, step by step on
 //! the same dice (`pig_rules_check`).
 
+use evomcts_arena::open_spiel::{OpenSpielGame, OpenSpielParam, OpenSpielSpec};
 use evomcts_games::external::{ExternalGame, ExternalMove};
 use evomcts_games::pig::{PigMove, PigRules, PigState};
 use evomcts_games::{Game, GameRng};
-use evomcts_arena::open_spiel::{OpenSpielGame, OpenSpielParam, OpenSpielSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
@@ -193,6 +193,7 @@ fn pig_rules_check<'py>(
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
+        modules: Vec::new(),
     });
     // As many games as a league may have.
     let max = evomcts_league::spec::MAX_LEAGUE_GAMES;

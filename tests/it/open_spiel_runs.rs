@@ -24,6 +24,7 @@ fn the_committed_open_spiel_league_reads_with_its_game_version_and_signed_scores
     let connect_four = OpenSpielGame::new(OpenSpielSpec {
         name: "connect_four".into(),
         params: Default::default(),
+        modules: Vec::new(),
     });
     assert_eq!(spec.game, GameChoice::OpenSpiel(connect_four));
     assert_eq!(games.len(), 120);

@@ -57,6 +57,13 @@ pub struct OpenSpielSpec {
     pub name: String,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, OpenSpielParam>,
+    /// Python modules the provider imports before it loads the game, in order (the spec's
+    /// `import` field): a game written in Python registers itself with `pyspiel` when its
+    /// module is imported (OpenSpiel's `open_spiel.python.games`, or a user's own module).
+    /// Named in the spec, they are imported wherever the spec is read: the driver and every
+    /// worker process.
+    #[serde(default, rename = "import", skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<String>,
 }
 
 /// A game parameter, typed as OpenSpiel types it (a `bool`, `int`, `double` or `string`).
@@ -120,6 +127,8 @@ struct ReadSpec {
     name: String,
     #[serde(default)]
     params: ReadParams,
+    #[serde(default, rename = "import")]
+    modules: Vec<String>,
 }
 
 /// Parameters as a file gives them: each name once, each value of a kind OpenSpiel takes, an
@@ -164,6 +173,7 @@ impl TryFrom<ReadSpec> for OpenSpielSpec {
         let spec = OpenSpielSpec {
             name: read.name,
             params: read.params.0,
+            modules: read.modules,
         };
         spec.check()?;
         Ok(spec)
@@ -183,12 +193,48 @@ fn check_name(what: &str, name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The most modules a spec's `import` may name.
+pub const MAX_MODULES: usize = 16;
+
+/// That every module of a spec's `import` is a Python module's dotted name (parts of letters,
+/// digits and `_`, none starting with a digit, at most [`MAX_NAME_CHARS`] in all), at most
+/// [`MAX_MODULES`] of them, none twice.
+fn check_modules(modules: &[String]) -> Result<(), String> {
+    if modules.len() > MAX_MODULES {
+        return Err(format!(
+            "import: {} modules named, at most {MAX_MODULES} allowed",
+            modules.len()
+        ));
+    }
+    for (k, module) in modules.iter().enumerate() {
+        let part_ok = |part: &str| {
+            part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && part.chars().next().is_some_and(|c| !c.is_ascii_digit())
+        };
+        if module.chars().count() > MAX_NAME_CHARS || !module.split('.').all(part_ok) {
+            return Err(format!(
+                "import: `{}` is not a Python module's name: expected dotted parts of letters, \
+                 digits and `_` (e.g. `open_spiel.python.games`), at most {MAX_NAME_CHARS} characters",
+                shown(module)
+            ));
+        }
+        if modules[..k].contains(module) {
+            return Err(format!(
+                "import: `{}` is named twice: name each module once",
+                shown(module)
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl OpenSpielSpec {
     /// That OpenSpiel can be given this spec: plain names ([`MAX_NAME_CHARS`]), ints in C++'s
     /// `int` range (OpenSpiel's parameters are `int`), finite floats. The message names the
     /// parameter and what is allowed.
     pub fn check(&self) -> Result<(), String> {
         check_name("game name", &self.name)?;
+        check_modules(&self.modules)?;
         for (name, value) in &self.params {
             check_name("parameter", name)?;
             let name = shown(name);
@@ -498,6 +544,35 @@ mod tests {
         assert!(err.to_string().contains("rows"), "{err}");
     }
 
+    #[test]
+    fn a_spec_names_the_python_modules_to_import_and_they_are_checked() {
+        let games = r#"(name: "python_tic_tac_toe", import: ["open_spiel.python.games"])"#;
+        let s = spec(games);
+        assert_eq!(s.modules, ["open_spiel.python.games"]);
+        // The game is written as OpenSpiel writes it; the modules are kept in records.
+        assert_eq!(s.to_string(), "python_tic_tac_toe");
+        let json = serde_json::to_string(&OpenSpielGame::new(s.clone())).unwrap();
+        assert_eq!(
+            json,
+            r#"{"name":"python_tic_tac_toe","import":["open_spiel.python.games"]}"#
+        );
+        assert_eq!(serde_json::from_str::<OpenSpielSpec>(&json).unwrap(), s);
+        assert_ne!(s, spec(r#"(name: "python_tic_tac_toe")"#));
+        for (bad, says) in [
+            (r#"["os; rm -rf /"]"#, "is not a Python module's name"),
+            (r#"["a..b"]"#, "is not a Python module's name"),
+            (r#"["9lives"]"#, "is not a Python module's name"),
+            (r#"[""]"#, "is not a Python module's name"),
+            (r#"["m", "m"]"#, "`m` is named twice"),
+        ] {
+            let err = refusal(&format!(r#"(name: "g", import: {bad})"#));
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+        let many: Vec<String> = (0..=MAX_MODULES).map(|k| format!("\"m{k}\"")).collect();
+        let err = refusal(&format!(r#"(name: "g", import: [{}])"#, many.join(",")));
+        assert!(err.contains("at most 16 allowed"), "{err}");
+    }
+
     fn refusal(text: &str) -> String {
         ron::from_str::<OpenSpielSpec>(text)
             .unwrap_err()
@@ -574,6 +649,7 @@ mod tests {
                 OpenSpielParam::Text(path.display().to_string()),
             )]
             .into(),
+            modules: Vec::new(),
         };
         let fifo = dir.join("fifo");
         let made = std::process::Command::new("mkfifo")
@@ -606,6 +682,7 @@ mod tests {
                 OpenSpielParam::Text(format!("\u{202e}\u{7}{}", "x".repeat(100_000))),
             )]
             .into(),
+            modules: Vec::new(),
         });
         let text = odd.to_string();
         assert!(
