@@ -100,7 +100,7 @@ fn simplify_keeps_choices_on_the_grammars_formulas() {
         let grammar = Grammar::from_ron(&std::fs::read_to_string(&file).unwrap(), name).unwrap();
         let mut rng = Pcg64Mcg::seed_from_u64(seed as u64);
         let mut formula = Formula::uct();
-        for i in 0..200 {
+        for i in 0..100 {
             if i % 20 == 0 {
                 let depth = rng.gen_range(0..=grammar.depth_cap());
                 formula = random_formula(&grammar, depth, &mut rng);
@@ -111,8 +111,8 @@ fn simplify_keeps_choices_on_the_grammars_formulas() {
         }
     }
     assert!(
-        beyond_canonical >= 10,
-        "only {beyond_canonical} of 600 formulas simplified beyond the canonical form"
+        beyond_canonical >= 5,
+        "only {beyond_canonical} of 300 formulas simplified beyond the canonical form"
     );
 }
 

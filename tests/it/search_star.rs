@@ -163,12 +163,23 @@ fn positions_with_unplaceable(
 /// stack (lines that stop early) and unplaceable draws, under both unplaceable-tile rules.
 #[test]
 fn depth_three_near_the_end_equals_expectimax() {
+    depth_three_near_the_end(3);
+}
+
+/// [`depth_three_near_the_end_equals_expectimax`] on 12 positions a rule.
+#[test]
+#[ignore = "heavy tier (a minute): .ci/run runs it with `cargo test -- --ignored`"]
+fn depth_three_near_the_end_equals_expectimax_on_twelve_positions() {
+    depth_three_near_the_end(12);
+}
+
+fn depth_three_near_the_end(count: usize) {
     for unplaceable in [Unplaceable::Discard, Unplaceable::BottomOfStack] {
         let rules = Rules {
             unplaceable,
             ..Rules::default()
         };
-        let positions = positions_under(rules, 12, 44, 63..70);
+        let positions = positions_under(rules, count, 44, 63..70);
         let (star, plain) = compare(&positions, 3, Evaluation::ScoreDifference);
         assert!(
             star.iter().all(|&n| n < plain),
@@ -181,14 +192,28 @@ fn depth_three_near_the_end_equals_expectimax() {
 /// at depth 3, nested chance nodes under the official rule).
 #[test]
 fn unplaceable_draws_equal_expectimax() {
+    unplaceable_draws(1);
+}
+
+/// [`unplaceable_draws_equal_expectimax`] on 4 positions a rule, and at depth 3.
+#[test]
+#[ignore = "heavy tier (a minute): .ci/run runs it with `cargo test -- --ignored`"]
+fn unplaceable_draws_equal_expectimax_on_four_positions_and_at_depth_three() {
+    unplaceable_draws(4);
+}
+
+fn unplaceable_draws(count: usize) {
     for unplaceable in [Unplaceable::Discard, Unplaceable::BottomOfStack] {
         let rules = Rules {
             unplaceable,
             ..Rules::default()
         };
-        let positions = positions_with_unplaceable(rules, 4, 88, 64, usize::MAX);
-        assert_eq!(positions.len(), 4, "{unplaceable:?}: too few positions");
+        let positions = positions_with_unplaceable(rules, count, 88, 64, usize::MAX);
+        assert_eq!(positions.len(), count, "{unplaceable:?}: too few positions");
         compare(&positions, 2, Evaluation::ScoreDifference);
+        if count < 4 {
+            continue;
+        }
         // Depth 3 follows discards through nested chance nodes under the official rule (the
         // other rule renormalises at every depth, covered near the end of games). Such positions
         // come early in a game, when the board is small and the tree affordable.
@@ -439,6 +464,7 @@ fn the_controller_is_send_and_deterministic() {
 /// nodes. Any change to the tree, the move order, the bounds arithmetic or the node count
 /// shows here.
 #[test]
+#[ignore = "heavy tier (20 s): .ci/run runs it with `cargo test -- --ignored`"]
 fn results_recorded_on_seeded_positions_are_unchanged() {
     let discard = Rules::default();
     let bottom = Rules {

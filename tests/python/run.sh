@@ -37,7 +37,7 @@ if [ -x "$BIN" ]; then
 fi
 # The oracle of python/tests/test_native_oracle.py: the native games' traces, compared there with
 # OpenSpiel's games move for move.
-(cd "$ROOT" && cargo build --quiet --release -p evomcts-twins --example oracle_trace)
+(cd "$ROOT" && cargo build --quiet --release -p evomcts-twins --features oracle --example oracle_trace)
 EVOMCTS_ORACLE=${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/oracle_trace
 export EVOMCTS_ORACLE
 # From outside the repository, so `import evomcts` finds the installed package, not python/.

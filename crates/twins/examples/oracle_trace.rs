@@ -1,7 +1,7 @@
 //! Development aid until `evomcts oracle` exists: prints seeded random traces of a native game
 //! as JSON lines for python/tests/oracle_compare.py.
 //!
-//!     cargo run -q --release -p evomcts-twins --example oracle_trace -- connect_four 1000 1 > t.jsonl
+//!     cargo run -q --release -p evomcts-twins --features oracle --example oracle_trace -- connect_four 1000 1 > t.jsonl
 //!     python python/tests/oracle_compare.py t.jsonl
 
 use evomcts_games::connect_four::ConnectFourState;
