@@ -66,7 +66,7 @@ pub enum LeagueError {
     Folder(String),
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
-    #[error("entrant `{name}` is a person, whose moves come from `evomcts play` or a game's record, and none came before the game ended; a league plays controllers only")]
+    #[error("entrant `{name}` is a person, and none of their moves came before the game ended: a league plays controllers only; a person's game is played by `evomcts play` and played again with the moves of its record")]
     Unfinished { name: String },
     #[error("game {game}: {source}")]
     Game { game: GameId, source: PlayError },

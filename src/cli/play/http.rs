@@ -143,6 +143,7 @@ fn read_head(stream: &mut impl Read) -> Result<(Vec<u8>, Vec<u8>), Refusal> {
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        204 => "No Content",
         400 => "Bad Request",
         403 => "Forbidden",
         404 => "Not Found",
@@ -163,11 +164,18 @@ pub fn write_response(
     content_type: &str,
     body: &[u8],
 ) -> std::io::Result<()> {
+    // A 204 has neither a body nor its length.
+    let (kind, length) = match status {
+        204 => (String::new(), String::new()),
+        _ => (
+            format!("Content-Type: {content_type}\r\n"),
+            format!("Content-Length: {}\r\n", body.len()),
+        ),
+    };
     let head = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-        reason(status),
-        body.len()
+        "HTTP/1.1 {status} {}\r\n{kind}{length}Cache-Control: no-store\r\n\
+         X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        reason(status)
     );
     stream.write_all(head.as_bytes())?;
     stream.write_all(body)?;

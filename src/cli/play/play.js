@@ -21,7 +21,8 @@
     byId('board').textContent = view.board === null || view.board === undefined
       ? '(this game draws no picture of its positions)' : view.board;
     var moves = byId('moves');
-    moves.textContent = '';
+    moves.textContent = view.result ? '(none: the game is over)'
+      : view.your_turn ? '' : '(the controller is to move)';
     (view.moves || []).forEach(function (m) {
       var button = document.createElement('button');
       button.type = 'button';

@@ -1,6 +1,7 @@
 //! The server of `play --serve`: a listener on this machine, a thread per connection (at most
 //! [`MAX_CONNECTIONS`] at a time), and the routes of the page: `GET /` (the page), `GET
-//! /report.css` and `GET /play.js` (its style and script), `GET /state?after=V` (the game as
+//! /report.css` and `GET /play.js` (its style and script; `GET /favicon.ico`, which
+//! browsers ask for, has no content), `GET /state?after=V` (the game as
 //! JSON, once its version is past V: the page waits there for the controller's answer) and
 //! `POST /move` (the person's move, its body a move's letters or notation, as typed at the
 //! terminal). The game itself runs on the main thread, which publishes each position on the
@@ -206,6 +207,8 @@ fn route(request: &Request, site: &Site) -> Answer {
             site.script.as_bytes().to_vec(),
         ),
         ("GET", "/state") => state(request, &site.board),
+        // Browsers ask for it unbidden: nothing, and no error in their console.
+        ("GET", "/favicon.ico") => (204, "image/x-icon", Vec::new()),
         ("POST", "/move") => play(&request.body, site),
         (_, "/" | "/report.css" | "/play.js" | "/state" | "/move") => text(
             405,
