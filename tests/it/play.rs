@@ -149,6 +149,69 @@ fn a_piped_game_of_connect_four_is_recorded_and_replay_and_report_read_it() {
     assert_eq!(moves_recorded(&again), played);
 }
 
+/// Carcassonne, recorded by its referee: the controller's root statistics are kept with each of
+/// its decisions (as a league's `search_detail`), `replay` plays the person's moves again from
+/// the record, and `analyse` repeats the controller's search but not the person's.
+#[test]
+fn a_piped_game_of_carcassonne_keeps_the_controllers_searches() {
+    let dir = scratch("play", "carcassonne");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "--game",
+        "Carcassonne",
+        "--opponent",
+        "Mcts(sims: 20)",
+        "--top",
+        "3",
+    ];
+    let out = play(&[&args[..], &["--out", d]].concat(), &"a\n".repeat(100));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("tile to place: "), "{stdout}");
+    let games = read_records(&record_path(&dir)).unwrap().games;
+    let PlayedGame::Carcassonne(record) = &games[0].game else {
+        panic!("Carcassonne is recorded by its referee");
+    };
+    assert_eq!(moves_played(&stdout).len(), record.moves.len());
+    assert!(games[0].search[0].is_empty(), "no search of the person's");
+    assert_eq!(games[0].search[1].len(), usize::from(record.turns[1]));
+    let (verified, _) = evomcts_ok(&["replay", d, "--quiet"]);
+    assert!(
+        verified.contains("1 games replayed, 1 reproduced"),
+        "{verified}"
+    );
+    let (analysed, _) = evomcts_ok(&[
+        "analyse",
+        d,
+        "--game",
+        "0",
+        "--turn",
+        "2",
+        "--controller",
+        "UCT 20",
+    ]);
+    assert!(
+        analysed.contains("the league's record of this decision holds the same numbers"),
+        "{analysed}"
+    );
+    let refused = evomcts(&[
+        "analyse",
+        d,
+        "--game",
+        "0",
+        "--turn",
+        "1",
+        "--controller",
+        "you",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("`you` is a person"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
 #[test]
 fn bad_input_is_answered_and_asked_again() {
     let dir = scratch("play", "bad-input");

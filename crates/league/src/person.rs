@@ -45,13 +45,16 @@ pub fn controller_name(spec: &ControllerSpec) -> String {
 
 /// The league of a person against `opponent` (a controller whose files are already read, see
 /// `runfs::resolve_controller`) named `name`, at `game`, every seed from `seed`: the
-/// person first, one game per match. An error names the spec's field and what is wrong, as a
+/// person first, one game per match. A Carcassonne league records the `top` most visited root
+/// children of every search (`search_detail`, which leagues keep for Carcassonne only), for
+/// the report's viewer and `analyse`. An error names the spec's field and what is wrong, as a
 /// league's spec file would.
 pub fn person_league(
     game: GameChoice,
     opponent: ControllerSpec,
     name: &str,
     seed: u64,
+    top: u16,
 ) -> Result<LeagueSpec, (String, String)> {
     let mut spec = LeagueSpec {
         name: "play".into(),
@@ -62,7 +65,11 @@ pub fn person_league(
         rules: Rules::default(),
         bonus: BonusRules::default(),
         es_detail: EsDetail::Summary,
-        search_detail: SearchDetail::Off,
+        search_detail: if game.is_carcassonne() {
+            SearchDetail::RootChildren(top)
+        } else {
+            SearchDetail::Off
+        },
         controllers: vec![
             Entrant {
                 name: PERSON.into(),

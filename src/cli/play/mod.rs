@@ -19,6 +19,7 @@ use evomcts::escape;
 use evomcts::league::person::{
     check_new_folder, controller_name, person_job, person_league, record_game,
 };
+use evomcts::league::spec::MAX_RECORDED_ROOT_CHILDREN;
 use evomcts::league::{play_league_game_with, GameJob, LeagueError, LeagueSpec};
 use evomcts::search::ControllerSpec;
 use std::path::{Path, PathBuf};
@@ -48,7 +49,8 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Root children of the controller's search shown after each of its moves, most visited
-    /// first.
+    /// first (1 to 64); a Carcassonne game records them with each decision, as a league's
+    /// `search_detail` does, for the report's viewer and `analyse`.
     #[arg(long, default_value_t = 5)]
     top: usize,
     #[command(flatten)]
@@ -61,8 +63,8 @@ pub struct PlayArgs {
     serve: Option<String>,
 }
 
-/// The most root children `--top` may show.
-const MAX_TOP: u64 = 100;
+/// The most root children `--top` may show: as many as a league records.
+const MAX_TOP: u64 = MAX_RECORDED_ROOT_CHILDREN as u64;
 
 /// A front end for the person: their moves, and the end of the game shown.
 trait Front: MoveSource {
@@ -124,12 +126,15 @@ fn setup(args: &PlayArgs) -> Result<Setup> {
         .map_err(|why| anyhow!("--game: {why}"))?;
     let opponent = opponent(&args.opponent)?;
     let name = controller_name(&opponent);
+    // `--top` is at most MAX_RECORDED_ROOT_CHILDREN, checked first.
+    let top = u16::try_from(args.top).unwrap_or(MAX_RECORDED_ROOT_CHILDREN);
     let spec =
-        person_league(game, opponent, &name, args.seed).map_err(|(field, message)| match field
-            .strip_prefix("controllers[1].spec")
-        {
-            Some(_) => anyhow!("--opponent: {message}"),
-            None => anyhow!("--game: {field}: {message}"),
+        person_league(game, opponent, &name, args.seed, top).map_err(|(field, message)| {
+            if field.starts_with("controllers[1].spec") {
+                anyhow!("--opponent: {message}")
+            } else {
+                anyhow!("--game: {field}: {message}")
+            }
         })?;
     spec.game
         .check_builds(&spec.controllers[1].spec)
