@@ -135,7 +135,7 @@ fn print_analysis(
     match &analysis.search {
         Some(search) => out!(
             "\n{}",
-            search_table(&who, search, analysis.played, analysis.chosen).to_text()
+            search_table(&who, search, &analysis.played, &analysis.chosen).to_text()
         )?,
         None => outln!("{who} chose {} (it does not search)", analysis.chosen)?,
     }
@@ -148,8 +148,8 @@ fn print_analysis(
             search_table(
                 &format!("recorded for {}", escape::terminal(mover)),
                 recorded,
-                analysis.played,
-                analysis.played
+                &analysis.played,
+                &analysis.played
             )
             .to_text()
         )?,

@@ -38,7 +38,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
             PathBuf::from("quick.ron"),
         ),
     };
-    let out = match args.run.out {
+    let out = match args.run.out.out {
         Some(out) => out,
         None => {
             let folder = runfs::default_folder("runs", &spec_path).map_err(anyhow::Error::msg)?;

@@ -1,5 +1,6 @@
 //! `evomcts replay`: plays every recorded game of a run again from its seeds and checks that
-//! it reproduces move for move; `--list` lists the games with their number K; `--game K` shows
+//! it reproduces move for move (a person's moves, in a game of `evomcts play`, from the
+//! record); `--list` lists the games with their number K; `--game K` shows
 //! one game turn by turn.
 
 use anyhow::{bail, Result};
@@ -14,7 +15,7 @@ use evomcts::games::carcassonne::{replay_observed, GameState, ReplayStep, Reveal
 use evomcts::league::report::TextTable;
 use evomcts::league::run::GameProgress;
 use evomcts::league::{
-    divergence, load_runs, play_league_game, schedule, GameRow, LeagueGame, LeagueSpec,
+    divergence, load_runs, replay_league_game, schedule, GameRow, LeagueGame, LeagueSpec,
 };
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -97,7 +98,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         // The moves shown are legal (the replay checks each); whether the record is the
         // game its seeds play is checked as `replay` of the folder checks it.
-        let again = play_league_game(&spec, &game.job, &spec.hash())?;
+        let again = replay_league_game(&spec, game, &spec.hash())?;
         if let Some(d) = divergence(game, &again) {
             bail!(
                 "{}: the record shown does not reproduce: {d}",
@@ -121,7 +122,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             .par_iter()
             .filter_map(|recorded| {
                 let started = Instant::now();
-                let again = play_league_game(&spec, &recorded.job, &hash);
+                let again = replay_league_game(&spec, recorded, &hash);
                 if let Ok(mut p) = progress.lock() {
                     p.finished(recorded.id(), started.elapsed().as_secs_f64());
                 }

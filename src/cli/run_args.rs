@@ -8,6 +8,7 @@
 //!
 //! | set | flags | commands |
 //! | --- | --- | --- |
+//! | [`OutArg`] | `--out` | `play` |
 //! | [`ThreadsArg`] | `--threads` | `exact`, `check-fingerprints`, `validate bandit` |
 //! | [`ThreadsArg`], [`QuietArg`] | `--threads`, `--quiet` | `pareto`, `replay`, `replicate`, `step-worker` |
 //! | [`RunFolderArgs`], [`QuietArg`] | `--out`, `--resume`, `--threads`, `--quiet` | `league`, `portfolio` |
@@ -43,13 +44,20 @@ impl QuietArg {
     }
 }
 
-/// The folder of a run and its threads: `--out`, `--resume`, `--threads`.
+/// `--out`, the folder of a run.
 #[derive(Args, Clone, Debug)]
-pub struct RunFolderArgs {
+pub struct OutArg {
     /// Folder of the run [default: runs/<spec file name> for a league, populations/<spec
     /// name> for an evolution]. One process at a time works in a folder.
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// The folder of a run and its threads: `--out`, `--resume`, `--threads`.
+#[derive(Args, Clone, Debug)]
+pub struct RunFolderArgs {
+    #[command(flatten)]
+    pub out: OutArg,
     /// Continue an interrupted run in its folder.
     #[arg(long)]
     pub resume: bool,
@@ -60,7 +68,7 @@ pub struct RunFolderArgs {
 impl RunFolderArgs {
     /// `--out`, or else `default`.
     pub fn out_or(&self, default: impl FnOnce() -> PathBuf) -> PathBuf {
-        self.out.clone().unwrap_or_else(default)
+        self.out.out.clone().unwrap_or_else(default)
     }
 }
 

@@ -353,12 +353,8 @@ def check_evolution(driver, run, shots):
     check_screenshot(driver, os.path.join(shots, "evolution.png"), "evolution report", 10)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--league", required=True)
-    parser.add_argument("--evolution", required=True)
-    parser.add_argument("--shots", required=True)
-    args = parser.parse_args()
+def start_driver():
+    """Headless Chromium with the error trap in every page it opens."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -366,9 +362,19 @@ def main():
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ERROR_TRAP})
+    print("browser:", driver.capabilities.get("browserVersion"))
+    return driver
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--league", required=True)
+    parser.add_argument("--evolution", required=True)
+    parser.add_argument("--shots", required=True)
+    args = parser.parse_args()
+    driver = start_driver()
     try:
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ERROR_TRAP})
-        print("browser:", driver.capabilities.get("browserVersion"))
         check_league(driver, args.league, args.shots)
         check_evolution(driver, args.evolution, args.shots)
     finally:

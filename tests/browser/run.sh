@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser test of .ci/run: `evomcts report` pages opened in headless Chromium.
+# The browser test of .ci/run: `evomcts report` pages and the page of `evomcts play --serve` opened in headless Chromium.
 #
 # Run it locally (as root, or with Chromium, chromium-driver and python3-selenium installed):
 #
@@ -12,7 +12,10 @@
 # game viewer to a turn with the arrow keys, the buttons and the slider and compares the
 # scores shown with the game's record, compares the root statistics shown at a turn with
 # games.jsonl, opens a turn from its address (#turn=T), checks that no page logged a JavaScript
-# error, and that screenshots are not blank. Screenshots stay in the printed work folder.
+# error, and that screenshots are not blank. Last, it plays a whole game of Connect Four
+# against an evolved formula through the page of `evomcts play --serve` (tests/browser/play.py)
+# and checks the recorded folder with `evomcts replay`. Screenshots stay in the printed work
+# folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "${1:-target/release/evomcts}")
@@ -73,3 +76,21 @@ rm -rf "$W/carcassonne-demo/report" "$W/carcassonne-demo/plots"
 "$BIN" report "$W/carcassonne-demo" >/dev/null
 mkdir -p "$W/quick-shots"
 "$PY" tests/browser/check.py --league "$W/quick" --evolution "$W/carcassonne-demo" --shots "$W/quick-shots"
+
+# `evomcts play --serve`: a person's game of Connect Four against an evolved formula (the
+# committed Connect Four champion, named by its file as a league names it), played through the
+# page by always clicking the leftmost open column (tests/browser/play.py), then the recorded
+# folder read back with `evomcts replay`. The server stays until it is stopped here.
+"$BIN" play --serve --seed 3 --out "$W/play" \
+    --opponent 'Mcts(sims: 50, selection: FormulaFile("populations/connect-four/champion.txt"))' \
+    >"$W/play.out" 2>"$W/play.err" &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 1 200); do
+    grep -q '^open http' "$W/play.out" && break
+    kill -0 "$SERVER" 2>/dev/null || { cat "$W/play.err"; exit 1; }
+    sleep 0.05
+done
+URL=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$W/play.out" | head -n 1)
+"$PY" tests/browser/play.py --url "$URL" --run "$W/play" --bin "$BIN" --shots "$W"
+kill "$SERVER"

@@ -42,6 +42,7 @@ mod league;
 mod open_spiel_runs;
 mod outputs;
 mod pig_runs;
+mod play;
 mod portfolio;
 mod portfolio_slurm;
 mod presets;

@@ -226,7 +226,7 @@ fn the_analyse_table_shows_the_features_only_when_computed() {
         let mut controller = MctsController::new(&reading(formula, 50), 1).unwrap();
         let chosen = controller.try_choose_move(state).unwrap();
         let summary = SearchSummary::Mcts(controller.root_summary(5).unwrap());
-        search_table("decision", &summary, chosen, chosen)
+        search_table("decision", &summary, &chosen, &chosen)
     };
     let with = table("Q + 0.1*(H - M*F)");
     assert_eq!(

@@ -1,14 +1,18 @@
 //! Playing one game between two controller specs, whichever game, and replaying a Pig record.
+//! A seat may instead be played by a [`MoveSource`] (`source.rs`): a person, or a person's
+//! recorded moves.
 
 use super::choice::{GameChoice, GameTask, RecordKind};
 use super::history::{play_history, replay_history, ReplayError, Step};
 use super::record::{PigRecord, PlayedGame};
+use super::source::{MoveSource, NoSource, Sitter};
 use evomcts_games::carcassonne::{play_game, GameError, GameState, Move, Rules};
 use evomcts_games::pig::{PigError, PigMove, PigRules, PigState};
 use evomcts_games::{Controller, Game, GameRng};
 use evomcts_search::mcts::EsDecisionRecord;
 use evomcts_search::{Agent, ControllerSpec, SearchSummary};
 use rand::SeedableRng;
+use std::cell::RefCell;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
@@ -22,6 +26,9 @@ pub enum PlayError {
     /// A game without an error type of its own here refused a move or an outcome.
     #[error("{0}")]
     Game(String),
+    /// The [`MoveSource`] of seat `seat` gave no move before the game ended.
+    #[error("seat {seat}: no move came from outside the searches before the game ended")]
+    Unfinished { seat: usize },
 }
 
 /// One game and what each seat's controller recorded while playing it.
@@ -34,43 +41,128 @@ pub struct SeatedPlay {
     pub searches: [Vec<(usize, SearchSummary<Move>)>; 2],
 }
 
-/// A controller in its seat, keeping the summaries of its searches when asked.
-struct Seat<G: Game> {
-    agent: Box<dyn Agent<G>>,
+/// What both seats of a game share: the source of a [`Sitter::Source`] seat, and the seat
+/// whose source had no move. The play loops cannot be stopped by a controller, so from then
+/// on both seats play the game's random moves (quick, as a rollout is) and the game is thrown
+/// away.
+struct Table<'s, S> {
+    source: &'s mut S,
+    stopped: Option<usize>,
+    /// The random moves after a stop.
+    rng: GameRng,
+}
+
+impl<S> Table<'_, S> {
+    fn random<G: Game>(&mut self, state: &G) -> G::Move {
+        // At a decision the random player always has a move; were it ever missing, the
+        // placeholder move is refused by the game as an error, not a panic.
+        state.random_move(&mut self.rng).unwrap_or_default()
+    }
+}
+
+/// A seat: a controller, keeping the summaries of its searches when asked, or the table's
+/// source.
+struct Seat<'t, 's, G: Game, S> {
+    seat: usize,
+    /// `None`: the source plays this seat.
+    agent: Option<Box<dyn Agent<G>>>,
     /// Root children kept per decision; `None`: nothing is kept.
     top: Option<usize>,
     searches: Vec<(usize, SearchSummary<G::Move>)>,
+    table: &'t RefCell<Table<'s, S>>,
 }
 
-impl<G: Game> Seat<G> {
+impl<'t, 's, G: Game, S: MoveSource> Seat<'t, 's, G, S> {
     fn build(
-        spec: &ControllerSpec,
+        sitter: Sitter,
         seed: u64,
         seat: usize,
         top: Option<usize>,
+        table: &'t RefCell<Table<'s, S>>,
     ) -> Result<Self, PlayError> {
-        let agent = spec.build::<G>(seed).map_err(|e| PlayError::Controller {
-            seat,
-            message: e.to_string(),
-        })?;
+        let agent = match sitter {
+            Sitter::Controller(spec) => {
+                Some(spec.build::<G>(seed).map_err(|e| PlayError::Controller {
+                    seat,
+                    message: e.to_string(),
+                })?)
+            }
+            Sitter::Source => None,
+        };
         Ok(Seat {
+            seat,
             agent,
             top,
             searches: Vec::new(),
+            table,
         })
+    }
+
+    /// Both seats for `sitters`, each controller seeded with its seat's seed.
+    fn both(
+        sitters: [Sitter; 2],
+        seat_seeds: [u64; 2],
+        top: Option<usize>,
+        table: &'t RefCell<Table<'s, S>>,
+    ) -> Result<[Self; 2], PlayError> {
+        Ok([
+            Seat::build(sitters[0], seat_seeds[0], 0, top, table)?,
+            Seat::build(sitters[1], seat_seeds[1], 1, top, table)?,
+        ])
+    }
+
+    fn take_decision_records(&mut self) -> Vec<EsDecisionRecord> {
+        self.agent
+            .as_mut()
+            .map_or_else(Vec::new, |agent| agent.take_decision_records())
     }
 }
 
-impl<G: Game> Controller<G> for Seat<G> {
+impl<G: Game, S: MoveSource> Controller<G> for Seat<'_, '_, G, S> {
     fn choose_move(&mut self, state: &G) -> G::Move {
-        let mv = self.agent.choose_move(state);
+        let mut table = self.table.borrow_mut();
+        if table.stopped.is_some() {
+            return table.random(state);
+        }
+        let Some(agent) = &mut self.agent else {
+            return match table.source.choose(state) {
+                Some(mv) => mv,
+                None => {
+                    table.stopped = Some(self.seat);
+                    table.random(state)
+                }
+            };
+        };
+        let mv = agent.choose_move(state);
         if let Some(top) = self.top {
-            if let Some(search) = self.agent.search_summary(top) {
+            if let Some(search) = agent.search_summary(top) {
                 self.searches.push((state.turns_played(), search));
             }
         }
+        let shown = table.source.root_children();
+        let search = (shown > 0).then(|| agent.search_summary(shown)).flatten();
+        table.source.answered(state, mv, search.as_ref());
         mv
     }
+}
+
+/// The result of a game's play loop, unless a source gave no move in it (whatever the loop
+/// made of the random moves after that).
+fn unless_stopped<T, E: Into<PlayError>, S>(
+    result: Result<T, E>,
+    table: &RefCell<Table<S>>,
+) -> Result<T, PlayError> {
+    if let Some(seat) = table.borrow().stopped {
+        return Err(PlayError::Unfinished { seat });
+    }
+    result.map_err(Into::into)
+}
+
+/// What each seat recorded: its ES decisions and its search summaries.
+type SeatRecords<M> = (Vec<EsDecisionRecord>, Vec<(usize, SearchSummary<M>)>);
+
+fn seat_records<G: Game, S: MoveSource>(seats: [Seat<G, S>; 2]) -> [SeatRecords<G::Move>; 2] {
+    seats.map(|mut seat| (seat.take_decision_records(), seat.searches))
 }
 
 /// Plays one game of `game` (Carcassonne under `rules`) on the chance events of `seed`, the
@@ -85,30 +177,50 @@ pub fn play_seated(
     seat_seeds: [u64; 2],
     top: Option<usize>,
 ) -> Result<SeatedPlay, PlayError> {
+    let sitters = specs.map(Sitter::Controller);
+    play_seated_with(game, rules, seed, sitters, seat_seeds, top, &mut NoSource)
+}
+
+/// [`play_seated`] where a seat may be played by `source` ([`Sitter::Source`]), which is also
+/// told every move of a controller seat. A source that gives no move ends the game
+/// unfinished ([`PlayError::Unfinished`]); a source's illegal move is an error, as a
+/// controller's is.
+pub fn play_seated_with<S: MoveSource>(
+    game: GameChoice,
+    rules: Rules,
+    seed: u64,
+    sitters: [Sitter; 2],
+    seat_seeds: [u64; 2],
+    top: Option<usize>,
+    source: &mut S,
+) -> Result<SeatedPlay, PlayError> {
+    let table = RefCell::new(Table {
+        source,
+        stopped: None,
+        rng: GameRng::seed_from_u64(seed),
+    });
     match game.describe().record {
         RecordKind::Carcassonne => {
-            let mut first = Seat::<GameState>::build(specs[0], seat_seeds[0], 0, top)?;
-            let mut second = Seat::<GameState>::build(specs[1], seat_seeds[1], 1, top)?;
-            let (_, record) = play_game(rules, seed, [&mut first, &mut second])?;
+            let [mut first, mut second] =
+                Seat::<GameState, S>::both(sitters, seat_seeds, top, &table)?;
+            let played = play_game(rules, seed, [&mut first, &mut second]);
+            let (_, record) = unless_stopped(played, &table)?;
+            let [(es0, s0), (es1, s1)] = seat_records([first, second]);
             Ok(SeatedPlay {
                 game: PlayedGame::Carcassonne(record),
-                es: [
-                    first.agent.take_decision_records(),
-                    second.agent.take_decision_records(),
-                ],
-                searches: [first.searches, second.searches],
+                es: [es0, es1],
+                searches: [s0, s1],
             })
         }
         RecordKind::Pig(pig) => {
-            let mut first = Seat::<PigState>::build(specs[0], seat_seeds[0], 0, None)?;
-            let mut second = Seat::<PigState>::build(specs[1], seat_seeds[1], 1, None)?;
-            let record = play_pig(pig, seed, [&mut first, &mut second])?;
+            let [mut first, mut second] =
+                Seat::<PigState, S>::both(sitters, seat_seeds, None, &table)?;
+            let played = play_pig(pig, seed, [&mut first, &mut second]);
+            let record = unless_stopped(played, &table)?;
+            let [(es0, _), (es1, _)] = seat_records([first, second]);
             Ok(SeatedPlay {
                 game: PlayedGame::Pig(record),
-                es: [
-                    first.agent.take_decision_records(),
-                    second.agent.take_decision_records(),
-                ],
+                es: [es0, es1],
                 searches: [Vec::new(), Vec::new()],
             })
         }
@@ -119,35 +231,36 @@ pub fn play_seated(
                 PlayHistory {
                     choice: game,
                     seed,
-                    specs,
+                    sitters,
                     seat_seeds,
+                    table: &table,
                 },
             )
             .map_err(PlayError::Game)?,
     }
 }
 
-/// [`play_seated`] for a game recorded by its history.
-struct PlayHistory<'a> {
+/// [`play_seated_with`] for a game recorded by its history.
+struct PlayHistory<'a, 't, 's, S> {
     choice: GameChoice,
     seed: u64,
-    specs: [&'a ControllerSpec; 2],
+    sitters: [Sitter<'a>; 2],
     seat_seeds: [u64; 2],
+    table: &'t RefCell<Table<'s, S>>,
 }
 
-impl GameTask for PlayHistory<'_> {
+impl<S: MoveSource> GameTask for PlayHistory<'_, '_, '_, S> {
     type Output = Result<SeatedPlay, PlayError>;
     fn run<G: Game>(self, start: G) -> Self::Output {
-        let mut first = Seat::<G>::build(self.specs[0], self.seat_seeds[0], 0, None)?;
-        let mut second = Seat::<G>::build(self.specs[1], self.seat_seeds[1], 1, None)?;
-        let record = play_history(self.choice, start, self.seed, [&mut first, &mut second])
-            .map_err(PlayError::Game)?;
+        let [mut first, mut second] =
+            Seat::<G, S>::both(self.sitters, self.seat_seeds, None, self.table)?;
+        let played = play_history(self.choice, start, self.seed, [&mut first, &mut second])
+            .map_err(PlayError::Game);
+        let record = unless_stopped(played, self.table)?;
+        let [(es0, _), (es1, _)] = seat_records([first, second]);
         Ok(SeatedPlay {
             game: PlayedGame::History(record),
-            es: [
-                first.agent.take_decision_records(),
-                second.agent.take_decision_records(),
-            ],
+            es: [es0, es1],
             searches: [Vec::new(), Vec::new()],
         })
     }

@@ -326,6 +326,12 @@ impl Game for PigState {
         PigState::new(PigRules::default()).expect("the default rules are valid")
     }
 
+    /// The one line of its `Display`: the target, both banked scores, whose turn it is and the
+    /// turn total.
+    fn text(&self) -> Option<String> {
+        Some(self.to_string())
+    }
+
     fn to_move(&self) -> usize {
         self.mover()
     }

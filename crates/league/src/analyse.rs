@@ -87,6 +87,8 @@ pub enum AnalyseError {
     NotCarcassonne { game: String, label: String },
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
+    #[error("`{name}` is a person, who played without a search to repeat: name a controller (`--controller 'Mcts(sims: 1000)'`) to search the position")]
+    Person { name: String },
     #[error("game {game}: at turn {turn} `{name}` chose {chosen}, but the record holds {recorded}: the controller no longer plays as recorded (different code or spec)")]
     Diverged {
         game: String,
@@ -157,6 +159,11 @@ pub fn analyse_turn(
         })
     };
     let repeats_decision = matches!(analyst, Analyst::Entrant(name) if *name == mover.name);
+    if repeats_decision && mover.person {
+        return Err(AnalyseError::Person {
+            name: mover.name.clone(),
+        });
+    }
     let mut agent: Box<dyn Agent<evomcts_games::carcassonne::GameState>> = match analyst {
         Analyst::Entrant(_) if repeats_decision => {
             let mut agent = build(&mover.spec, &mover.name, game.job.controller_seeds[player])?;
@@ -216,14 +223,15 @@ fn decimals(value: Option<f64>) -> String {
 
 /// The root children a search found, most visited first, as a table: the move, its visits and
 /// their share of the simulations, its mean reward Q, the knowledge terminals when the policy
-/// reads them, and which move was played and chosen.
-pub fn search_table(
+/// reads them, and which move was played and chosen. Moves of any game that shows them
+/// (`evomcts play` shows a game's moves in its own notation).
+pub fn search_table<M: std::fmt::Display + PartialEq>(
     title: &str,
-    summary: &SearchSummary<Move>,
-    played: Move,
-    chosen: Move,
+    summary: &SearchSummary<M>,
+    played: &M,
+    chosen: &M,
 ) -> TextTable {
-    let mark = |mv: Move| match (mv == played, mv == chosen) {
+    let mark = |mv: &M| match (mv == played, mv == chosen) {
         (true, true) => "played, chosen",
         (true, false) => "played",
         (false, true) => "chosen",
@@ -276,7 +284,7 @@ pub fn search_table(
                             let features = child.features.map(|f| f.map(Some));
                             row.extend(features.unwrap_or_default().map(decimals));
                         }
-                        row.push(mark(child.mv).to_string());
+                        row.push(mark(&child.mv).to_string());
                         row
                     })
                     .collect(),

@@ -28,7 +28,7 @@ use super::report::standings_table;
 use super::schedule::{schedule, GameId, GameJob};
 use super::spec::{EsDetail, LeagueSpec, SpecFileError};
 use super::standings::Tables;
-use evomcts_arena::{play_seated, PlayError};
+use evomcts_arena::{play_seated_with, MoveSource, NoSource, PlayError, Sitter};
 use evomcts_records::progress::{weighted_eta, WorkGroup};
 use evomcts_records::runfs::{LockError, RunLock};
 use evomcts_search::ControllerSpec;
@@ -61,8 +61,13 @@ pub enum LeagueError {
     Lock(#[from] LockError),
     #[error("{0}")]
     Threads(String),
+    /// A folder a run may not be written in (another run's, or inside one).
+    #[error("{0}")]
+    Folder(String),
     #[error("controller `{name}` could not be built: {message}")]
     Controller { name: String, message: String },
+    #[error("entrant `{name}` is a person, and none of their moves came before the game ended: a league plays controllers only; a person's game is played by `evomcts play` and played again with the moves of its record")]
+    Unfinished { name: String },
     #[error("game {game}: {source}")]
     Game { game: GameId, source: PlayError },
     #[error("{file}: cannot write the live standings: {source}")]
@@ -408,19 +413,41 @@ pub fn play_league_game(
     job: &GameJob,
     spec_hash: &str,
 ) -> Result<LeagueGame, LeagueError> {
+    play_league_game_with(spec, job, spec_hash, &mut NoSource)
+}
+
+/// [`play_league_game`] where the moves of a person's entrant ([`super::Entrant::person`])
+/// come from `source` (a person, or the record of their game), which is told every move of
+/// the controller with its search's summary.
+pub fn play_league_game_with<S: MoveSource>(
+    spec: &LeagueSpec,
+    job: &GameJob,
+    spec_hash: &str,
+    source: &mut S,
+) -> Result<LeagueGame, LeagueError> {
     let entrants = [job.id.first, job.id.second].map(|i| &spec.controllers[i]);
-    let played = play_seated(
+    let played = play_seated_with(
         spec.game,
         spec.rules,
         job.seed,
-        entrants.map(|e| &e.spec),
+        entrants.map(|e| {
+            if e.person {
+                Sitter::Source
+            } else {
+                Sitter::Controller(&e.spec)
+            }
+        }),
         job.controller_seeds,
         spec.search_detail.root_children(),
+        source,
     )
     .map_err(|err| match err {
         PlayError::Controller { seat, message } => LeagueError::Controller {
             name: entrants[seat].name.clone(),
             message,
+        },
+        PlayError::Unfinished { seat } => LeagueError::Unfinished {
+            name: entrants[seat].name.clone(),
         },
         source => LeagueError::Game {
             game: job.id,
@@ -452,7 +479,7 @@ pub fn play_league_game(
     })
 }
 
-fn write_spec_atomically(dir: &Path, spec: &LeagueSpec) -> std::io::Result<()> {
+pub(crate) fn write_spec_atomically(dir: &Path, spec: &LeagueSpec) -> std::io::Result<()> {
     evomcts_records::runfs::write_atomically(&dir.join("spec.ron"), spec.to_ron().as_bytes())
 }
 
@@ -529,6 +556,11 @@ pub fn run_league_until(
     // Every controller is built once before the disk is touched, so a spec that cannot be
     // played leaves no run folder behind.
     for e in &spec.controllers {
+        if e.person {
+            return Err(LeagueError::Unfinished {
+                name: e.name.clone(),
+            });
+        }
         spec.game
             .check_builds(&e.spec)
             .map_err(|message| LeagueError::Controller {

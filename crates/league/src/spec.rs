@@ -51,6 +51,17 @@ impl Default for BonusRules {
 pub struct Entrant {
     pub name: String,
     pub spec: ControllerSpec,
+    /// A person plays this entrant's games (`person: true`, written by `evomcts play`): its
+    /// moves are the record's, so its `spec` is unused (`play` writes `Random`) and a league
+    /// refuses to play it; `replay` plays such a game again with the person's recorded moves
+    /// ([`crate::person`]). Left out of the stored spec when false, so the hash of every other
+    /// spec is unchanged.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub person: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// What to keep of each ES decision in the records.

@@ -145,6 +145,23 @@ impl Game for GameState {
         }
     }
 
+    /// The board as `render::render_board` draws it (scores and supplies below it), then the
+    /// coordinates of its top-left square (a move names its square by `x`, growing to the
+    /// right, and `y`, growing downwards) and the drawn tile a decision places.
+    fn text(&self) -> Option<String> {
+        let mut text = super::render::render_board(self);
+        let tiles = self.placed_tiles();
+        let left = tiles.iter().map(|t| t.x).min().unwrap_or(0);
+        let top = tiles.iter().map(|t| t.y).min().unwrap_or(0);
+        text.push_str(&format!(
+            "the top-left square is x = {left}, y = {top}; x grows to the right, y downwards\n"
+        ));
+        if let Some(tile) = self.drawn() {
+            text.push_str(&format!("tile to place: {}\n", tile.letter()));
+        }
+        Some(text)
+    }
+
     #[inline]
     fn play_out_randomly(&mut self, rng: &mut GameRng) {
         GameState::play_out_randomly(self, rng)
