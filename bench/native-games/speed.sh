@@ -33,7 +33,7 @@ for pair in "${games[@]}"; do
   native=${pair%%|*}; os=${pair#*|}
   a=$("$PY" -m evomcts bench search --only mcts --positions "$POSITIONS" --json --game "$native")
   b=$("$PY" -m evomcts bench search --only mcts --positions "$POSITIONS" --json --game "$os")
-  nm=$(field mcts400_decision_cpu_ms <<<"$a"); om=$(field mcts400_decision_cpu_ms <<<"$b")
+  nm=$(field mcts_decision_cpu_ms <<<"$a"); om=$(field mcts_decision_cpu_ms <<<"$b")
   np=$(field playouts_per_sec <<<"$a"); op=$(field playouts_per_sec <<<"$b")
   printf '%s\t%.3f\t%.3f\t%.1f\t%.0f\t%.0f\t%.1f\n' "$native" "$nm" "$om" "$(echo "$om/$nm" | bc -l)" "$np" "$op" "$(echo "$np/$op" | bc -l)"
 done

@@ -261,3 +261,17 @@ def test_commands_that_start_the_binary_on_an_allocation_refuse_inside_python(tm
     assert cli("evolve", spec, "--out", tmp_path / "run", "--srun") == 2
     assert "--srun starts the evomcts binary on the allocation" in capfd.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_bench_search_refuses_a_game_over_at_its_start(tmp_path):
+    """OpenSpiel's checkers on 6×6 is over at its start (no legal move): `bench search` says so
+    with status 2 instead of waiting for a decision that never comes (issue 53, cause 12)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "evomcts", "bench", "search", "--game",
+         'OpenSpiel(name: "checkers", params: {"rows": 6, "columns": 6})', "--positions", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "over at its start" in done.stderr or "reach no decision" in done.stderr, done.stderr

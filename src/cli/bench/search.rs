@@ -153,13 +153,22 @@ pub fn run(args: SearchBenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// The most random games played for each position [`middle_positions`] is asked for.
+const MAX_GAMES_PER_POSITION: usize = 100;
+
 /// The benchmark on a game other than Carcassonne, from its start state.
 struct OnGame<'a>(&'a SearchBenchArgs);
 
 impl GameTask for OnGame<'_> {
     type Output = Result<serde_json::Value>;
     fn run<G: Game>(self, start: G) -> Self::Output {
-        let positions = middle_positions(&start, self.0.positions, self.0.seed)?;
+        let label = self
+            .0
+            .game
+            .as_ref()
+            .map_or_else(String::new, GameChoice::label);
+        let positions = middle_positions(&start, self.0.positions, self.0.seed)
+            .map_err(|e| anyhow!("{label}: {e}"))?;
         let mut report = bench_positions(self.0, &positions, "the middle third of each game")?;
         report["game"] = self.0.game.as_ref().map(GameChoice::label).into();
         Ok(report)
@@ -169,11 +178,27 @@ impl GameTask for OnGame<'_> {
 /// `count` decisions from random games of the game that starts at `start`: game `i` is played
 /// with random moves and sampled chance from one seeded stream, and one of its decisions is
 /// drawn uniformly from the middle third of them.
+/// A game none of whose first [`MAX_GAMES_PER_POSITION`] random games reaches a decision (its
+/// start is over, or only chance follows it) is refused, naming the game, rather than waited on.
 fn middle_positions<G: Game>(start: &G, count: usize, seed: u64) -> Result<Vec<G>> {
+    if start.is_over() {
+        bail!("the game is over at its start: it has no decision to search");
+    }
     let mut rng = GameRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     let mut decisions = Vec::new();
-    while out.len() < count {
+    let most = count.saturating_mul(MAX_GAMES_PER_POSITION);
+    for played in 0.. {
+        if out.len() == count {
+            break;
+        }
+        if played == most {
+            bail!(
+                "{played} random games of the game gave {} of the {count} decisions asked for: \
+                 its random games reach no decision",
+                out.len()
+            );
+        }
         let mut state = start.clone();
         decisions.clear();
         while !state.is_over() {
@@ -281,19 +306,15 @@ fn benchmarked_settings(sims: u32) -> [(&'static str, &'static str, MctsSettings
         ..MctsSettings::default()
     };
     [
-        ("mcts", "mcts400_decision_ms", mcts),
+        ("mcts", "mcts_decision_ms", mcts),
         ("es-mcts", "es_mcts_decision_ms", es_mcts),
         ("es-p-mcts", "es_p_mcts_decision_ms", es_p_mcts),
         (
             "mcts-knowledge",
-            "mcts400_knowledge_decision_ms",
+            "mcts_knowledge_decision_ms",
             mcts_knowledge,
         ),
-        (
-            "mcts-features",
-            "mcts400_features_decision_ms",
-            mcts_features,
-        ),
+        ("mcts-features", "mcts_features_decision_ms", mcts_features),
     ]
 }
 
@@ -316,7 +337,7 @@ fn time_main<G: Game>(
         if name == "mcts" {
             report["mcts_simulations_per_sec"] =
                 (args.sims as f64 / timing.wall_ms * 1e3).round().into();
-            report["mcts400_nodes_median"] = timing.nodes.into();
+            report["mcts_nodes_median"] = timing.nodes.into();
             report["bytes_per_node"] = timing.bytes_per_node.into();
         }
     }
