@@ -187,6 +187,12 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
     }
     let published_path = args.presets.join("published.ron");
     let published = Published::from_file(&published_path)?;
+    // The folder of the replication's leagues holds no other kind of run.
+    let _lock = evomcts::runfs::RunLock::open_run_folder(
+        &args.out,
+        evomcts::runfs::RunKind::Replication,
+        "replicate",
+    )?;
     if !args.report_only || args.shards.is_some() {
         let leagues = replication_leagues(&args.presets, &args.out, args.seeds, args.finalists)?;
         if let Some(k) = args.shards {
@@ -212,7 +218,7 @@ pub fn run(args: ReplicateArgs) -> Result<()> {
             runs.push(r);
         }
     }
-    let star_file = args.out.join("star-decisions.json");
+    let star_file = args.out.join(evomcts::runfs::kind::STAR_DECISIONS);
     let star: Option<StarDecisions> = if star_file.exists() {
         let text = evomcts::runfs::read_capped_text(
             &star_file,

@@ -158,6 +158,7 @@ pub fn run(args: SlurmArgs) -> Result<()> {
         Some(out) => out,
         None => runfs::default_folder("runs", &spec_path).map_err(anyhow::Error::msg)?,
     };
+    check_out(&out, args.kind, false)?;
     let opts = options(args, out, stem)?;
     let dir = write_slurm(&spec, &opts)?;
     let games = schedule(spec.seed, spec.controllers.len(), spec.games_per_match).len();
@@ -169,6 +170,28 @@ pub fn run(args: SlurmArgs) -> Result<()> {
         opts.cpus_per_task
     )?;
     out!("{}", submit_hint(&dir))?;
+    Ok(())
+}
+
+impl Kind {
+    /// The kind of run folder its jobs write (`runs`: `evolve --runs`).
+    fn run_kind(self, runs: bool) -> runfs::RunKind {
+        match self {
+            Kind::League => runfs::RunKind::League,
+            Kind::Evolve if runs => runfs::RunKind::EvolutionRuns,
+            Kind::Evolve => runfs::RunKind::Evolution,
+            Kind::Validate | Kind::Sweep => runfs::RunKind::Validation,
+            Kind::Replicate => runfs::RunKind::Replication,
+            Kind::Portfolio => runfs::RunKind::Portfolio,
+        }
+    }
+}
+
+/// Refuses an `--out` that holds another kind of run than the jobs would write, before any
+/// script is written into it.
+fn check_out(out: &Path, kind: Kind, runs: bool) -> Result<()> {
+    let what = format!("slurm --kind {}", kind_name(kind));
+    runfs::check_folder_kind(out, kind.run_kind(runs), &what)?;
     Ok(())
 }
 
@@ -256,6 +279,7 @@ fn allocation(args: SlurmArgs, spec_path: &Path) -> Result<()> {
         Kind::League | Kind::Replicate | Kind::Portfolio => unreachable!("job arrays"),
     };
     let out = args.out.clone().unwrap_or(default);
+    check_out(&out, args.kind, args.runs.is_some())?;
     let opts = options(args, out, name.clone())?;
     let what = format!("{} `{name}`", command.join(" "));
     let words: Vec<&str> = command.iter().map(String::as_str).collect();
@@ -285,6 +309,7 @@ fn replication(args: SlurmArgs) -> Result<()> {
     let seeds = flags.seeds.unwrap_or(rep::DEFAULT_SEEDS);
     super::check_count("--seeds", seeds, 1, rep::MAX_SEEDS)?;
     let out = args.out.clone().unwrap_or(PathBuf::from(rep::DEFAULT_OUT));
+    check_out(&out, args.kind, false)?;
     let presets = flags.presets.clone().unwrap_or(rep::DEFAULT_PRESETS.into());
     let report = flags.report.clone().unwrap_or(rep::DEFAULT_REPORT.into());
     let star_every = flags.star_every.unwrap_or(rep::DEFAULT_STAR_EVERY);
@@ -381,6 +406,7 @@ fn portfolio(args: SlurmArgs, spec_path: &Path) -> Result<()> {
         Some(out) => out,
         None => PathBuf::from("runs/portfolio").join(&spec.name),
     };
+    check_out(&out, args.kind, false)?;
     let opts = options(args, out, spec.name.clone())?;
     let dir = write_portfolio(&spec, &opts)?;
     let shown = escape::terminal(&dir.display().to_string());

@@ -40,7 +40,7 @@ pub fn run(args: TableArgs) -> Result<()> {
         // folder's files have one writer at a time.
         evomcts::runfs::create_folder(out)
             .with_context(|| format!("creating {}", out.display()))?;
-        let _lock = runfs::RunLock::acquire(out, "table")?;
+        let _lock = runfs::RunLock::acquire(out, None, "table")?;
         report::write_tables(&tables, out)
             .with_context(|| format!("writing tables to {}", out.display()))?;
     }

@@ -19,6 +19,7 @@ mod evolve_reestimate;
 mod evolve_reports;
 mod evolve_resume;
 mod evolve_runs;
+mod folder_kinds;
 mod formula_canonical;
 mod formula_common;
 mod formula_evolution;

@@ -497,7 +497,7 @@ fn refused_portfolio_jobs_leave_nothing_written() {
     // So is a folder a driver works in (it holds the folder's lock).
     let busy = dir.join("busy");
     std::fs::create_dir_all(&busy).unwrap();
-    let lock = evomcts::runfs::RunLock::acquire(&busy, "portfolio `tiny` (running)").unwrap();
+    let lock = evomcts::runfs::RunLock::acquire(&busy, None, "portfolio `tiny` (running)").unwrap();
     let held = evomcts(&["slurm", "--kind", "portfolio", s(&spec), "--out", s(&busy)]);
     let err = String::from_utf8_lossy(&held.stderr);
     assert_eq!(held.status.code(), Some(2), "{err}");

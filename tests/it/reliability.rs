@@ -96,7 +96,7 @@ fn resume_counts_a_duplicated_record_once_and_refuses_a_conflicting_one() {
 #[test]
 fn a_locked_run_folder_is_refused_by_league_and_evolve() {
     let dir = scratch("locked");
-    let lock = RunLock::acquire(&dir, "a test holding the folder").unwrap();
+    let lock = RunLock::acquire(&dir, None, "a test holding the folder").unwrap();
     let err = run_league(&tiny(), &opts(&dir, true))
         .err()
         .expect("the folder is locked")

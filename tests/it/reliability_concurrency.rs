@@ -26,7 +26,7 @@ fn table_does_not_write_a_folder_a_league_holds() {
     let before = results(&run);
     assert!(before.iter().any(|(n, _)| n == "tables.md"));
 
-    let lock = RunLock::acquire(&run, "league tiny.ron (still running)").unwrap();
+    let lock = RunLock::acquire(&run, None, "league tiny.ron (still running)").unwrap();
     let out = evomcts(&["table", s(&run)]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let message = stderr(&out);

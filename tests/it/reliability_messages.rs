@@ -460,7 +460,8 @@ fn messages_describe_the_situation_they_report() {
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(
-            err.contains("not an evolution run: a league's folder") && !err.contains("field"),
+            err.contains("holds a league (it holds games.jsonl), not an evolution run")
+                && !err.contains("field"),
             "{err}"
         );
     }

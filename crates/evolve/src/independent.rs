@@ -28,7 +28,7 @@ use super::spec::{EvolveSpec, FitnessSpec, SpecFileError};
 use super::tournament::{self, run_name, Crowned, TournamentSpec};
 use super::work::play_fitness_steps;
 use evomcts_formula::Formula;
-use evomcts_records::runfs::{derive_seed, RunLock};
+use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_steps::launch::{SrunOptions, StepRunner};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ use std::time::Instant;
 /// The most independent runs one folder may hold.
 pub const MAX_RUNS: usize = 64;
 /// What an independent runs' folder records about itself.
-pub const RUNS_FILE: &str = "runs.ron";
+pub const RUNS_FILE: &str = evomcts_records::runfs::kind::RUNS_FILE;
 /// The crowned formula (one line), as a single run names its champion.
 pub const CHAMPION_TXT: &str = "champion.txt";
 
@@ -140,12 +140,12 @@ pub fn run_independent(
 ) -> Result<IndependentOutcome, IndependentError> {
     check(spec, k, opts)?;
     let dir = &opts.out_dir;
-    evomcts_records::runfs::create_folder(dir).map_err(|source| PopulationError::Io {
-        file: dir.display().to_string(),
-        source,
-    })?;
-    let _lock = RunLock::acquire(dir, &format!("evolve `{}` --runs {k}", spec.name))
-        .map_err(EvolveError::from)?;
+    let _lock = RunLock::open_run_folder(
+        dir,
+        RunKind::EvolutionRuns,
+        &format!("evolve `{}` --runs {k}", spec.name),
+    )
+    .map_err(EvolveError::from)?;
     open_record(spec, k, opts)?;
     let mut eta = Eta::new(spec, k, opts);
     let mut runs = Vec::with_capacity(k);

@@ -39,7 +39,7 @@ use super::population::{read_generations, write_atomically, Generation, Populati
 use super::report::{csv_text, estimate_cells, hall_of_fame};
 use super::spec::{EvolveSpec, ParetoSpec};
 use evomcts_formula::Formula;
-use evomcts_records::runfs::{derive_seed, RunLock};
+use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_records::stats::{holm, wilcoxon_signed_rank};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -377,7 +377,11 @@ pub fn write_front(
         .validate("pareto")
         .map_err(|(f, m)| invalid(&f, m))?;
     evomcts_records::bounds::check_threads(threads).map_err(EvolveError::Threads)?;
-    let _lock = RunLock::acquire(dir, &format!("pareto `{}`", spec.name))?;
+    let _lock = RunLock::acquire(
+        dir,
+        Some(RunKind::Evolution),
+        &format!("pareto `{}`", spec.name),
+    )?;
     let gens = read_generations(dir)?;
     let Some(first) = gens.first() else {
         return Err(PopulationError::Inconsistent {

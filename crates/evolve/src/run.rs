@@ -37,7 +37,7 @@ use super::spec::{EvolveSpec, ReestimateSpec, SpecFileError};
 use super::work::play_fitness_steps;
 use evomcts_formula::{mutate, Formula, Grammar, InitialPopulation};
 use evomcts_games::GameRng;
-use evomcts_records::runfs::{derive_seed, RunLock};
+use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_steps::launch::StepRunner;
 use rand::SeedableRng;
 
@@ -720,7 +720,8 @@ impl OpenRun<'_> {
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
     let grammar = check_run(spec, opts)?;
     let dir = &opts.out_dir;
-    let _lock = RunLock::open_run_folder(dir, &format!("evolve `{}`", spec.name))?;
+    let _lock =
+        RunLock::open_run_folder(dir, RunKind::Evolution, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
     let pool = evomcts_steps::frame::RunPool::new(opts.threads, spec.fitness.pool_game().as_ref())

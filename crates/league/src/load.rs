@@ -19,6 +19,8 @@ pub enum LoadError {
     NoRuns,
     #[error("{dir} is not a league run folder: {source}")]
     NotARun { dir: String, source: SpecFileError },
+    #[error("{dir} holds {holds}, not a league: only a league's folders are read as its games")]
+    OtherKind { dir: String, holds: String },
     #[error(transparent)]
     Record(#[from] RecordError),
     #[error("{first} and {other} hold different leagues (spec hashes {first_hash} and {other_hash}); only runs of one spec merge")]
@@ -65,6 +67,20 @@ pub enum LoadError {
         first: String,
         other: String,
     },
+}
+
+/// Refuses a folder that holds another kind of run than a league, naming what it holds.
+fn check_league_folder(dir: &Path) -> Result<(), LoadError> {
+    use evomcts_records::runfs::{folder_kind, RunKind};
+    match folder_kind(dir) {
+        Some(found) if found.kind.is_some_and(|k| k != RunKind::League) => {
+            Err(LoadError::OtherKind {
+                dir: shown(dir),
+                holds: found.describe(),
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// What merging found besides the games, for the caller to report.
@@ -288,6 +304,7 @@ pub fn load_runs(
     let mut games = Merged::new();
     let mut report = MergeReport::default();
     for dir in dirs {
+        check_league_folder(dir)?;
         let this = read_stored_spec(dir).map_err(|source| LoadError::NotARun {
             dir: shown(dir),
             source,

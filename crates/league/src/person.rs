@@ -16,7 +16,7 @@ use super::schedule::{schedule, GameJob};
 use super::spec::{BonusRules, Entrant, EsDetail, LeagueSpec, SearchDetail, SpecFile};
 use evomcts_arena::{GameChoice, RecordedMoves};
 use evomcts_games::carcassonne::Rules;
-use evomcts_records::runfs::RunLock;
+use evomcts_records::runfs::{RunKind, RunLock};
 use evomcts_search::mcts::Selection;
 use evomcts_search::ControllerSpec;
 use std::path::Path;
@@ -108,7 +108,11 @@ pub fn check_new_folder(dir: &Path) -> Result<(), LeagueError> {
 /// [`check_new_folder`].
 pub fn record_game(dir: &Path, spec: &LeagueSpec, game: &LeagueGame) -> Result<(), LeagueError> {
     check_new_folder(dir)?;
-    let _lock = RunLock::open_run_folder(dir, &format!("the game of `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(
+        dir,
+        RunKind::League,
+        &format!("the game of `{}`", spec.name),
+    )?;
     // Once more under the lock: another process may have written here meanwhile.
     let existing = read_records(&record_path(dir))?;
     if !existing.games.is_empty() || dir.join("spec.ron").exists() {

@@ -126,7 +126,7 @@ pub struct ReadRecords {
     pub torn_tail: bool,
 }
 
-pub const RECORD_FILE: &str = "games.jsonl";
+pub const RECORD_FILE: &str = evomcts_records::runfs::kind::RECORD_FILE;
 
 pub fn record_path(dir: &Path) -> PathBuf {
     dir.join(RECORD_FILE)

@@ -30,7 +30,7 @@ use super::spec::{EsDetail, LeagueSpec, SpecFileError};
 use super::standings::Tables;
 use evomcts_arena::{play_seated_with, MoveSource, NoSource, PlayError, Sitter};
 use evomcts_records::progress::{weighted_eta, WorkGroup};
-use evomcts_records::runfs::{LockError, RunLock};
+use evomcts_records::runfs::{LockError, RunKind, RunLock};
 use evomcts_search::ControllerSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
@@ -574,7 +574,7 @@ pub fn run_league_until(
         dir: dir_name.clone(),
         source,
     };
-    let _lock = RunLock::open_run_folder(dir, &format!("league `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(dir, RunKind::League, &format!("league `{}`", spec.name))?;
     let mut hash = spec.hash();
     let spec_file = dir.join("spec.ron");
     let path = record_path(dir);

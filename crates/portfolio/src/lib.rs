@@ -148,6 +148,7 @@ fn check_stored_spec(dir: &Path, text: &str, resume: bool) -> Result<(), Portfol
 pub fn store_spec(spec: &PortfolioSpec, dir: &Path) -> Result<(), PortfolioError> {
     let _lock = evomcts_records::runfs::RunLock::open_run_folder(
         dir,
+        evomcts_records::runfs::RunKind::Portfolio,
         &format!("portfolio `{}`", spec.name),
     )?;
     check_stored_spec(dir, &spec.to_ron(), true)
@@ -155,5 +156,6 @@ pub fn store_spec(spec: &PortfolioSpec, dir: &Path) -> Result<(), PortfolioError
 
 /// Whether `dir` holds a portfolio (its `portfolio.ron`).
 pub fn is_portfolio(dir: &Path) -> bool {
-    dir.join(PORTFOLIO_RON).is_file()
+    evomcts_records::runfs::folder_kind(dir)
+        .is_some_and(|f| f.kind == Some(evomcts_records::runfs::RunKind::Portfolio))
 }

@@ -18,7 +18,7 @@ use std::process::{Child, Stdio};
 use std::time::Instant;
 
 /// The portfolio's spec in its folder.
-pub const PORTFOLIO_RON: &str = "portfolio.ron";
+pub const PORTFOLIO_RON: &str = evomcts_records::runfs::kind::PORTFOLIO_RON;
 /// Each game's study folder is `studies/LABEL`.
 pub const STUDIES_DIR: &str = "studies";
 /// Each game's result (its properties and its study's rows): `games/LABEL.ron`.
@@ -100,6 +100,7 @@ pub fn run_portfolio(
     let dir = &opts.out_dir;
     let _lock = evomcts_records::runfs::RunLock::open_run_folder(
         dir,
+        evomcts_records::runfs::RunKind::Portfolio,
         &format!("portfolio `{}`", spec.name),
     )?;
     super::check_stored_spec(dir, &spec.to_ron(), opts.resume)?;

@@ -1,6 +1,6 @@
 //! What leagues and evolution runs share on disk: seed derivation (`seeds`), reading spec files
 //! and resolving the files a spec names (`spec_file`), capped reads (`read`), writes (`files`),
-//! the one error of a run's data files, carrying the file's path (`file_error`), and the lock that keeps a run folder to one process (`lock`).
+//! the one error of a run's data files, carrying the file's path (`file_error`), the lock that keeps a run folder to one process (`lock`), and what kind of run a folder holds (`kind`).
 //!
 //! It sits below `league` and `evolve` and above `search`, so both run kinds treat their folders
 //! the same way: a spec is read once, every file it names is read then and its content put in the
@@ -9,6 +9,7 @@
 
 mod file_error;
 mod files;
+pub mod kind;
 mod lock;
 mod read;
 mod seeds;
@@ -20,8 +21,9 @@ pub use files::{
     default_folder, file_stem, is_run_folder, open_own, open_regular, remove_stale_temporaries,
     replace_with, spec_file_stem, write_atomically, VALIDATION_ROWS_HEADER,
 };
+pub use kind::{folder_kind, RunKind};
 pub use lock::utc_now;
-pub use lock::{LockError, RunLock, LOCK_FILE};
+pub use lock::{check_folder_kind, LockError, RunLock, LOCK_FILE};
 pub use read::{
     read_capped, read_capped_text, MAX_DATA_FILE_BYTES, MAX_GENERATION_FILE_BYTES,
     MAX_RECORD_FILE_BYTES, MAX_SPEC_FILE_BYTES,

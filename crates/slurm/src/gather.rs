@@ -12,7 +12,7 @@ use evomcts_league::load::{load_runs, LoadError};
 use evomcts_league::records::{record_line, record_path};
 use evomcts_league::schedule::schedule;
 use evomcts_league::spec::LeagueSpec;
-use evomcts_records::runfs::{LockError, RunLock};
+use evomcts_records::runfs::{LockError, RunKind, RunLock};
 use std::path::{Path, PathBuf};
 
 /// The folder of slice `index` of `count`, as `evomcts slurm` names it.
@@ -69,7 +69,11 @@ pub fn gather_slices(
         path: path.display().to_string(),
         source,
     };
-    let _lock = RunLock::open_run_folder(dir, &format!("gathering the slices of `{}`", spec.name))?;
+    let _lock = RunLock::open_run_folder(
+        dir,
+        RunKind::League,
+        &format!("gathering the slices of `{}`", spec.name),
+    )?;
     let mut runs = Vec::with_capacity(slices.len() + 1);
     if record_path(dir).is_file() && dir.join("spec.ron").is_file() {
         runs.push(dir.to_path_buf());

@@ -83,5 +83,6 @@ fn write_file(path: &Path, text: &str) -> Result<(), StudyError> {
 
 /// Whether `dir` holds a study (its `study.ron`).
 pub fn is_study(dir: &Path) -> bool {
-    dir.join(STUDY_RON).is_file()
+    evomcts_records::runfs::folder_kind(dir)
+        .is_some_and(|f| f.kind == Some(evomcts_records::runfs::RunKind::Study))
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The study's spec in its folder.
-pub const STUDY_RON: &str = "study.ron";
+pub const STUDY_RON: &str = evomcts_records::runfs::kind::STUDY_RON;
 /// The finished phases.
 pub const PHASES_RON: &str = "phases.ron";
 pub const STUDY_CSV: &str = "study.csv";

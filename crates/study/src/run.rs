@@ -56,8 +56,11 @@ pub fn run_study(spec: &StudySpec, opts: &StudyOptions) -> Result<StudyOutcome, 
         return Err(StudyError::NoThreads);
     }
     let dir = &opts.out_dir;
-    evomcts_records::runfs::create_folder(dir).map_err(|e| io_error(dir, e))?;
-    let _lock = evomcts_records::runfs::RunLock::acquire(dir, &format!("study `{}`", spec.name))?;
+    let _lock = evomcts_records::runfs::RunLock::open_run_folder(
+        dir,
+        evomcts_records::runfs::RunKind::Study,
+        &format!("study `{}`", spec.name),
+    )?;
     check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
     let mut done = read_phases(dir)?;
     let mut progress = Progress::new(spec, &done, opts.progress);

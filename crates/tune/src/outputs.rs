@@ -234,5 +234,6 @@ pub fn read_trajectory(dir: &Path, spec: &TuneSpec) -> Result<Vec<TrajectoryPoin
 
 /// Whether `dir` holds a tuning run (its `tune.csv`).
 pub fn is_tune_run(dir: &Path) -> bool {
-    dir.join(super::TUNE_CSV).is_file()
+    evomcts_records::runfs::folder_kind(dir)
+        .is_some_and(|f| f.kind == Some(evomcts_records::runfs::RunKind::Tuning))
 }

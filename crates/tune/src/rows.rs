@@ -13,7 +13,7 @@ use evomcts_records::runfs::FileError;
 use std::path::Path;
 
 /// The file's name in the run folder.
-pub const TUNE_CSV: &str = "tune.csv";
+pub const TUNE_CSV: &str = evomcts_records::runfs::kind::TUNE_CSV;
 
 /// Which point of a step a row evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

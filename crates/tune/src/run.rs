@@ -176,7 +176,11 @@ pub fn run_tune_until(
         return Err(TuneError::NoThreads);
     }
     let dir = &opts.out_dir;
-    let _lock = evomcts_records::runfs::RunLock::open_run_folder(dir, "tune")?;
+    let _lock = evomcts_records::runfs::RunLock::open_run_folder(
+        dir,
+        evomcts_records::runfs::RunKind::Tuning,
+        "tune",
+    )?;
     check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
     let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
     let file = dir.join(TUNE_CSV);

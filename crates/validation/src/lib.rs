@@ -337,7 +337,11 @@ pub fn play_pairings_until(
     }
     let dir = &opts.out_dir;
     // One process per folder: two drivers of one validation would append the same rows twice.
-    let _lock = evomcts_records::runfs::RunLock::open_run_folder(dir, "validate")?;
+    let _lock = evomcts_records::runfs::RunLock::open_run_folder(
+        dir,
+        evomcts_records::runfs::RunKind::Validation,
+        "validate",
+    )?;
     let spec_file = dir.join("spec.ron");
     let games_file = dir.join("games.csv");
     let dir_name = dir.display().to_string();

@@ -79,29 +79,43 @@ pub enum RunKind {
 }
 
 impl RunKind {
-    /// An evolution run has generation files; anything else is read as a league, whose
-    /// loader names what is missing.
+    /// What the folder holds, as the one check of a folder's kind tells
+    /// (`runfs::folder_kind`); a folder it cannot tell is an evolution run when it holds
+    /// generation files, else read as a league, whose loader names what is missing. A kind
+    /// with no report of its own is refused, naming where its results are.
     pub fn of(dir: &Path) -> Result<RunKind, ReportError> {
+        use evomcts_records::runfs::{folder_kind, RunKind as Folder};
         if !dir.is_dir() {
             return Err(ReportError::Input(format!(
                 "{}: not a folder (expected a league, evolution or tuning run folder, or a study's or a portfolio's)",
                 dir.display()
             )));
         }
-        if evomcts_portfolio::is_portfolio(dir) {
-            return Ok(RunKind::Portfolio);
+        let found = folder_kind(dir);
+        let shown = dir.display();
+        let holds = found.as_ref().map_or_else(String::new, |f| f.describe());
+        let no_report = |instead: String| {
+            Err(ReportError::Input(format!(
+                "{shown} holds {holds}, which has no report of its own: {instead}"
+            )))
+        };
+        match found.and_then(|f| f.kind) {
+            Some(Folder::Portfolio) => Ok(RunKind::Portfolio),
+            Some(Folder::Study) => Ok(RunKind::Study),
+            Some(Folder::Tuning) => Ok(RunKind::Tune),
+            Some(Folder::Evolution) => Ok(RunKind::Evolution),
+            Some(Folder::League) => Ok(RunKind::League),
+            Some(Folder::EvolutionRuns) => no_report(format!(
+                "report each run ({shown}/run-1, …) on its own; the tournament's result is \
+                 {shown}/tournament.md"
+            )),
+            Some(Folder::Validation) => no_report(format!("its result is {shown}/summary.md")),
+            Some(Folder::Replication) => no_report(
+                "`evomcts replicate --report-only` writes its report (--report)".to_string(),
+            ),
+            None if generations_on_disk(dir)?.is_empty() => Ok(RunKind::League),
+            None => Ok(RunKind::Evolution),
         }
-        if evomcts_study::is_study(dir) {
-            return Ok(RunKind::Study);
-        }
-        if evomcts_tune::is_tune_run(dir) {
-            return Ok(RunKind::Tune);
-        }
-        Ok(if generations_on_disk(dir)?.is_empty() {
-            RunKind::League
-        } else {
-            RunKind::Evolution
-        })
     }
 }
 

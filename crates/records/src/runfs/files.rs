@@ -9,7 +9,7 @@
 //! file) can never redirect a write to its target.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -311,29 +311,16 @@ pub fn check_still_in_place(file: &File, path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The file every run folder holds once it has started, which marks it as one.
-const RUN_MARK: &str = "spec.ron";
-
 /// The first line of a validation's `games.csv`, its record (a league's table of the same name
 /// starts otherwise).
 pub const VALIDATION_ROWS_HEADER: &str =
     "pairing,sequence,tile_seed,candidate_seat,candidate_score,other_score";
 
-/// Whether `dir` is a run folder: it holds `spec.ron`, or, should that be gone, the records
-/// only a run writes (a league's `games.jsonl`, an evolution's `gen-000.ron`, a validation's
-/// `games.csv`). Tables and figures written elsewhere by `--out` do not make a folder a run.
+/// Whether `dir` is a run folder of any kind ([`super::kind::folder_kind`]): it names its kind
+/// in its lock file, holds the files only one kind writes, or holds `spec.ron`. Tables and
+/// figures written elsewhere by `--out` do not make a folder a run.
 pub fn is_run_folder(dir: &Path) -> bool {
-    if [RUN_MARK, "games.jsonl", "gen-000.ron"]
-        .iter()
-        .any(|mark| dir.join(mark).is_file())
-    {
-        return true;
-    }
-    let header = VALIDATION_ROWS_HEADER.as_bytes();
-    let mut start = Vec::new();
-    open_regular(&dir.join("games.csv"), OpenOptions::new().read(true))
-        .and_then(|file| file.take(header.len() as u64).read_to_end(&mut start))
-        .is_ok_and(|_| start == header)
+    super::kind::folder_kind(dir).is_some()
 }
 
 /// The nearest of `path` and its ancestors that is a run folder, if any.
@@ -408,9 +395,10 @@ pub fn check_output_folder(out: &Path, own: &[PathBuf]) -> Result<(), String> {
     } else {
         format!(" is inside {}, which", run.display())
     };
+    let holds = super::kind::folder_kind(&run).map_or_else(String::new, |f| f.describe());
     Err(format!(
-        "{}{inside} is the folder of another run (it holds {RUN_MARK} or its records); its files \
-         are not written over: choose another --out",
+        "{}{inside} is the folder of another run: {holds}; its files are not written over: \
+         choose another --out",
         out.display()
     ))
 }
@@ -499,7 +487,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let (run, elsewhere) = (dir.join("run"), dir.join("elsewhere"));
         create_folder(&run.join("plots")).unwrap();
-        std::fs::write(run.join(RUN_MARK), "").unwrap();
+        std::fs::write(run.join(super::super::kind::SPEC_RON), "").unwrap();
         create_folder(&elsewhere).unwrap();
         #[cfg(unix)]
         {
