@@ -258,10 +258,17 @@ def load_run(path: PathLike) -> Run:
     the records; for an evolution run, its logbook and hall of fame.
 
     Each table is a pandas DataFrame when pandas is installed, else a list of dicts. Errors
-    (no such folder, damaged records) raise :class:`EvomctsError`.
+    (no such folder, damaged records, an evolution's table that does not read as its writer
+    wrote it: another header, a row too short or too long, a file cut in its last row) raise
+    :class:`EvomctsError` naming the file (and the row).
     """
     found = dict(_evomcts.run_tables(os.fspath(path)))
     kind = found.pop("kind")
+    if kind == "evolution":
+        # The files as the run wrote them, checked by the command line's reader before pandas
+        # reads them: a damaged or cut table raises EvomctsError naming the file and row.
+        for name, text in found.items():
+            _evomcts.check_csv(text, os.path.join(os.fspath(path), f"{name}.csv"))
     return Run(kind=kind, tables={name: _table(text) for name, text in found.items()})
 
 
@@ -381,28 +388,30 @@ def _pandas(caller: str) -> Any:
 
 def _typed_csv(pandas: Any, file: Path, columns: Dict[str, str], what: str) -> Any:
     """``file`` as a DataFrame with ``columns`` converted to their kinds; errors name the file,
-    and the column, row and cell that is not what was expected."""
+    and the column, row and cell that is not what was expected.
+
+    The file is read by the command line's reader (``evomcts report``'s and the resume paths'):
+    a row with fewer or more fields than the header, a quote left open or a file cut inside
+    its last row raises :class:`EvomctsError` naming the row (and column), never a row padded
+    with missing cells."""
     header = ",".join(columns)
     if not file.is_file():
         raise EvomctsError(f"{file}: no such file; expected {what} with the header {header}")
-    try:
-        # Every cell as text first (nothing guessed: a formula stays a formula, an empty cell
-        # stays empty), then converted column by column below.
-        raw = pandas.read_csv(file, dtype=str, keep_default_na=False, na_filter=False)
-    except pandas.errors.EmptyDataError:
-        raise EvomctsError(f"{file}: empty; expected {what} with the header {header}") from None
-    except (pandas.errors.ParserError, UnicodeDecodeError) as error:
-        raise EvomctsError(f"{file}: not a CSV file ({error}); expected {what}") from None
-    missing = [c for c in columns if c not in raw.columns]
+    if file.stat().st_size == 0:
+        raise EvomctsError(f"{file}: empty; expected {what} with the header {header}")
+    # Every cell as text first (nothing guessed: a formula stays a formula, an empty cell stays
+    # empty), then converted column by column below.
+    names, rows = _evomcts.read_csv(os.fspath(file))
+    missing = [c for c in columns if c not in names]
     if missing:
         raise EvomctsError(
             f"{file}: no column {', '.join(missing)}; expected {what} with the header {header}"
         )
     frame = {}
-    for name in raw.columns:
+    for i, name in enumerate(names):
         kind = columns.get(name, "text")  # a column this version does not know stays text
-        frame[name] = _column(pandas, file, name, kind, list(raw[name]))
-    return pandas.DataFrame(frame, index=pandas.RangeIndex(len(raw)))
+        frame[name] = _column(pandas, file, name, kind, [row[i] for row in rows])
+    return pandas.DataFrame(frame, index=pandas.RangeIndex(len(rows)))
 
 
 def _column(pandas: Any, file: Path, name: str, kind: str, cells: List[str]) -> Any:
@@ -448,9 +457,11 @@ def study(path: PathLike) -> Any:
 
     Numbers are floats (intervals and p-values included), budgets and game counts ints, the
     game, the formulas and ``sprt_decision`` strings; an empty cell is missing (``isna()``):
-    ``sprt_decision`` and ``sprt_llr`` when the sequential test did not run. A folder without
-    ``study.csv``, a missing column or a cell of the wrong kind raises :class:`EvomctsError`
-    naming the file (and the row and column). Needs pandas.
+    ``sprt_decision`` and ``sprt_llr`` when the sequential test did not run, ``sprt_llr`` alone
+    when it is not finite (−∞ or +∞, its sign the decision's). A folder without ``study.csv``,
+    a missing column, a row with more or fewer fields than the header (a file cut short), an
+    open quote or a cell of the wrong kind raises :class:`EvomctsError` naming the file (and
+    the row and column). Needs pandas.
     """
     pandas = _pandas("study")
     file = Path(os.fspath(path)) / "study.csv"
@@ -504,8 +515,9 @@ def portfolio(path: PathLike) -> Portfolio:
     counts ints, ``open_spiel`` and ``chance`` bools, labels, games and formulas strings;
     ``shared.labels`` is the ``;``-separated labels of the champions sharing the item. An
     empty cell is missing (``isna()``). A missing file (other than ``general.csv``), a missing
-    column or a cell of the wrong kind raises :class:`EvomctsError` naming the file. Needs
-    pandas.
+    column, a row with more or fewer fields than the header (a file cut short), an open quote
+    or a cell of the wrong kind raises :class:`EvomctsError` naming the file (and the row and
+    column). Needs pandas.
     """
     pandas = _pandas("portfolio")
     folder = Path(os.fspath(path))

@@ -230,6 +230,17 @@ def tune(
 def run_tables(path: str) -> List[Tuple[str, str]]:
     """A run folder's tables as CSV text by name, with ``kind`` first."""
 
+def read_csv(path: str) -> Tuple[List[str], List[List[str]]]:
+    """The CSV file ``path`` read by the command line's reader: its header's columns and its
+    rows' fields as text, every row as wide as the header; a file that does not read (a row
+    too short or too long, an open quote, a cut last row) raises EvomctsError naming the file,
+    the row and the column."""
+
+def check_csv(text: str, file: str) -> None:
+    """Checks the CSV text of the run file ``file`` as the command line reads it: against the
+    header its writer writes (``logbook.csv``, ``hall_of_fame.csv``, ``study.csv``, the
+    portfolio's tables), else against its own; raises EvomctsError naming the file and row."""
+
 
 class OpenSpielController:
     """A controller for OpenSpiel states, from the spec syntax of league files, e.g.

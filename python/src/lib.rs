@@ -17,6 +17,7 @@ mod open_spiel;
 mod peer;
 mod runs;
 mod stop;
+mod tables;
 
 create_exception!(
     _evomcts,
@@ -113,6 +114,7 @@ fn _evomcts(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     controller::register(m)?;
     runs::register(m)?;
+    tables::register(m)?;
     open_spiel::register(m)?;
     peer::register(m)?;
     Ok(())

@@ -53,6 +53,7 @@ mod reliability;
 mod reliability_binary;
 mod reliability_bounds;
 mod reliability_concurrency;
+mod reliability_csv;
 mod reliability_exit;
 mod reliability_generations;
 mod reliability_hangs;

@@ -6,7 +6,6 @@
 //! names every file of the folder and every column of its CSV files.
 
 use evomcts::escape;
-use evomcts::evolve::report::parse_csv;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -67,9 +66,10 @@ fn report(dir: &Path) -> String {
 
 /// A CSV file of the folder as (header, rows).
 fn csv(dir: &Path, name: &str) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut rows = parse_csv(&std::fs::read_to_string(dir.join(name)).unwrap());
-    let header = rows.remove(0);
-    (header, rows)
+    let path = dir.join(name);
+    let table =
+        evomcts::csv::Table::parse_any(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+    (table.columns().to_vec(), table.into_rows())
 }
 
 fn column(header: &[String], name: &str) -> usize {
@@ -295,4 +295,60 @@ fn docs_outputs_names_every_file_and_csv_column_of_a_portfolio_folder() {
             assert_eq!(documented, header, "{csv_name}");
         }
     }
+}
+
+#[test]
+fn report_refuses_a_damaged_table_of_a_portfolio_naming_the_file_and_line() {
+    use crate::reliability_csv::{copy_folder, damages};
+    let dir = full();
+    let copy = crate::support::scratch("report_portfolio", "damaged");
+    // The headers the report checks are the ones the portfolio writes.
+    for (name, header) in [
+        ("portfolio.csv", evomcts::portfolio::PORTFOLIO_CSV_HEADER),
+        ("matrix.csv", evomcts::portfolio::MATRIX_CSV_HEADER),
+        ("shared.csv", evomcts::analysis::report::SHARED_CSV_HEADER),
+        (
+            "correlations.csv",
+            evomcts::analysis::report::CORRELATIONS_CSV_HEADER,
+        ),
+        ("timings.csv", evomcts::analysis::report::TIMINGS_CSV_HEADER),
+    ] {
+        assert_eq!(csv(dir, name).0.join(","), header, "{name}");
+    }
+    for name in [
+        "portfolio.csv",
+        "matrix.csv",
+        "shared.csv",
+        "correlations.csv",
+    ] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        for (what, damaged, line) in damages(&text) {
+            let _ = std::fs::remove_dir_all(&copy);
+            copy_folder(dir, &copy);
+            std::fs::write(copy.join(name), &damaged).unwrap();
+            let out = crate::support::evomcts(&["report", &copy.display().to_string()]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name}, {what}: {stderr}");
+            let named = format!("{}:{line}:", copy.join(name).display());
+            assert!(stderr.contains(&named), "{name}, {what}: {stderr}");
+            assert!(
+                !copy.join("report").exists(),
+                "{name}, {what}: nothing written"
+            );
+        }
+    }
+    // The jobs' wall times are for people: a damaged timings.csv is said, not a refusal.
+    let _ = std::fs::remove_dir_all(&copy);
+    copy_folder(dir, &copy);
+    std::fs::write(copy.join("timings.csv"), "garbage\n").unwrap();
+    let (_, stderr) = crate::support::evomcts_ok(&["report", &copy.display().to_string()]);
+    assert!(
+        stderr.contains("timings.csv:1: found `garbage`"),
+        "{stderr}"
+    );
+    let page = std::fs::read_to_string(copy.join("report/index.html")).unwrap();
+    assert!(
+        page.contains("The wall times of the jobs do not read"),
+        "the page says so"
+    );
 }

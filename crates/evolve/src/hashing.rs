@@ -31,6 +31,7 @@ use super::spec::{EvolveSpec, FitnessSpec, HashingSpec, SpecFileError};
 use evomcts_arena::play_both_seatings_recorded;
 use evomcts_formula::{fingerprint, CompiledFormula, Formula, SiblingSets, Terminal};
 use evomcts_games::carcassonne::sample_positions_in;
+use evomcts_records::csv::{CsvError, Table};
 use evomcts_records::runfs::derive_seed;
 use evomcts_search::mcts::{MctsController, MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
@@ -165,47 +166,36 @@ pub fn bank_csv(bank: &SiblingSets) -> String {
     out
 }
 
-/// Reads a bank written by `bank_csv`; `file` names it in errors.
+/// Reads a bank written by `bank_csv` (through `records::csv`, its header `bank_header`);
+/// `file` names it in errors.
 pub fn parse_bank(text: &str, file: &str) -> Result<SiblingSets, PopulationError> {
-    let corrupt = |line: usize, message: String| PopulationError::Corrupt {
-        file: file.to_string(),
-        line,
-        column: 1,
-        message,
+    let corrupt = |e: CsvError| match e {
+        CsvError::Io { file, message } => PopulationError::Inconsistent { file, message },
+        e => PopulationError::Corrupt {
+            file: file.to_string(),
+            line: e.line().unwrap_or(1),
+            column: 1,
+            message: e.detail(),
+        },
     };
-    let header = bank_header();
-    let columns = bank_terminals().count() + 1;
-    let mut lines = text.lines();
-    if lines.next() != Some(header.as_str()) {
-        return Err(corrupt(1, format!("the header is not `{header}`")));
-    }
+    let table = Table::parse(Path::new(file), text, &bank_header()).map_err(corrupt)?;
     let mut bank = SiblingSets::new();
     let mut current: Vec<evomcts_formula::SelectionInputs> = Vec::new();
     let mut set = 0usize;
-    for (k, line) in lines.enumerate() {
-        let number = k + 2;
-        let cells: Vec<&str> = line.split(',').collect();
-        if cells.len() != columns {
-            return Err(corrupt(
-                number,
-                format!("{} cells, expected {columns}", cells.len()),
-            ));
-        }
-        let index: usize = cells[0]
-            .parse()
-            .map_err(|_| corrupt(number, format!("set `{}` is not a number", cells[0])))?;
+    for row in table.rows() {
+        let index: usize = row.parse(0, "a set number").map_err(corrupt)?;
         if index != set {
             if index != set + 1 || current.is_empty() {
-                return Err(corrupt(number, format!("set {index} follows set {set}")));
+                return Err(corrupt(
+                    row.field_error(0, format!("set {index} follows set {set}")),
+                ));
             }
             bank.push_set(current.drain(..));
             set = index;
         }
         let mut inputs = evomcts_formula::SelectionInputs::default();
-        for ((t, _), cell) in bank_terminals().zip(&cells[1..]) {
-            *t.slot_mut(&mut inputs) = cell
-                .parse()
-                .map_err(|_| corrupt(number, format!("`{cell}` is not a number")))?;
+        for (k, (t, _)) in bank_terminals().enumerate() {
+            *t.slot_mut(&mut inputs) = row.parse(k + 1, "a number").map_err(corrupt)?;
         }
         current.push(inputs);
     }

@@ -39,6 +39,7 @@ use super::population::{read_generations, write_atomically, Generation, Populati
 use super::report::{csv_text, estimate_cells, hall_of_fame};
 use super::spec::{EvolveSpec, ParetoSpec};
 use evomcts_formula::Formula;
+use evomcts_records::csv::{CsvError, Table};
 use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_records::stats::{holm, wilcoxon_signed_rank};
 use std::collections::BTreeSet;
@@ -284,7 +285,7 @@ impl Front {
 }
 
 /// The header of `pareto.csv`.
-const HEADER: &str =
+pub const HEADER: &str =
     "complexity,verdict,id,born,mean,low,high,samples,against,p_holm,simplified,formula";
 
 /// One row of `pareto.csv` as the report and the figure read it.
@@ -300,36 +301,45 @@ pub struct Row {
     pub simplified: String,
 }
 
-/// The rows of `pareto.csv` text; an error names the line and what was expected.
-pub fn read_csv(text: &str) -> Result<Vec<Row>, String> {
-    let mut rows = super::report::parse_csv(text).into_iter();
-    if rows.next().map(|h| h.join(",")) != Some(HEADER.to_string()) {
-        return Err(format!("line 1: expected the header {HEADER}"));
-    }
-    rows.enumerate()
-        .map(|(i, cells)| {
-            let line = i + 2;
-            let bad = |what: &str| format!("line {line}: expected {what}");
-            if cells.len() != 12 {
-                return Err(bad("12 fields"));
-            }
-            let number = |k: usize, what: &str| cells[k].parse::<f64>().map_err(|_| bad(what));
+/// The rows of `pareto.csv` read as a table (`records::csv`, its header [`HEADER`]); an error
+/// names the file, the line and the field that is not what the front writes.
+pub fn rows(table: &Table) -> Result<Vec<Row>, CsvError> {
+    table
+        .rows()
+        .map(|r| {
             let verdict = [Verdict::Front, Verdict::Beaten, Verdict::NotBetter]
                 .into_iter()
-                .find(|v| v.label() == cells[1])
-                .ok_or_else(|| bad("a verdict: front, beaten or not_better"))?;
+                .find(|v| v.label() == r.get(1))
+                .ok_or_else(|| {
+                    r.field_error(
+                        1,
+                        format!(
+                            "expected a verdict (front, beaten or not_better), found {:?}",
+                            r.get(1)
+                        ),
+                    )
+                })?;
             Ok(Row {
-                complexity: cells[0].parse().map_err(|_| bad("a complexity"))?,
+                complexity: r.parse(0, "a complexity (a whole number)")?,
                 verdict,
-                id: cells[2].parse().map_err(|_| bad("an id"))?,
-                mean: number(4, "a mean")?,
-                low: number(5, "a low end")?,
-                high: number(6, "a high end")?,
-                samples: cells[7].parse().map_err(|_| bad("a sample count"))?,
-                simplified: cells[10].clone(),
+                id: r.parse(2, "an id (a whole number)")?,
+                mean: r.number(4)?,
+                low: r.number(5)?,
+                high: r.number(6)?,
+                samples: r.parse(7, "a sample count (a whole number)")?,
+                simplified: r.get(10).to_string(),
             })
         })
         .collect()
+}
+
+/// The table and rows of `pareto.csv` in `dir`, `None` when the run has none.
+pub fn read(dir: &Path) -> Result<Option<(Table, Vec<Row>)>, CsvError> {
+    let Some(table) = Table::read(&dir.join(PARETO_CSV), HEADER, "a run's front")? else {
+        return Ok(None);
+    };
+    let rows = rows(&table)?;
+    Ok(Some((table, rows)))
 }
 
 /// The front of the run whose generations are `gens`: its candidates (`settings.candidates`

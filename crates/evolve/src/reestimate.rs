@@ -16,6 +16,9 @@ use evomcts_records::runfs::derive_seed;
 
 /// The file that holds the re-estimate of a run.
 pub const REESTIMATE_CSV: &str = "reestimate.csv";
+/// The header of `reestimate.csv`.
+pub const REESTIMATE_HEADER: &str = "rank,id,born,evolution_mean,evolution_low,evolution_high,\
+     evolution_samples,fresh_mean,fresh_low,fresh_high,fresh_samples,crowned,formula";
 
 /// One re-estimated candidate: its evolution estimate and the fresh one.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,10 +58,7 @@ pub fn crown(hall: Vec<Member>, fresh: Vec<Vec<f64>>) -> (Vec<Reestimated>, usiz
 
 /// `reestimate.csv`: one row per candidate in the hall of fame's order.
 pub fn reestimate_csv(rows: &[Reestimated], crowned: usize) -> String {
-    let mut out = String::from(
-        "rank,id,born,evolution_mean,evolution_low,evolution_high,evolution_samples,\
-         fresh_mean,fresh_low,fresh_high,fresh_samples,crowned,formula\n",
-    );
+    let mut out = format!("{REESTIMATE_HEADER}\n");
     for (i, row) in rows.iter().enumerate() {
         let m = &row.member;
         out.push_str(&format!(

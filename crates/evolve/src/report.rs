@@ -24,6 +24,10 @@ use std::path::Path;
 
 pub const LOGBOOK: &str = "logbook.csv";
 pub const HALL_OF_FAME: &str = "hall_of_fame.csv";
+/// The header of `logbook.csv`.
+pub const LOGBOOK_HEADER: &str = "generation,best,mean,champion_id,champion_mean,champion_low,champion_high,champion_samples,reference_mean,reference_low,reference_high,samples_spent,games_spent,games_total,dropped,exact_duplicates,fingerprint_duplicates,new_candidates,games_saved,games_inherited,champion_formula";
+/// The header of `hall_of_fame.csv`.
+pub const HALL_OF_FAME_HEADER: &str = "rank,id,born,mean,low,high,samples,size,formula";
 pub const LINEAGE_DOT: &str = "lineage.dot";
 pub const LINEAGE_SVG: &str = "lineage.svg";
 /// Formulas kept in the hall of fame.
@@ -45,38 +49,10 @@ pub(crate) fn csv_text(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
-/// Splits CSV text into rows of fields (quoted fields may hold commas and doubled quotes):
-/// the inverse of the writers here, for the report and the front's figure.
-pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut quoted = false;
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            match (c, quoted) {
-                ('"', true) if chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
-                }
-                ('"', _) => quoted = !quoted,
-                (',', false) => fields.push(std::mem::take(&mut field)),
-                (c, _) => field.push(c),
-            }
-        }
-        fields.push(field);
-        rows.push(fields);
-    }
-    rows
-}
-
 /// The logbook: one CSV row per generation. `games_per_sample` is 2 for Carcassonne (both
 /// seatings of a tile sequence) and 1 for the bandit (one run).
 pub fn logbook_csv(gens: &[Generation], games_per_sample: u64) -> String {
-    let mut out = String::from(
-        "generation,best,mean,champion_id,champion_mean,champion_low,champion_high,champion_samples,reference_mean,reference_low,reference_high,samples_spent,games_spent,games_total,dropped,exact_duplicates,fingerprint_duplicates,new_candidates,games_saved,games_inherited,champion_formula\n",
-    );
+    let mut out = format!("{LOGBOOK_HEADER}\n");
     for (g, spent) in gens.iter().zip(spent_per_generation(gens)) {
         let (c, r) = (&g.champion.fitness, &g.reference.fitness);
         // Empty when the run did not hash: nothing was counted.
@@ -164,7 +140,7 @@ pub fn hall_of_fame(gens: &[Generation], size: usize) -> Vec<Member> {
 }
 
 pub fn hall_of_fame_csv(hall: &[Member]) -> String {
-    let mut out = String::from("rank,id,born,mean,low,high,samples,size,formula\n");
+    let mut out = format!("{HALL_OF_FAME_HEADER}\n");
     for (i, m) in hall.iter().enumerate() {
         out.push_str(&format!(
             "{},{},{},{},{},{}\n",
@@ -446,15 +422,4 @@ pub fn write_reports_of(
     let graph = lineage(gens, &hall);
     write_atomically(&dir.join(LINEAGE_DOT), &lineage_dot(&graph))?;
     write_atomically(&dir.join(LINEAGE_SVG), &lineage_svg(&graph))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_fields_keep_quoted_commas_and_quotes() {
-        let rows = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",3\n");
-        assert_eq!(rows, vec![vec!["a", "b", "c"], vec!["1", "x, \"y\"", "3"]]);
-    }
 }

@@ -2,15 +2,17 @@
 //! crates: run folders and the files in them (`runfs`: atomic writes, capped reads, locks,
 //! seeds, spec files), names made safe for every output (`escape`), live progress and notes on
 //! stderr (`progress`, the `note!` macro), paired statistics (`stats`), sequential tests
-//! (`sequential`), and what a spec or a flag may ask to run (`bounds`).
+//! (`sequential`), the one reader of the CSV tables runs write (`csv`), and what a spec or a
+//! flag may ask to run (`bounds`).
 //!
 //! Layers, lowest first: `escape`, `progress`, `stats`, `sequential` → `runfs` (uses `escape`)
-//! → `bounds` (uses `runfs`).
+//! → `csv` (uses `runfs` and `escape`), `bounds` (uses `runfs`).
 //!
 //! Architecture invariant: this crate uses `evomcts-formula` and `evomcts-search` (what
 //! `bounds` checks) and no other evomcts crate; every crate of runs above it may use it.
 
 pub mod bounds;
+pub mod csv;
 pub mod escape;
 pub mod progress;
 pub mod runfs;

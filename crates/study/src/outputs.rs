@@ -103,11 +103,14 @@ impl BudgetRow {
 
     fn csv(&self) -> String {
         let v = &self.validation;
+        // An LLR that is not finite (every game one way: −∞ under H0, +∞ under H1, the
+        // decision saying which) is an empty cell, as in `sequential.csv`: every CSV reader
+        // takes the column for numbers.
         let (decision, llr) = self
             .sprt
             .as_ref()
             .map_or((String::new(), String::new()), |(d, l)| {
-                (d.clone(), l.to_string())
+                (d.clone(), evomcts_records::escape::csv_number(*l))
             });
         let cells = [
             quoted(&self.game),

@@ -9,6 +9,7 @@ use super::recommend::Candidate;
 use super::reestimate::{Reestimate, REESTIMATE_FIRST};
 use super::run::{Trajectory, TuneResult};
 use super::{write_file, TuneError, TuneSpec};
+use evomcts_records::csv::{CsvError, Table};
 use evomcts_records::escape::number;
 use evomcts_records::runfs::FileError;
 use evomcts_search::ControllerSpec;
@@ -20,6 +21,14 @@ pub const TRAJECTORY_CSV: &str = "trajectory.csv";
 /// The tuned controller.
 pub const TUNED_RON: &str = "tuned.ron";
 
+/// The header of `trajectory.csv` for parameters named `names`.
+pub fn trajectory_header(names: &[&str]) -> String {
+    format!(
+        "step,{},a_k,c_k,f_plus,f_minus",
+        super::rows::columns(names)
+    )
+}
+
 /// `trajectory.csv`: `step,<names in lowercase…>,a_k,c_k,f_plus,f_minus`, values in natural units; the
 /// last row is the iterate after the last step written, with the other fields empty.
 pub(super) fn write_trajectory(
@@ -29,10 +38,7 @@ pub(super) fn write_trajectory(
 ) -> Result<(), TuneError> {
     let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
     let gains = spec.gains();
-    let mut csv = format!(
-        "step,{},a_k,c_k,f_plus,f_minus\n",
-        super::rows::columns(&names)
-    );
+    let mut csv = format!("{}\n", trajectory_header(&names));
     let values = |x: &[f64]| -> String {
         spec.parameters
             .iter()
@@ -197,39 +203,28 @@ pub type TrajectoryPoint = (usize, Vec<f64>);
 /// data); an unreadable row is refused with its line.
 pub fn read_trajectory(dir: &Path, spec: &TuneSpec) -> Result<Vec<TrajectoryPoint>, TuneError> {
     let path = dir.join(TRAJECTORY_CSV);
-    let text = evomcts_records::runfs::read_capped_text(
+    let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
+    let table = Table::read(
         &path,
-        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
+        &trajectory_header(&names),
         "a tuning run's trajectory",
     )
-    .map_err(|e| super::io_error(&path, e))?;
-    let width = spec.parameters.len();
-    let mut points = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
-        let corrupt = |message: String| TuneError::from(FileError::corrupt(&path, i + 1, message));
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != width + 5 {
-            return Err(corrupt(format!(
-                "expected {} fields, got {}",
-                width + 5,
-                f.len()
-            )));
-        }
-        let step = f[0]
-            .parse::<usize>()
-            .map_err(|e| corrupt(format!("field 1: {e}")))?;
-        let values = f[1..=width]
-            .iter()
-            .map(|v| {
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| corrupt(format!("expected a number, got {v:?}")))
-            })
-            .collect::<Result<Vec<f64>, _>>()?;
-        points.push((step, values));
-    }
-    Ok(points)
+    .map_err(FileError::from)?
+    .ok_or_else(|| super::io_error(&path, "no such file: the run has written no trajectory yet"))?;
+    let width = names.len();
+    table
+        .rows()
+        .map(|row| {
+            let corrupt = |e: CsvError| TuneError::from(FileError::from(e));
+            let step = row
+                .parse::<usize>(0, "a step (a whole number)")
+                .map_err(corrupt)?;
+            let values = (1..=width)
+                .map(|k| row.number(k).map_err(corrupt))
+                .collect::<Result<Vec<f64>, _>>()?;
+            Ok((step, values))
+        })
+        .collect()
 }
 
 /// Whether `dir` holds a tuning run (its `tune.csv`).

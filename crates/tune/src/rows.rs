@@ -9,6 +9,7 @@
 
 use super::TuneError;
 use evomcts_arena::{GameChoice, SeatingScores};
+use evomcts_records::csv::{CsvError, Table};
 use evomcts_records::runfs::FileError;
 use std::path::Path;
 
@@ -86,71 +87,40 @@ pub fn row_text(r: &Row) -> String {
 /// The rows of `path` (none when it does not exist), each checked to be a row a game of
 /// `game` could produce; a bad one is refused with its line.
 pub fn read_rows(path: &Path, names: &[&str], game: GameChoice) -> Result<Vec<Row>, TuneError> {
-    let read = evomcts_records::runfs::read_capped_text(
-        path,
-        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
-        "a tuning run's evaluations",
-    );
-    let text = match read {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(super::io_error(path, e)),
+    let Some(table) =
+        Table::read(path, &header(names), "a tuning run's evaluations").map_err(FileError::from)?
+    else {
+        return Ok(Vec::new());
     };
-    let expected = header(names);
+    let corrupt = |e: CsvError| TuneError::from(FileError::from(e));
     let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let corrupt = |message: String| TuneError::from(FileError::corrupt(path, i + 1, message));
-        if i == 0 {
-            if line != expected {
-                return Err(corrupt(format!("expected the header `{expected}`")));
-            }
-            continue;
-        }
-        let f: Vec<&str> = line.split(',').collect();
-        let width = names.len() + 7;
-        if f.len() != width {
-            return Err(corrupt(format!("expected {width} fields, got {}", f.len())));
-        }
-        let number = |k: usize| {
-            f[k].parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| {
-                    corrupt(format!(
-                        "field {}: expected a number, got {:?}",
-                        k + 1,
-                        f[k]
-                    ))
-                })
-        };
+    for row in table.rows() {
         let score = |k: usize| -> Result<f64, TuneError> {
-            let v = number(k)?;
+            let v = row.number(k).map_err(corrupt)?;
             game.check_final_score(v)
-                .map_err(|m| corrupt(format!("field {}: {m}", k + 1)))?;
+                .map_err(|m| corrupt(row.field_error(k, m)))?;
             Ok(v)
         };
-        let step = f[0]
-            .parse::<usize>()
-            .map_err(|e| corrupt(format!("field 1: {e}")))?;
-        let side = match f[1] {
+        let step = row
+            .parse::<usize>(0, "a step (a whole number)")
+            .map_err(corrupt)?;
+        let side = match row.get(1) {
             "plus" => Side::Plus,
             "minus" => Side::Minus,
             other => {
-                return Err(corrupt(format!(
-                    "field 2: expected plus or minus, got {other:?}"
+                return Err(corrupt(row.field_error(
+                    1,
+                    format!("expected plus or minus, found {other:?}"),
                 )))
             }
         };
         let values = (0..names.len())
-            .map(|k| number(2 + k))
+            .map(|k| row.number(2 + k).map_err(corrupt))
             .collect::<Result<_, _>>()?;
         let at = 2 + names.len();
-        let tile_seed = f[at]
-            .strip_prefix('"')
-            .and_then(|t| t.strip_suffix('"'))
-            .unwrap_or("not quoted")
-            .parse::<u64>()
-            .map_err(|e| corrupt(format!("field {}: {e}", at + 1)))?;
+        let tile_seed = row
+            .parse::<u64>(at, "a tile seed (a whole number)")
+            .map_err(corrupt)?;
         rows.push(Row {
             step,
             side,

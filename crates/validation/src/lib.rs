@@ -23,6 +23,7 @@ use evomcts_arena::{play_pairing_games, GameChoice, Pairing, SeatingScores};
 use evomcts_evolve::namespace::validation_tile_seed;
 use evomcts_evolve::work::{PairingTask, Work};
 use evomcts_games::carcassonne::Rules;
+use evomcts_records::csv::{CsvError, Table};
 use evomcts_records::runfs::{resolve_controller, FileError, SpecFile, SpecFileError};
 use evomcts_records::stats::{wilcoxon_signed_rank, wilson_interval};
 use evomcts_search::mcts::{MctsSettings, Selection};
@@ -206,53 +207,30 @@ fn write_file(path: &Path, text: &str) -> Result<(), ValidateError> {
 /// a row no game produces (`NaN`, a score out of range, a pair of scores the game cannot end
 /// with, a seat other than 0 or 1) is refused with its line, as a bad record is.
 fn read_rows(path: &Path, game: GameChoice) -> Result<Vec<GameRow>, ValidateError> {
-    let read = evomcts_records::runfs::read_capped_text(
-        path,
-        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
-        "a validation's games",
-    );
-    let text = match read {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_error(path, e)),
+    let Some(table) = Table::read(path, HEADER, "a validation's games").map_err(FileError::from)?
+    else {
+        return Ok(Vec::new());
     };
+    let corrupt = |e: CsvError| ValidateError::from(FileError::from(e));
     let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if i == 0 {
-            if line != HEADER {
-                return Err(
-                    FileError::corrupt(path, 1, format!("expected the header `{HEADER}`")).into(),
-                );
-            }
-            continue;
-        }
-        let corrupt =
-            |message: String| ValidateError::from(FileError::corrupt(path, i + 1, message));
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 6 {
-            return Err(corrupt(format!("expected 6 fields, got {}", f.len())));
-        }
-        let int = |k: usize| {
-            f[k].parse::<u64>()
-                .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))
-        };
+    for row in table.rows() {
+        let int = |k: usize| row.parse::<u64>(k, "a whole number").map_err(corrupt);
         let score = |k: usize| -> Result<f64, ValidateError> {
-            let value = f[k]
-                .parse::<f64>()
-                .map_err(|e| corrupt(format!("field {}: {e}", k + 1)))?;
+            let value = row.parse::<f64>(k, "a number").map_err(corrupt)?;
             game.check_final_score(value)
-                .map_err(|m| corrupt(format!("field {}: {m}", k + 1)))?;
+                .map_err(|m| corrupt(row.field_error(k, m)))?;
             Ok(value)
         };
         let seat = int(3)?;
         if seat > 1 {
-            return Err(corrupt(format!(
-                "field 4: the candidate's seat is 0 or 1, got {seat}"
+            return Err(corrupt(row.field_error(
+                3,
+                format!("the candidate's seat is 0 or 1, got {seat}"),
             )));
         }
         let scores = (score(4)?, score(5)?);
         game.check_result(evomcts_arena::by_seat(seat as usize, scores))
-            .map_err(|m| corrupt(format!("fields 5 and 6: {m}")))?;
+            .map_err(|m| corrupt(row.error(format!("fields 5 and 6: {m}"))))?;
         rows.push(GameRow {
             pairing: int(0)? as usize,
             sequence: int(1)? as usize,

@@ -45,6 +45,9 @@ pub enum PlotError {
     League(#[from] evomcts_league::LoadError),
     #[error(transparent)]
     Evolution(#[from] evomcts_evolve::PopulationError),
+    /// A table of the run that does not read (`records::csv`): its file, line and field.
+    #[error(transparent)]
+    Csv(#[from] evomcts_records::csv::CsvError),
 }
 
 /// One figure on disk: its title and its two files.

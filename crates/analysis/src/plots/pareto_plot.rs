@@ -7,7 +7,7 @@
 use super::chart::{self, DrawResult, Figure};
 use super::evolution_plots::{legend, series_range};
 use super::{PlotError, WrittenFigure};
-use evomcts_evolve::pareto::{read_csv, Row, Verdict, PARETO_CSV};
+use evomcts_evolve::pareto::{self, Row, Verdict};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -26,23 +26,9 @@ impl ParetoFigure {
         run: &str,
         y_label: &'static str,
     ) -> Result<Option<ParetoFigure>, PlotError> {
-        let path = dir.join(PARETO_CSV);
-        let text = match evomcts_records::runfs::read_capped_text(
-            &path,
-            evomcts_records::runfs::MAX_DATA_FILE_BYTES,
-            "a run's table",
-        ) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(PlotError::Io {
-                    path: path.display().to_string(),
-                    source,
-                })
-            }
+        let Some((_, rows)) = pareto::read(dir)? else {
+            return Ok(None);
         };
-        let rows =
-            read_csv(&text).map_err(|m| PlotError::Data(format!("{}: {m}", path.display())))?;
         Ok(Some(ParetoFigure {
             run: run.to_string(),
             y_label,

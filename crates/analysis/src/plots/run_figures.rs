@@ -202,8 +202,10 @@ pub fn write_figures(run: &RunFolder, out: &Path, top: usize) -> Result<Written,
             ..
         } => {
             let figures = EvolutionFigures::new(spec.as_deref(), generations)?;
+            // The front's table is read (and refused if damaged) before any figure is drawn.
+            let front = ParetoFigure::read(dir, &figures.run, figures.y_label)?;
             let mut written = figures.write(out)?;
-            if let Some(front) = ParetoFigure::read(dir, &figures.run, figures.y_label)? {
+            if let Some(front) = front {
                 written.figures.push(front.write(out)?);
             }
             Ok(written)

@@ -4,14 +4,16 @@
 
 use super::html::{self, inline_svg, link, section, table};
 use super::{write_file, ReportError, WrittenReport, STYLESHEET};
-use evomcts_evolve::pareto::{read_csv as read_pareto, Verdict, ALPHA, PARETO_CSV};
+use evomcts_evolve::pareto::{self, Verdict, ALPHA, PARETO_CSV};
 use evomcts_evolve::population::{gap_warning, generations_on_disk, read_generations, Generation};
-use evomcts_evolve::reestimate::REESTIMATE_CSV;
+use evomcts_evolve::reestimate::{REESTIMATE_CSV, REESTIMATE_HEADER};
 use evomcts_evolve::report::{
-    hall_of_fame, lineage, lineage_svg, parse_csv, HALL_OF_FAME, HALL_SIZE, LOGBOOK,
+    hall_of_fame, lineage, lineage_svg, HALL_OF_FAME, HALL_OF_FAME_HEADER, HALL_SIZE, LOGBOOK,
+    LOGBOOK_HEADER,
 };
 use evomcts_formula::typeset::pretty;
 use evomcts_league::report::TextTable;
+use evomcts_records::csv::{CsvError, Row, Table};
 use evomcts_records::escape;
 use std::path::Path;
 
@@ -29,40 +31,39 @@ fn rounded_cell(cell: &str) -> String {
     }
 }
 
-/// The text of the run's file `name`, `None` when the run has not written it.
-fn read_run_table(dir: &Path, name: &str) -> Result<Option<String>, ReportError> {
-    let path = dir.join(name);
-    match evomcts_records::runfs::read_capped_text(
-        &path,
-        evomcts_records::runfs::MAX_DATA_FILE_BYTES,
-        "a run's table",
-    ) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(ReportError::Io {
-            path: path.display().to_string(),
-            source,
-        }),
-    }
+/// The run's table `name` read and checked against its `header` (`records::csv`: a header
+/// other than the writer's, a row of the wrong width, a quote left open or a file cut in its
+/// last row is refused, naming the file and line); `None` when the run has not written it.
+pub(super) fn read_table(
+    dir: &Path,
+    name: &str,
+    header: &str,
+) -> Result<Option<Table>, ReportError> {
+    Ok(Table::read(&dir.join(name), header, "a run's table")?)
 }
 
-/// CSV text of the run's file `name` as a table.
-fn text_table(text: &str, name: &str, title: &str) -> String {
-    let mut rows = parse_csv(text).into_iter();
-    let headers = rows.next().unwrap_or_default();
-    table(&TextTable {
+/// A table of the run for people: its rows under its header.
+fn text_table(table: &Table, name: &str, title: &str) -> String {
+    html::table(&TextTable {
         title: format!("{title} ({name}; numbers to three decimals, the file keeps them whole)"),
-        headers,
-        rows: rows
-            .map(|row| row.iter().map(|cell| rounded_cell(cell)).collect())
+        headers: table.columns().to_vec(),
+        rows: table
+            .rows()
+            .map(|row| row.fields().iter().map(|cell| rounded_cell(cell)).collect())
             .collect(),
     })
 }
 
-/// A CSV file of the run as a table, or a note when the run has not written it.
-pub(super) fn csv_table(dir: &Path, name: &str, title: &str) -> Result<String, ReportError> {
-    Ok(match read_run_table(dir, name)? {
-        Some(text) => text_table(&text, name, title),
+/// The run's table `name` (its header `header`) as a table, or a note when the run has not
+/// written it.
+pub(super) fn csv_table(
+    dir: &Path,
+    name: &str,
+    header: &str,
+    title: &str,
+) -> Result<String, ReportError> {
+    Ok(match read_table(dir, name, header)? {
+        Some(table) => text_table(&table, name, title),
         None => format!(
             "<p class=\"warning\">{} is missing from the run folder.</p>\n",
             escape::html(name)
@@ -127,54 +128,69 @@ struct ReestimateSummary {
     crowned_formula: String,
 }
 
-fn reestimate_summary(text: &str) -> Option<ReestimateSummary> {
-    let mut rows = parse_csv(text).into_iter();
-    let headers = rows.next()?;
-    let column = |name: &str| headers.iter().position(|h| h == name);
+/// The summary of `reestimate.csv` (read against its header): the leader by evolution mean
+/// and the one crowned row; an error names the file and line.
+fn reestimate_summary(table: &Table) -> Result<ReestimateSummary, CsvError> {
+    let column = |name: &str| table.column(name).expect("the header names the column");
     let (id, evolution, fresh, low, high, crowned, formula) = (
-        column("id")?,
-        column("evolution_mean")?,
-        column("fresh_mean")?,
-        column("fresh_low")?,
-        column("fresh_high")?,
-        column("crowned")?,
-        column("formula")?,
+        column("id"),
+        column("evolution_mean"),
+        column("fresh_mean"),
+        column("fresh_low"),
+        column("fresh_high"),
+        column("crowned"),
+        column("formula"),
     );
-    let rows: Vec<Vec<String>> = rows.filter(|r| r.len() == headers.len()).collect();
-    let number = |row: &Vec<String>, i: usize| row[i].parse::<f64>().ok();
-    let leader = rows
-        .iter()
-        .filter_map(|r| Some((r, number(r, evolution)?)))
-        .max_by(|(_, a), (_, b)| a.total_cmp(b))?
-        .0;
-    let winner = rows.iter().find(|r| r[crowned] == "true")?;
-    Some(ReestimateSummary {
-        leader_id: leader[id].clone(),
-        leader_evolution: number(leader, evolution)?,
-        leader_fresh: number(leader, fresh)?,
-        crowned_id: winner[id].clone(),
+    let mut leader: Option<(Row<'_>, f64)> = None;
+    let mut winner: Option<Row<'_>> = None;
+    for row in table.rows() {
+        // An empty mean is an estimate that was not finite: no leader (the writer leaves it
+        // empty); anything else must be a number. The last of equal means leads, as ever.
+        if !row.get(evolution).is_empty() {
+            let mean = row.number(evolution)?;
+            if leader.as_ref().is_none_or(|(_, best)| mean >= *best) {
+                leader = Some((row, mean));
+            }
+        }
+        match row.get(crowned) {
+            "true" if winner.is_some() => {
+                return Err(row.field_error(crowned, "a second crowned row: one is crowned"))
+            }
+            "true" => winner = Some(row),
+            "false" => {}
+            other => {
+                return Err(
+                    row.field_error(crowned, format!("expected true or false, found {other:?}"))
+                )
+            }
+        }
+    }
+    let (Some((leader, leader_evolution)), Some(winner)) = (leader, winner) else {
+        return Err(table.error_at(
+            table.len() + 1,
+            "no crowned row: the re-estimate crowns one candidate",
+        ));
+    };
+    Ok(ReestimateSummary {
+        leader_id: leader.get(id).to_string(),
+        leader_evolution,
+        leader_fresh: leader.number(fresh)?,
+        crowned_id: winner.get(id).to_string(),
         crowned_fresh: (
-            number(winner, fresh)?,
-            number(winner, low)?,
-            number(winner, high)?,
+            winner.number(fresh)?,
+            winner.number(low)?,
+            winner.number(high)?,
         ),
-        crowned_formula: winner[formula].clone(),
+        crowned_formula: winner.get(formula).to_string(),
     })
 }
 
 /// The re-estimate's section: what it changed in words, then `reestimate.csv` as a table.
 fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>, ReportError> {
-    let Some(text) = read_run_table(dir, REESTIMATE_CSV)? else {
+    let Some(table) = read_table(dir, REESTIMATE_CSV, REESTIMATE_HEADER)? else {
         return Ok(None);
     };
-    let path = dir.join(REESTIMATE_CSV);
-    let Some(summary) = reestimate_summary(&text) else {
-        return Err(ReportError::Input(format!(
-            "{}: not a re-estimate table (expected the columns id, evolution_mean, fresh_mean, \
-             fresh_low, fresh_high, crowned, formula and one crowned row)",
-            path.display()
-        )));
-    };
+    let summary = reestimate_summary(&table)?;
     let words = format!(
         "<p>The hall of fame's best were re-played on fresh samples that no generation drew. \
          Evolution's leader, #{}, had an evolution mean of {:.3} and a fresh mean of {:.3}: its \
@@ -189,7 +205,7 @@ fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>,
         summary.crowned_fresh.2,
     );
     let table = text_table(
-        &text,
+        &table,
         REESTIMATE_CSV,
         "Each candidate's evolution estimate and its fresh one; the crowned row is the champion",
     );
@@ -199,11 +215,9 @@ fn reestimate_section(dir: &Path) -> Result<Option<(ReestimateSummary, String)>,
 /// The front's section, from `pareto.csv`: each front member simplified with its fitness and
 /// interval, then the file as a table; `None` when the run has no front.
 fn pareto_section(dir: &Path) -> Result<Option<String>, ReportError> {
-    let Some(text) = read_run_table(dir, PARETO_CSV)? else {
+    let Some((table, rows)) = pareto::read(dir)? else {
         return Ok(None);
     };
-    let rows = read_pareto(&text)
-        .map_err(|m| ReportError::Input(format!("{}: {m}", dir.join(PARETO_CSV).display())))?;
     let samples = rows.first().map_or(0, |r| r.samples);
     let mut html = format!(
         "<p>The hall of fame's best distinct simplified formulas and the seed formula (#0), \
@@ -229,7 +243,7 @@ fn pareto_section(dir: &Path) -> Result<Option<String>, ReportError> {
     }
     html.push_str("</ul>\n");
     html.push_str(&text_table(
-        &text,
+        &table,
         PARETO_CSV,
         "Every candidate judged, by complexity; `against` is the candidate of the deciding comparison",
     ));
@@ -246,11 +260,14 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
             dir.display()
         )));
     };
+    // Every table is read and checked before anything is written: one that does not read
+    // refuses the report with nothing on disk.
+    let tables = RunTables::read(dir)?;
     let mut files = Vec::new();
     let figures = super::run_figures(&[dir.to_path_buf()], &out.join("figures"), &mut files)?;
-    let reestimate = reestimate_section(dir)?;
-    let sections = evolution_sections(dir, &gens, &figures, reestimate.as_ref())?;
-    let mut body = evolution_header(&gens, latest, reestimate.as_ref().map(|(s, _)| s));
+    let reestimate = tables.reestimate.as_ref().map(|(s, _)| s);
+    let mut body = evolution_header(&gens, latest, reestimate);
+    let sections = evolution_sections(dir, &gens, &figures, tables)?;
     body.push_str("<nav><ul>\n");
     for (id, heading, _) in &sections {
         body.push_str(&format!("<li>{}</li>\n", link(&format!("#{id}"), heading)));
@@ -280,12 +297,36 @@ pub fn write_evolution_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
     })
 }
 
+/// The run's tables as the page shows them, each read and checked (`records::csv`).
+struct RunTables {
+    logbook: String,
+    reestimate: Option<(ReestimateSummary, String)>,
+    pareto: Option<String>,
+    hall_of_fame: String,
+}
+
+impl RunTables {
+    fn read(dir: &Path) -> Result<RunTables, ReportError> {
+        Ok(RunTables {
+            logbook: csv_table(dir, LOGBOOK, LOGBOOK_HEADER, "One row per generation")?,
+            reestimate: reestimate_section(dir)?,
+            pareto: pareto_section(dir)?,
+            hall_of_fame: csv_table(
+                dir,
+                HALL_OF_FAME,
+                HALL_OF_FAME_HEADER,
+                "The best distinct formulas, ranked by the lower end of their 95% interval",
+            )?,
+        })
+    }
+}
+
 /// The page's sections in order, each as (anchor, heading, HTML).
 fn evolution_sections(
     dir: &Path,
     gens: &[Generation],
     figures: &[super::InlineFigure],
-    reestimate: Option<&(ReestimateSummary, String)>,
+    tables: RunTables,
 ) -> Result<Vec<(&'static str, &'static str, String)>, ReportError> {
     let spec = match evomcts_records::runfs::read_spec_text(&dir.join("spec.ron")) {
         Ok(text) => format!("<pre>{}</pre>\n", escape::html_lines(&text)),
@@ -293,29 +334,17 @@ fn evolution_sections(
     };
     let hall = hall_of_fame(gens, HALL_SIZE);
     let tree = lineage_svg(&lineage(gens, &hall));
-    let mut sections = vec![(
-        "logbook",
-        "Logbook",
-        csv_table(dir, LOGBOOK, "One row per generation")?,
-    )];
-    if let Some((_, content)) = reestimate {
-        sections.push(("reestimate", "Re-estimate of the best", content.clone()));
+    let mut sections = vec![("logbook", "Logbook", tables.logbook)];
+    if let Some((_, content)) = tables.reestimate {
+        sections.push(("reestimate", "Re-estimate of the best", content));
     }
-    if let Some(content) = pareto_section(dir)? {
+    if let Some(content) = tables.pareto {
         sections.push(("pareto", "The front between simple and strong", content));
     }
     sections.extend([
         ("figures", "Figures", super::figures_html(figures)),
         ("fitness", "Fitness per generation", table(&fitness_table(gens))),
-        (
-            "hall-of-fame",
-            "Hall of fame",
-            csv_table(
-                dir,
-                HALL_OF_FAME,
-                "The best distinct formulas, ranked by the lower end of their 95% interval",
-            )?,
-        ),
+        ("hall-of-fame", "Hall of fame", tables.hall_of_fame),
         (
             "lineage",
             "The champion's lineage",

@@ -37,7 +37,9 @@ use std::path::{Path, PathBuf};
 
 pub use evolution::write_evolution_report;
 pub use league::write_league_report;
-pub use portfolio::write_portfolio_report;
+pub use portfolio::{
+    write_portfolio_report, CORRELATIONS_CSV_HEADER, SHARED_CSV_HEADER, TIMINGS_CSV_HEADER,
+};
 pub use study::write_study_report;
 pub use tune::write_tune_report;
 
@@ -54,6 +56,9 @@ pub enum ReportError {
     Plot(#[from] PlotError),
     #[error(transparent)]
     Population(#[from] PopulationError),
+    /// A table of the run that does not read (`records::csv`): its file, line and field.
+    #[error(transparent)]
+    Csv(#[from] evomcts_records::csv::CsvError),
     #[error("{path}: {source}")]
     Io {
         path: String,

@@ -11,14 +11,22 @@ use super::{write_sectioned_page, ReportError, WrittenReport};
 use crate::plots::matrix_plot::{matrix_figures, matrix_note, read_portfolio};
 use crate::plots::PlotError;
 use evomcts_portfolio::{
-    result_file, Part, PortfolioSpec, CORRELATIONS_CSV, MATRIX_CSV, PORTFOLIO_CSV, PORTFOLIO_MD,
-    PORTFOLIO_RON, SHARED_CSV, STUDIES_DIR, TIMINGS_CSV,
+    result_file, Part, PortfolioSpec, CORRELATIONS_CSV, MATRIX_CSV, MATRIX_CSV_HEADER,
+    PORTFOLIO_CSV, PORTFOLIO_CSV_HEADER, PORTFOLIO_MD, PORTFOLIO_RON, SHARED_CSV, STUDIES_DIR,
+    TIMINGS_CSV,
 };
 use evomcts_records::escape;
 use std::path::{Path, PathBuf};
 
 /// The folder of the report that holds the heat maps.
 const FIGURES: &str = "figures";
+
+/// The headers `evomcts_portfolio` writes `shared.csv`, `correlations.csv` and `timings.csv`
+/// with (it names no constant for them; tests/it/report_portfolio.rs reads a portfolio's own
+/// files with them, so a change to a writer fails there).
+pub const SHARED_CSV_HEADER: &str = "budget,kind,item,count,champions,labels";
+pub const CORRELATIONS_CSV_HEADER: &str = "budget,terminal,property,spearman_rho,n";
+pub const TIMINGS_CSV_HEADER: &str = "label,part,seconds,finished_utc";
 
 /// A file of the portfolio as preformatted text, its lines kept apart, or a note that it is
 /// not written (yet).
@@ -37,10 +45,17 @@ fn warning(text: &str) -> String {
     format!("<p class=\"warning\">{}</p>\n", escape::html(text))
 }
 
-/// A CSV file of the portfolio as a table, or `missing` when it is not written.
-fn table_or(dir: &Path, name: &str, title: &str, missing: &str) -> Result<String, ReportError> {
-    if dir.join(name).is_file() {
-        csv_table(dir, name, title)
+/// A CSV file of the portfolio, read against its `header`, as a table, or `missing` when it
+/// is not written.
+fn table_or(
+    dir: &Path,
+    name: &str,
+    header: &str,
+    title: &str,
+    missing: &str,
+) -> Result<String, ReportError> {
+    if dir.join(name).exists() {
+        csv_table(dir, name, header, title)
     } else {
         Ok(warning(missing))
     }
@@ -68,6 +83,18 @@ fn matrix_section(
     if let Some(note) = matrix_note(&spec, &games, &columns) {
         content.push_str(&warning(&note));
     }
+    // The table is read (and refused if damaged) before any heat map is drawn.
+    let table = if columns.is_empty() {
+        String::new()
+    } else {
+        table_or(
+            dir,
+            MATRIX_CSV,
+            MATRIX_CSV_HEADER,
+            "Every cell of the matrix, the diagonal each game's own validation (empty holm_p)",
+            "matrix.csv is not written yet: the driver writes it once its jobs are done (resume the portfolio with --resume).",
+        )?
+    };
     let figures_dir = out.join(FIGURES);
     for figure in matrix_figures(&spec.name, &games, &columns) {
         let written = figure.write(&figures_dir)?;
@@ -90,14 +117,7 @@ fn matrix_section(
         content.push_str(&inline_svg(&svg));
         files.extend([written.png, written.svg]);
     }
-    if !columns.is_empty() {
-        content.push_str(&table_or(
-            dir,
-            MATRIX_CSV,
-            "Every cell of the matrix, the diagonal each game's own validation (empty holm_p)",
-            "matrix.csv is not written yet: the driver writes it once its jobs are done (resume the portfolio with --resume).",
-        )?);
-    }
+    content.push_str(&table);
     Ok(content)
 }
 
@@ -153,60 +173,64 @@ pub fn write_portfolio_report(dir: &Path, out: &Path) -> Result<WrittenReport, R
     let not_yet = |name: &str| {
         format!("{name} is not written yet: the driver writes it once its jobs are done (resume the portfolio with --resume).")
     };
+    // Every table is read and checked before the heat maps are drawn: one that does not read
+    // refuses the report with nothing on disk.
+    let dataset = table_or(
+        dir,
+        PORTFOLIO_CSV,
+        PORTFOLIO_CSV_HEADER,
+        "One row per game and budget",
+        &not_yet(PORTFOLIO_CSV),
+    )?;
+    let general = table_or(
+        dir,
+        evomcts_portfolio::general::GENERAL_CSV,
+        evomcts_portfolio::general::GENERAL_CSV_HEADER,
+        "The general formula on each held-out game, against its tuned UCT",
+        "general.csv is not written: the spec has no `general` section, or its job has not finished.",
+    )?;
+    let shared = table_or(
+        dir,
+        SHARED_CSV,
+        SHARED_CSV_HEADER,
+        "Terminals and sub-expressions of the simplified champions",
+        &not_yet(SHARED_CSV),
+    )? + &table_or(
+        dir,
+        CORRELATIONS_CSV,
+        CORRELATIONS_CSV_HEADER,
+        "Spearman's rank correlation between a terminal's presence and a game property",
+        &not_yet(CORRELATIONS_CSV),
+    )?;
+    // Wall times for people, which no result reads: one that does not read is said on the
+    // page, not a refusal of the whole report.
+    let timings = match table_or(
+        dir,
+        TIMINGS_CSV,
+        TIMINGS_CSV_HEADER,
+        "Wall time of each finished job, for people",
+        "timings.csv is not written: no job has finished in this folder yet.",
+    ) {
+        Err(ReportError::Csv(e)) => {
+            let text = format!("The wall times of the jobs do not read: {e}");
+            warnings.push(text.clone());
+            warning(&text)
+        }
+        other => other?,
+    };
     let matrix = matrix_section(dir, out, &mut files, &mut warnings)?;
     let sections = [
-        (
-            "dataset",
-            "Dataset",
-            table_or(
-                dir,
-                PORTFOLIO_CSV,
-                "One row per game and budget",
-                &not_yet(PORTFOLIO_CSV),
-            )?,
-        ),
+        ("dataset", "Dataset", dataset),
         ("matrix", "Generalisation matrix", matrix),
-        (
-            "general",
-            "One formula on games it never saw",
-            table_or(
-                dir,
-                evomcts_portfolio::general::GENERAL_CSV,
-                "The general formula on each held-out game, against its tuned UCT",
-                "general.csv is not written: the spec has no `general` section, or its job has not finished.",
-            )?,
-        ),
-        (
-            "shared",
-            "What the champions share",
-            table_or(
-                dir,
-                SHARED_CSV,
-                "Terminals and sub-expressions of the simplified champions",
-                &not_yet(SHARED_CSV),
-            )? + &table_or(
-                dir,
-                CORRELATIONS_CSV,
-                "Spearman's rank correlation between a terminal's presence and a game property",
-                &not_yet(CORRELATIONS_CSV),
-            )?,
-        ),
+        ("general", "One formula on games it never saw", general),
+        ("shared", "What the champions share", shared),
         (
             "summary",
             "Summary",
             portfolio_text(dir, PORTFOLIO_MD, &not_yet(PORTFOLIO_MD)),
         ),
         ("studies", "Studies", studies_list(dir)),
-        (
-            "timings",
-            "Timings",
-            table_or(
-                dir,
-                TIMINGS_CSV,
-                "Wall time of each finished job, for people",
-                "timings.csv is not written: no job has finished in this folder yet.",
-            )?,
-        ),
+        ("timings", "Timings", timings),
         (
             "spec",
             "Spec",

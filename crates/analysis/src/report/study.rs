@@ -3,7 +3,7 @@
 
 use super::{write_sectioned_page, ReportError, WrittenReport};
 use evomcts_records::escape;
-use evomcts_study::{StudySpec, PHASES_RON, STUDY_CSV, STUDY_MD, STUDY_RON};
+use evomcts_study::{StudySpec, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER, STUDY_MD, STUDY_RON};
 use std::path::Path;
 
 /// A file of the study as preformatted text, or a note that it is not written (yet).
@@ -61,7 +61,7 @@ fn phases_list(dir: &Path) -> String {
 pub fn write_study_report(dir: &Path, out: &Path) -> Result<WrittenReport, ReportError> {
     let files = Vec::new();
     let results = if dir.join(STUDY_CSV).is_file() {
-        super::evolution::csv_table(dir, STUDY_CSV, "One row per budget")?
+        super::evolution::csv_table(dir, STUDY_CSV, STUDY_CSV_HEADER, "One row per budget")?
     } else {
         "<p class=\"warning\">study.csv is not written yet: no budget has finished its three phases (resume the study with --resume).</p>\n".to_string()
     };
