@@ -166,11 +166,9 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         if is_broken_pipe(&err) {
             return 0;
         }
-        // Messages quote names and paths as given, which may hold an ESC or a line break.
-        evomcts::note!(
-            "error: {}",
-            evomcts::escape::terminal(&evomcts::progress::error_message(&err))
-        );
+        // Messages quote names and paths as given, which may hold an ESC or a line break: all
+        // escaped, except the lines a message quotes on purpose (a failed job's log).
+        evomcts::note!("error: {}", evomcts::progress::terminal_error_message(&err));
         return 2;
     }
     0

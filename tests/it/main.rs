@@ -45,6 +45,7 @@ mod outputs;
 mod pig_runs;
 mod play;
 mod portfolio;
+mod portfolio_results;
 mod portfolio_slurm;
 mod presets;
 mod progress;

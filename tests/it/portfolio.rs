@@ -224,11 +224,30 @@ fn a_portfolio_killed_at_any_moment_leaves_no_job_and_resumes_to_the_same_bytes(
 fn bad_portfolio_specs_are_refused_naming_the_field_and_nothing_is_written() {
     let root = scratch("portfolio", "bad");
     std::fs::create_dir_all(&root).unwrap();
-    let cases: [(&str, String, &str); 6] = [
+    let cases: [(&str, String, &str); 9] = [
         (
             "label twice",
             SPEC.replace("label: \"pig\"", "label: \"connect-four\""),
             "games[1].label",
+        ),
+        // `shared.csv` and `general.csv` list labels separated by `;`: `a"b,c;d` would read
+        // back as two games (issue 53, cause 11).
+        (
+            "a label holding the lists' separator",
+            SPEC.replace("label: \"pig\"", "label: \"a\\\"b,c;d\""),
+            "games[1].label",
+        ),
+        // `general/sims-B/evolve` is the general evolution's folder, beside each held-out
+        // game's `general/sims-B/LABEL` (issue 53, cause 6).
+        (
+            "the general evolution's folder name as a label",
+            SPEC.replace("label: \"pig\"", "label: \"evolve\""),
+            "field `games[1].label`: `evolve` is reserved",
+        ),
+        (
+            "the same, as a file system that ignores case sees it",
+            SPEC.replace("label: \"pig\"", "label: \"Evolve\""),
+            "field `games[1].label`: `Evolve` is reserved",
         ),
         (
             "odd matrix",

@@ -313,8 +313,9 @@ fn hostile_labels_and_folders_reach_the_scripts_quoted() {
     let dir = scratch("portfolio-slurm", "hostile");
     let out = dir.join("o'k $(touch pwned) `touch pwned` ;&|<> %a \"q\"");
     std::fs::create_dir_all(&dir).unwrap();
-    // Labels the spec's check lets through: shell syntax, a quote, a leading dash, a `%`.
-    let labels = ["a'b $(touch pwned) `touch pwned`;", "-h", "100%a"];
+    // Labels the spec's check lets through: shell syntax, a quote, a leading dash, a `%` (not
+    // `;`, which separates the labels of shared.csv's lists).
+    let labels = ["a'b $(touch pwned) `touch pwned`&", "-h", "100%a"];
     let spec_text = tiny()
         .replace("\"connect-four\"", &format!("{:?}", labels[0]))
         .replace(

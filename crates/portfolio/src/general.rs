@@ -6,19 +6,26 @@
 //! to `general/sims-B/evolve` and `general/sims-B/TARGET`, and `general.ron`.
 
 use super::outputs::{GameResult, Validation};
-use super::{PortfolioError, PortfolioSpec};
+use super::spec::GeneralSpec;
+use super::{PortfolioError, PortfolioGame, PortfolioSpec};
 use evomcts_evolve::spec::{FitnessSpec, GamesSpec, MixedSpec, Score};
 use evomcts_evolve::{run_evolution, EvolveSpec, RunOptions};
 use evomcts_formula::Formula;
 use evomcts_records::runfs::derive_seed;
 use evomcts_search::mcts::Selection;
 use evomcts_search::ControllerSpec;
-use evomcts_validation::{run_validation, PlayOptions};
+use evomcts_validation::{run_validation, PlayOptions, ValidateSpec};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The general formula's folder in the portfolio's.
 pub const GENERAL_DIR: &str = "general";
+/// The general evolution's folder at each budget, `general/sims-B/evolve`, beside each
+/// held-out game's validation folder `general/sims-B/LABEL`.
+pub const EVOLVE_DIR: &str = "evolve";
+/// The names `general/sims-B/` holds beside the held-out games' labels, which no game's label
+/// may therefore be (the spec refuses them).
+pub const BUDGET_FOLDER_NAMES: &[&str] = &[EVOLVE_DIR];
 /// Its result file.
 pub const GENERAL_RON: &str = "general.ron";
 pub const GENERAL_CSV: &str = "general.csv";
@@ -44,6 +51,66 @@ pub struct GeneralRow {
 pub struct GeneralResult {
     pub rows: Vec<GeneralRow>,
 }
+
+/// The general formula's folder at `budget`: `general/sims-B`.
+pub fn general_dir(dir: &Path, budget: u32) -> PathBuf {
+    dir.join(GENERAL_DIR).join(super::run::sims_dir(budget))
+}
+
+/// A row the general job writes: at `budget`, the champion on the held-out game `target` at
+/// its played constant `c_e`.
+#[derive(Clone, Copy, Debug)]
+pub struct HeldOut<'a> {
+    pub budget: u32,
+    pub target: &'a PortfolioGame,
+    pub c_e: f64,
+}
+
+impl<'a> HeldOut<'a> {
+    /// Every row the general job writes, in its order: by budget, then the held-out games in
+    /// the spec's order (`games`: every game's result).
+    pub fn all(spec: &'a PortfolioSpec, games: &[GameResult]) -> Vec<HeldOut<'a>> {
+        let Some(general) = &spec.general else {
+            return Vec::new();
+        };
+        let mut rows = Vec::new();
+        for budget in spec.budgets() {
+            for g in games.iter().filter(|g| !general.train.contains(&g.label)) {
+                let (Some(target), Some(row)) = (
+                    spec.game(&g.label),
+                    g.rows.iter().find(|r| r.budget == budget),
+                ) else {
+                    continue;
+                };
+                rows.push(HeldOut {
+                    budget,
+                    target,
+                    c_e: row.c_e,
+                });
+            }
+        }
+        rows
+    }
+}
+
+/// The validation of the general formula `champion` on the held-out game `target` at
+/// `budget`: the matrix's cell, on the first `general.games / 2` sequences of the target's own
+/// validation.
+pub fn general_cell_spec(
+    spec: &PortfolioSpec,
+    general: &GeneralSpec,
+    target: &PortfolioGame,
+    budget: u32,
+    c_e: f64,
+    champion: &Formula,
+) -> ValidateSpec {
+    let mut cell = spec.cell_spec(target, GENERAL_SOURCE, budget, c_e, champion);
+    cell.sequences = general.games / 2;
+    cell
+}
+
+/// What the general formula's validations name as the formula's source.
+const GENERAL_SOURCE: &str = "general";
 
 /// The evolution of the general formula at `budget`: the first train game's study evolution
 /// (its grammar, strategy and noise from the `general` section), its fitness the mix.
@@ -107,6 +174,7 @@ pub fn general_job(
         return Ok(());
     };
     let mut rows = Vec::new();
+    let held_out = HeldOut::all(spec, games);
     for budget in spec.budgets() {
         let Some(evolve) = general_evolve_spec(spec, games, budget) else {
             return Err(PortfolioError::StudiesUnfinished {
@@ -114,11 +182,11 @@ pub fn general_job(
                 games: spec.games.len(),
             });
         };
-        let folder = dir.join(GENERAL_DIR).join(format!("sims-{budget}"));
+        let folder = general_dir(dir, budget);
         let outcome = run_evolution(
             &evolve,
             &RunOptions {
-                out_dir: folder.join("evolve"),
+                out_dir: folder.join(EVOLVE_DIR),
                 resume: true,
                 threads,
                 progress,
@@ -131,17 +199,12 @@ pub fn general_job(
             message: source.to_string(),
         })?;
         let champion = evomcts_study::champion_of(&outcome);
-        for g in games.iter().filter(|g| !general.train.contains(&g.label)) {
-            let target = spec.game(&g.label).expect("a result of the spec's game");
-            let Some(row) = g.rows.iter().find(|r| r.budget == budget) else {
-                continue;
-            };
-            let mut cell = spec.cell_spec(target, "general", budget, row.c_e, &champion);
-            cell.sequences = general.games / 2;
+        for h in held_out.iter().filter(|h| h.budget == budget) {
+            let cell = general_cell_spec(spec, general, h.target, budget, h.c_e, &champion);
             let summary = run_validation(
                 &cell,
                 &PlayOptions {
-                    out_dir: folder.join(&g.label),
+                    out_dir: folder.join(&h.target.label),
                     resume: true,
                     threads,
                     progress,
@@ -151,11 +214,11 @@ pub fn general_job(
             )
             .map_err(|source| PortfolioError::General {
                 budget,
-                message: format!("on {}: {source}", g.label),
+                message: format!("on {}: {source}", h.target.label),
             })?;
             rows.push(GeneralRow {
                 budget,
-                target: g.label.clone(),
+                target: h.target.label.clone(),
                 trained_on: general.train.clone(),
                 formula: champion.clone(),
                 validation: Validation::from(&summary),
@@ -179,7 +242,7 @@ pub fn general_csv(result: &GeneralResult) -> String {
         let mut cells = vec![
             r.budget.to_string(),
             super::outputs::quoted(&r.target),
-            super::outputs::quoted(&r.trained_on.join(";")),
+            super::outputs::quoted(&r.trained_on.join(&super::spec::LIST_SEPARATOR.to_string())),
             super::outputs::quoted(&r.formula.to_string()),
             v.games.to_string(),
         ];

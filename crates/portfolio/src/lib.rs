@@ -6,8 +6,9 @@
 //! `spec` reads and checks the portfolio's RON and builds each game's study spec and each
 //! matrix cell's validation spec from it; `run` is the driver (folder, lock, one process per
 //! job, at most `--jobs` at a time) and the job each process runs (`--only LABEL --part
-//! study|matrix`); `properties` measures a game by random play; `outputs`, `shared` and
-//! `markdown` write the CSVs and `portfolio.md` from the jobs' result files.
+//! study|matrix`); `properties` measures a game by random play; `check` reads the jobs' result
+//! files and refuses any that no job of this spec wrote from the folders it summarises;
+//! `outputs`, `shared` and `markdown` write the CSVs and `portfolio.md` from the checked results.
 //!
 //! Guarantees: each game's study seed derives from the portfolio's master seed and the game's
 //! label; a matrix cell plays the first sequences of the target game's own validation
@@ -18,6 +19,7 @@
 //!
 //! Layering: above `study` and `validation`; nothing below uses it.
 
+pub mod check;
 pub mod general;
 mod markdown;
 pub mod outputs;
@@ -26,6 +28,7 @@ mod run;
 pub mod shared;
 pub mod spec;
 
+pub use check::{read_checked, Results};
 pub use outputs::{
     CORRELATIONS_CSV, MATRIX_CSV, MATRIX_CSV_HEADER, PORTFOLIO_CSV, PORTFOLIO_CSV_HEADER,
     PORTFOLIO_MD, SHARED_CSV,
@@ -52,6 +55,13 @@ pub enum PortfolioError {
     Io { file: String, message: String },
     #[error("{file}: {message} (left untouched; remove the folder to start again)")]
     Corrupt { file: String, message: String },
+    /// A job's result file that no job of this spec wrote from these folders (see `check`).
+    #[error("{file}: {field}: {message} (left untouched)")]
+    BadResult {
+        file: String,
+        field: String,
+        message: String,
+    },
     #[error("{dir} holds a portfolio of a different spec; resume it with its own spec ({dir}/portfolio.ron) or choose another --out")]
     SpecChanged { dir: String },
     #[error("{dir} already holds a portfolio; pass --resume to continue, or choose another --out")]
@@ -81,13 +91,16 @@ pub enum PortfolioError {
     General { budget: u32, message: String },
     #[error("could not start `{command}`: {message}")]
     Start { command: String, message: String },
-    #[error("the {part} job of `{label}` failed ({status}); its log, {log}, ends:\n{tail}\nresume the portfolio with --resume once the cause is fixed")]
+    /// The log's last lines are the cause: kept as lines on the terminal
+    /// (`progress::terminal_error_message`).
+    #[error("the {part} job of `{label}` failed ({status}); its log, {log}, ends:{tail}resume the portfolio with --resume once the cause is fixed")]
     JobFailed {
         label: String,
         part: &'static str,
         status: String,
         log: String,
-        tail: String,
+        #[source]
+        tail: evomcts_records::progress::QuotedLines,
     },
 }
 

@@ -289,7 +289,7 @@ fn shared_csv(items: &[SharedItem]) -> String {
             quoted(&s.item),
             s.count,
             s.champions,
-            quoted(&s.labels.join(";"))
+            quoted(&s.labels.join(&super::spec::LIST_SEPARATOR.to_string()))
         ));
     }
     csv
@@ -310,26 +310,20 @@ fn correlations_csv(rows: &[Correlation]) -> String {
     csv
 }
 
-/// Writes every output from the finished results.
+/// Writes every output from the finished results (checked: [`super::check::read_checked`]).
 pub fn write_outputs(
     dir: &Path,
     spec: &PortfolioSpec,
-    games: &[GameResult],
-    columns: &[MatrixColumn],
+    results: &super::check::Results,
 ) -> Result<(), PortfolioError> {
+    let (games, columns, general) = (&results.games, &results.columns, &results.general);
     let items = shared_items(games);
     let rhos = correlations(games);
     write_file(&dir.join(PORTFOLIO_CSV), &portfolio_csv(games))?;
     write_file(&dir.join(MATRIX_CSV), &matrix_csv(games, columns))?;
     write_file(&dir.join(SHARED_CSV), &shared_csv(&items))?;
     write_file(&dir.join(CORRELATIONS_CSV), &correlations_csv(&rhos))?;
-    let general_file = dir.join(super::general::GENERAL_RON);
-    let general: Option<super::general::GeneralResult> = if general_file.is_file() {
-        Some(super::read_ron(&general_file)?)
-    } else {
-        None
-    };
-    if let Some(g) = &general {
+    if let Some(g) = general {
         write_file(
             &dir.join(super::general::GENERAL_CSV),
             &super::general::general_csv(g),
@@ -344,4 +338,99 @@ pub fn write_outputs(
 /// `p` as the tables print it.
 pub fn p_shown(p: f64) -> String {
     p_text(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::general::{general_csv, GeneralResult, GeneralRow};
+    use crate::spec::check_label;
+    use evomcts_evolve::report::parse_csv;
+
+    /// `shared.csv`'s `labels` and `general.csv`'s `trained_on` list labels separated by `;`:
+    /// every label the spec takes reads back from them, through the CSV reader and a split at
+    /// `;`, as written, and the labels that would not (`a"b,c;d` reads back as two games) are
+    /// refused by the spec (issue 53, cause 11).
+    #[test]
+    fn every_label_the_spec_takes_reads_back_from_the_lists_as_written() {
+        let candidates = [
+            "c4",
+            "connect-four",
+            "Tic_Tac_Toe-3",
+            "-x",
+            "x,y",
+            "q\"r",
+            "two words",
+            "a'b $(touch pwned) `touch pwned`",
+            "a\"b,c;d",
+            "a;b",
+            ";",
+        ];
+        let taken: Vec<String> = candidates
+            .iter()
+            .filter(|l| check_label(l).is_ok())
+            .map(|l| l.to_string())
+            .collect();
+        assert_eq!(taken, candidates[..8]);
+        for refused in &candidates[8..] {
+            let message = check_label(refused).unwrap_err();
+            assert!(message.contains("`;`"), "{message}");
+        }
+
+        let item = SharedItem {
+            budget: 10,
+            kind: "terminal",
+            item: "Q".into(),
+            count: taken.len(),
+            champions: taken.len(),
+            labels: taken.clone(),
+        };
+        let rows = parse_csv(&shared_csv(&[item]));
+        let column = rows[0].iter().position(|h| h == "labels").unwrap();
+        let read: Vec<&str> = rows[1][column].split(';').collect();
+        assert_eq!(read, taken);
+
+        let v = Validation {
+            games: 4,
+            wins: 2,
+            draws: 0,
+            losses: 2,
+            win_rate: 0.5,
+            win_low: 0.15,
+            win_high: 0.85,
+            diff_mean: 0.0,
+            diff_low: 0.0,
+            diff_high: 0.0,
+            wilcoxon_p: 1.0,
+        };
+        let general = GeneralResult {
+            rows: vec![GeneralRow {
+                budget: 10,
+                target: "held-out".into(),
+                trained_on: taken.clone(),
+                formula: Formula::uct(),
+                validation: v,
+            }],
+        };
+        let rows = parse_csv(&general_csv(&general));
+        let column = rows[0].iter().position(|h| h == "trained_on").unwrap();
+        let read: Vec<&str> = rows[1][column].split(';').collect();
+        assert_eq!(read, taken);
+
+        // What the old rule let through: written, it reads back as two labels.
+        let old = SharedItem {
+            budget: 10,
+            kind: "terminal",
+            item: "Q".into(),
+            count: 1,
+            champions: 1,
+            labels: vec!["a\"b,c;d".into()],
+        };
+        let rows = parse_csv(&shared_csv(&[old]));
+        assert_eq!(rows[1][column_of(&rows[0], "labels")].split(';').count(), 2);
+    }
+
+    fn column_of(header: &[String], name: &str) -> usize {
+        header.iter().position(|h| h == name).unwrap()
+    }
 }

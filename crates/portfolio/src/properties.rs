@@ -75,12 +75,17 @@ pub fn measure(
         length: per_game(decisions),
         chance_events: per_game(chance),
         games,
-        game_type: if let GameChoice::OpenSpiel(g) = game {
-            g.spec().shown()
-        } else {
-            "native".to_string()
-        },
+        game_type: game_type(game),
     })
+}
+
+/// What `game_type` says of `game`: OpenSpiel's name of it with its parameters, or `native`.
+pub fn game_type(game: &GameChoice) -> String {
+    if let GameChoice::OpenSpiel(g) = game {
+        g.spec().shown()
+    } else {
+        "native".to_string()
+    }
 }
 
 #[cfg(test)]

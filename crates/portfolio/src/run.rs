@@ -7,9 +7,10 @@
 //! again and an interrupted one resumes its study or cells byte for byte. Then the driver
 //! writes the outputs from the result files.
 
+use super::check::read_checked;
 use super::outputs::{write_outputs, CellResult, GameResult, MatrixColumn, StudyRow};
 use super::properties::{measure, PROPERTY_GAMES};
-use super::{io_error, read_ron, write_ron, PortfolioError, PortfolioSpec};
+use super::{io_error, write_ron, PortfolioError, PortfolioSpec};
 use evomcts_steps::launch::Relaunch;
 use evomcts_study::{run_study, StudyOptions};
 use evomcts_validation::{run_validation, PlayOptions};
@@ -79,6 +80,46 @@ pub struct PortfolioOutcome {
     pub columns_done: usize,
 }
 
+/// A budget's folder: `sims-B`.
+pub fn sims_dir(budget: u32) -> String {
+    format!("sims-{budget}")
+}
+
+/// The study folder of the game labelled `label`: `studies/LABEL`.
+pub fn study_dir(dir: &Path, label: &str) -> PathBuf {
+    dir.join(STUDIES_DIR).join(label)
+}
+
+/// The validation folder of `source`'s champion on `target` at `budget`:
+/// `matrix/sims-B/TARGET/SOURCE`.
+pub fn cell_dir(dir: &Path, budget: u32, target: &str, source: &str) -> PathBuf {
+    dir.join(MATRIX_DIR)
+        .join(sims_dir(budget))
+        .join(target)
+        .join(source)
+}
+
+/// The cells of `target`'s column in the order its job writes them: at each of the target's
+/// budgets (its row there), every other game's champion (that game's result and row), in the
+/// spec's order (`games`: every game's result).
+pub fn column_cells<'a>(
+    target: &GameResult,
+    games: &'a [GameResult],
+) -> Vec<(&'a StudyRow, &'a GameResult, &'a StudyRow)> {
+    let mut cells = Vec::new();
+    let Some(own) = games.iter().find(|g| g.label == target.label) else {
+        return cells;
+    };
+    for row in &own.rows {
+        for source in games.iter().filter(|g| g.label != target.label) {
+            if let Some(theirs) = source.rows.iter().find(|r| r.budget == row.budget) {
+                cells.push((row, source, theirs));
+            }
+        }
+    }
+    cells
+}
+
 /// The result file of `label`'s `part`.
 pub fn result_file(dir: &Path, label: &str, part: Part) -> PathBuf {
     let folder = match part {
@@ -106,42 +147,35 @@ pub fn run_portfolio(
     super::check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
     let labels: Vec<String> = spec.games.iter().map(|g| g.label.clone()).collect();
     run_jobs(spec, opts, &labels, Part::Study)?;
+    // A damaged result is refused here, by name, rather than in the log of every job that
+    // reads it.
+    read_checked(spec, dir)?;
     if spec.matrix.games > 0 {
         run_jobs(spec, opts, &labels, Part::Matrix)?;
     }
     if spec.general.is_some() {
         run_jobs(spec, opts, &[GENERAL_LABEL.to_string()], Part::General)?;
     }
-    let (games, columns) = read_results(spec, dir)?;
-    write_outputs(dir, spec, &games, &columns)?;
+    let results = read_checked(spec, dir)?;
+    write_outputs(dir, spec, &results)?;
     Ok(PortfolioOutcome {
         games: labels.len(),
-        studies_done: games.len(),
-        columns_done: columns.len(),
+        studies_done: results.games.len(),
+        columns_done: results.columns.len(),
     })
 }
 
 /// The name of the general formula's job in logs, progress and `timings.csv`.
 pub const GENERAL_LABEL: &str = "general";
 
-/// The finished games' results and the finished matrix columns, in the spec's order.
+/// The finished games' results and the finished matrix columns, in the spec's order, once
+/// every result file written so far is checked ([`read_checked`]).
 pub fn read_results(
     spec: &PortfolioSpec,
     dir: &Path,
 ) -> Result<(Vec<GameResult>, Vec<MatrixColumn>), PortfolioError> {
-    let mut games = Vec::new();
-    let mut columns = Vec::new();
-    for g in &spec.games {
-        let file = result_file(dir, &g.label, Part::Study);
-        if file.is_file() {
-            games.push(read_ron::<GameResult>(&file)?);
-        }
-        let file = result_file(dir, &g.label, Part::Matrix);
-        if file.is_file() {
-            columns.push(read_ron::<MatrixColumn>(&file)?);
-        }
-    }
-    Ok((games, columns))
+    let results = read_checked(spec, dir)?;
+    Ok((results.games, results.columns))
 }
 
 /// Starts the jobs of `part` whose result is not written, at most `opts.jobs` at a time, and
@@ -252,7 +286,7 @@ fn log_file(dir: &Path, label: &str, part: Part) -> PathBuf {
 }
 
 /// The last lines of a job's log, for the error.
-fn tail(log: &Path) -> String {
+fn tail(log: &Path) -> evomcts_records::progress::QuotedLines {
     let text = evomcts_records::runfs::read_capped_text(
         log,
         evomcts_records::runfs::MAX_DATA_FILE_BYTES,
@@ -260,8 +294,16 @@ fn tail(log: &Path) -> String {
     )
     .unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(5)..].join("\n")
+    evomcts_records::progress::QuotedLines(
+        lines[lines.len().saturating_sub(TAIL_LINES)..]
+            .iter()
+            .map(|l| l.to_string())
+            .collect(),
+    )
 }
+
+/// The lines of a failed job's log its error quotes.
+const TAIL_LINES: usize = 5;
 
 /// The threads a job uses unless told (0: every core): its game's default; for the general
 /// formula, one if any game of its mix is OpenSpiel's, else every core.
@@ -396,7 +438,7 @@ fn study_job(
     let outcome = run_study(
         &study,
         &StudyOptions {
-            out_dir: dir.join(STUDIES_DIR).join(&game.label),
+            out_dir: study_dir(dir, &game.label),
             resume: true,
             threads,
             progress,
@@ -444,41 +486,32 @@ fn matrix_job(
         .find(|g| g.label == target.label)
         .expect("every game is finished");
     let mut cells = Vec::new();
-    for row in &own.rows {
-        for source in games.iter().filter(|g| g.label != target.label) {
-            let Some(theirs) = source.rows.iter().find(|r| r.budget == row.budget) else {
-                continue;
-            };
-            let cell = spec.cell_spec(target, &source.label, row.budget, row.c_e, &theirs.champion);
-            let out_dir = dir
-                .join(MATRIX_DIR)
-                .join(format!("sims-{}", row.budget))
-                .join(&target.label)
-                .join(&source.label);
-            let summary = run_validation(
-                &cell,
-                &PlayOptions {
-                    out_dir,
-                    resume: true,
-                    threads,
-                    progress,
-                    stop_after: None,
-                    srun: None,
-                },
-            )
-            .map_err(|source| PortfolioError::Cell {
-                label: target.label.clone(),
-                budget: row.budget,
-                source: Box::new(source),
-            })?;
-            cells.push(CellResult::new(
-                row.budget,
-                &source.label,
-                &target.label,
-                &theirs.champion,
-                &summary,
-            ));
-        }
+    for (row, source, theirs) in column_cells(own, &games) {
+        let cell = spec.cell_spec(target, &source.label, row.budget, row.c_e, &theirs.champion);
+        let out_dir = cell_dir(dir, row.budget, &target.label, &source.label);
+        let summary = run_validation(
+            &cell,
+            &PlayOptions {
+                out_dir,
+                resume: true,
+                threads,
+                progress,
+                stop_after: None,
+                srun: None,
+            },
+        )
+        .map_err(|source| PortfolioError::Cell {
+            label: target.label.clone(),
+            budget: row.budget,
+            source: Box::new(source),
+        })?;
+        cells.push(CellResult::new(
+            row.budget,
+            &source.label,
+            &target.label,
+            &theirs.champion,
+            &summary,
+        ));
     }
     let column = MatrixColumn {
         target: target.label.clone(),

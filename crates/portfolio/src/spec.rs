@@ -69,7 +69,8 @@ pub struct GeneralSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortfolioGame {
-    /// The game's name in the portfolio's tables and folders (letters, digits, `-`, `_`).
+    /// The game's name in the portfolio's tables and folders: a plain name, best of letters,
+    /// digits, `-` and `_`; never `;` nor `evolve` ([`check_label`]).
     pub label: String,
     pub game: GameChoice,
     #[serde(default, skip_serializing_if = "is_default_rules")]
@@ -103,6 +104,35 @@ impl Default for MatrixSpec {
         MatrixSpec { games: 200 }
     }
 }
+
+/// That `label` can be a game's label: a plain name (it names the game's folders and files),
+/// without `;` (`shared.csv`'s `labels` and `general.csv`'s `trained_on` list labels separated
+/// by `;`, so a label holding one would read back as two), and none of the names the layout
+/// puts beside the labels ([`super::general::BUDGET_FOLDER_NAMES`]: `general/sims-B/evolve` is
+/// the general formula's evolution beside each held-out game's `general/sims-B/LABEL`), in any
+/// case, as a file system that ignores case sees them.
+pub fn check_label(label: &str) -> Result<(), String> {
+    evomcts_records::runfs::check_plain_name("a game's label", label)?;
+    if label.contains(LIST_SEPARATOR) {
+        return Err(format!(
+            "must hold no `{LIST_SEPARATOR}`, which separates the labels listed in shared.csv's `labels` and general.csv's `trained_on`, got {:?}",
+            evomcts_records::escape::abbreviated(label, 80)
+        ));
+    }
+    if let Some(name) = super::general::BUDGET_FOLDER_NAMES
+        .iter()
+        .find(|n| n.eq_ignore_ascii_case(label))
+    {
+        return Err(format!(
+            "`{label}` is reserved: general/sims-B/{name} is the general formula's evolution, beside each held-out game's general/sims-B/LABEL"
+        ));
+    }
+    Ok(())
+}
+
+/// What separates the labels of a list in one CSV field (`shared.csv`'s `labels`,
+/// `general.csv`'s `trained_on`).
+pub const LIST_SEPARATOR: char = ';';
 
 /// The seed stream of the games' studies, below the portfolio's master seed.
 const STUDY: u64 = 1;
@@ -210,8 +240,7 @@ impl PortfolioSpec {
             ));
         }
         for (i, g) in self.games.iter().enumerate() {
-            evomcts_records::runfs::check_plain_name("a game's label", &g.label)
-                .map_err(|m| (format!("games[{i}].label"), m))?;
+            check_label(&g.label).map_err(|m| (format!("games[{i}].label"), m))?;
             if self.games[..i].iter().any(|o| o.label == g.label) {
                 return Err((
                     format!("games[{i}].label"),

@@ -38,6 +38,56 @@ pub fn error_message(err: &anyhow::Error) -> String {
     message
 }
 
+/// Lines a message quotes as they are, each on a line of its own (the end of a job's log):
+/// shown after a line break, each indented by two spaces, then a line break, so that an error
+/// whose `source` this is reads on the terminal as the log does. [`terminal_error_message`]
+/// keeps these line breaks, and only these, escaping every other one as `\n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuotedLines(pub Vec<String>);
+
+impl QuotedLines {
+    /// The block as a message holds it, each line as `shown` gives it.
+    fn block(&self, shown: impl Fn(&str) -> String) -> String {
+        let mut text: String = self.0.iter().map(|l| format!("\n  {}", shown(l))).collect();
+        if self.0.is_empty() {
+            text.push_str("\n  (nothing)");
+        }
+        text.push('\n');
+        text
+    }
+}
+
+impl std::fmt::Display for QuotedLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.block(str::to_string))
+    }
+}
+
+impl std::error::Error for QuotedLines {}
+
+/// [`error_message`] as the terminal shows it: hidden characters escaped
+/// ([`crate::escape::terminal`]: an ESC or a line break in a name or a path shows as `\u{1b}`
+/// or `\n`), except the line breaks of the [`QuotedLines`] the error holds as a cause, whose
+/// lines are each escaped on a line of their own.
+pub fn terminal_error_message(err: &anyhow::Error) -> String {
+    let message = error_message(err);
+    let quoted = err
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<QuotedLines>());
+    let Some((quoted, at, len)) = quoted.and_then(|q| {
+        let text = q.to_string();
+        message.find(&text).map(|at| (q, at, text.len()))
+    }) else {
+        return crate::escape::terminal(&message);
+    };
+    format!(
+        "{}{}{}",
+        crate::escape::terminal(&message[..at]),
+        quoted.block(crate::escape::terminal),
+        crate::escape::terminal(&message[at + len..])
+    )
+}
+
 /// A duration for people: `41s`, `3m05s`, `2h07m`.
 pub fn duration(seconds: f64) -> String {
     let s = seconds.max(0.0).round() as u64;
@@ -143,6 +193,42 @@ mod tests {
         );
         let err = anyhow::anyhow!("no such file").context("invalid grammar");
         assert_eq!(error_message(&err), "invalid grammar: no such file");
+    }
+
+    /// A quoted log's lines stay lines, each escaped (an ESC, a tab, a carriage return); a line
+    /// break anywhere else in the message (a path's) is shown as `\n`.
+    #[test]
+    fn quoted_lines_keep_their_line_breaks_and_nothing_else_does() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("the job in /tmp/a\nb failed; its log ends:{tail}resume it")]
+        struct Failed {
+            #[source]
+            tail: QuotedLines,
+        }
+        let tail = QuotedLines(vec![
+            "study: phase 1/6".into(),
+            "\u{1b}[31merror:\t/tmp/P/x: No space left on device\r".into(),
+        ]);
+        let err = anyhow::Error::new(Failed { tail });
+        assert_eq!(
+            terminal_error_message(&err),
+            "the job in /tmp/a\\nb failed; its log ends:\n  study: phase 1/6\n  \\u{1b}[31merror:\\t/tmp/P/x: No space left on device\\r\nresume it"
+        );
+        // The raw message (what Python raises) holds the same lines, unescaped.
+        assert_eq!(
+            error_message(&err),
+            "the job in /tmp/a\nb failed; its log ends:\n  study: phase 1/6\n  \u{1b}[31merror:\t/tmp/P/x: No space left on device\r\nresume it"
+        );
+        let empty = anyhow::Error::new(Failed {
+            tail: QuotedLines(Vec::new()),
+        });
+        assert_eq!(
+            terminal_error_message(&empty),
+            "the job in /tmp/a\\nb failed; its log ends:\n  (nothing)\nresume it"
+        );
+        // Without quoted lines, every line break is escaped, as before.
+        let plain = anyhow::anyhow!("a\nb");
+        assert_eq!(terminal_error_message(&plain), "a\\nb");
     }
 
     #[test]

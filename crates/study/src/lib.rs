@@ -26,8 +26,9 @@ mod run;
 pub mod spec;
 
 pub use outputs::quoted;
-pub use outputs::{BudgetRow, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER, STUDY_MD, STUDY_RON};
+pub use outputs::{BudgetRow, Phase, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER, STUDY_MD, STUDY_RON};
 pub use run::champion_of;
+pub use run::phase_dir;
 pub use run::{run_study, StudyOptions, StudyOutcome};
 pub use spec::StudySpec;
 

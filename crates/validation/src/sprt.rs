@@ -237,6 +237,25 @@ pub fn from_records(dir: &Path, choice: &TestChoice) -> Result<FromRecords, Vali
     let test = choice.for_spec(&spec).map_err(|(field, message)| {
         FileError::io(&spec_file, format!("the test's `{field}` {message}"))
     })?;
+    let rows = records_of(dir, &spec)?;
+    Ok(FromRecords {
+        run: dir.display().to_string(),
+        outcome: outcome(test, &rows, spec.sequences),
+        fixed: summarise("candidate vs baseline", &rows, 0),
+    })
+}
+
+/// The spec and the rows of the validation in `dir` (its `spec.ron` and `games.csv`), read and
+/// checked as a resume reads them: what [`from_records`] tests, for a reader that needs the
+/// rows alone (their [`summarise`](super::summarise)).
+pub fn read_records(dir: &Path) -> Result<(ValidateSpec, Vec<GameRow>), ValidateError> {
+    let spec = ValidateSpec::from_file(dir.join("spec.ron"))?;
+    let rows = records_of(dir, &spec)?;
+    Ok((spec, rows))
+}
+
+/// The rows of the validation of `spec` in `dir`, checked against its schedule.
+fn records_of(dir: &Path, spec: &ValidateSpec) -> Result<Vec<GameRow>, ValidateError> {
     let games_file = dir.join("games.csv");
     if !games_file.is_file() {
         return Err(
@@ -246,11 +265,7 @@ pub fn from_records(dir: &Path, choice: &TestChoice) -> Result<FromRecords, Vali
     let rows = read_rows(&games_file, spec.game)?;
     let tasks: Vec<(usize, usize)> = (0..spec.sequences).map(|j| (0, j)).collect();
     check_schedule(&rows, &tasks, &spec.tile_seeds(), &games_file)?;
-    Ok(FromRecords {
-        run: dir.display().to_string(),
-        outcome: outcome(test, &rows, spec.sequences),
-        fixed: summarise("candidate vs baseline", &rows, 0),
-    })
+    Ok(rows)
 }
 
 /// The table of tests from records, one row per validation, and the mean saving.
