@@ -166,7 +166,8 @@ fn a_generation_with_an_interval_that_misses_its_mean_is_refused() {
 /// Estimates no run writes, each refused for what its fields contradict.
 #[test]
 fn a_generation_with_an_estimate_its_fields_contradict_is_refused() {
-    let cases: [(&str, &[(&str, &str)], &str, &str); 6] = [
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: [Case; 6] = [
         // No samples beside a mean, a spread and an interval.
         (
             "no-samples",
