@@ -18,10 +18,50 @@ use pyo3::types::PyDict;
 
 use crate::{interruptible, raise};
 
-fn threads_option(threads: Option<usize>) -> PyResult<Option<usize>> {
-    evomcts_records::bounds::check_threads(threads)
-        .map_err(|m| raise(anyhow::anyhow!("invalid value for threads: {m}")))?;
-    Ok(threads)
+/// An optional count argument `name`, checked as the command line checks its flag: `None`,
+/// or an int (a bool or any other type is a `TypeError` naming the argument) from `min` to
+/// `max` (`EvomctsError` with the flag's range, e.g. `runs must be between 1 and 64`; without
+/// `max`, at least `min`). Negative ints are refused so, not as Python's `OverflowError`.
+fn count_arg(
+    name: &str,
+    value: Option<&Bound<'_, PyAny>>,
+    min: usize,
+    max: Option<usize>,
+) -> PyResult<Option<usize>> {
+    use pyo3::types::{PyBool, PyInt};
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "argument `{name}` must be an int, got {}",
+            value.get_type().name()?
+        )));
+    }
+    let fits = value.ge(min)? && max.map_or(Ok(true), |max| value.le(max))?;
+    let n = if fits { value.extract::<usize>().ok() } else { None };
+    n.map(Some).ok_or_else(|| {
+        let shown = value
+            .str()
+            .map_or_else(|_| "a larger int".to_string(), |s| s.to_string());
+        let range = match max {
+            Some(max) => format!("between {min} and {max}"),
+            None => format!("at least {min}"),
+        };
+        raise(anyhow::anyhow!(
+            "invalid value for {name}: {name} must be {range}, got {}",
+            evomcts_records::escape::abbreviated(&shown, 40)
+        ))
+    })
+}
+
+fn threads_option(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    count_arg(
+        "threads",
+        threads,
+        1,
+        Some(evomcts_records::bounds::MAX_THREADS),
+    )
 }
 
 /// Runs (or with ``resume`` continues) the league of ``spec_path`` into the folder ``out``
@@ -33,11 +73,11 @@ fn run_league<'py>(
     py: Python<'py>,
     spec_path: PathBuf,
     out: PathBuf,
-    threads: Option<usize>,
+    threads: Option<Bound<'py, PyAny>>,
     resume: bool,
     quiet: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = threads_option(threads)?;
+    let threads = threads_option(threads.as_ref())?;
     let spec = LeagueSpec::from_file(&spec_path).map_err(raise)?;
     let opts = evomcts_league::RunOptions {
         out_dir: out.clone(),
@@ -76,14 +116,27 @@ fn evolve<'py>(
     py: Python<'py>,
     spec_path: PathBuf,
     out: PathBuf,
-    threads: Option<usize>,
+    threads: Option<Bound<'py, PyAny>>,
     resume: bool,
-    stop_after: Option<usize>,
+    stop_after: Option<Bound<'py, PyAny>>,
     quiet: bool,
-    runs: Option<usize>,
-    tournament_samples: Option<usize>,
+    runs: Option<Bound<'py, PyAny>>,
+    tournament_samples: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = threads_option(threads)?;
+    let threads = threads_option(threads.as_ref())?;
+    let stop_after = count_arg("stop_after", stop_after.as_ref(), 0, None)?;
+    let runs = count_arg(
+        "runs",
+        runs.as_ref(),
+        1,
+        Some(evomcts_evolve::independent::MAX_RUNS),
+    )?;
+    let tournament_samples = count_arg(
+        "tournament_samples",
+        tournament_samples.as_ref(),
+        2,
+        Some(tournament::MAX_SAMPLES),
+    )?;
     let spec = EvolveSpec::from_file(&spec_path).map_err(raise)?;
     if let Some(k) = runs {
         let tournament =
@@ -243,12 +296,13 @@ fn tune<'py>(
     py: Python<'py>,
     spec_path: PathBuf,
     out: PathBuf,
-    threads: Option<usize>,
+    threads: Option<Bound<'py, PyAny>>,
     resume: bool,
-    stop_after: Option<usize>,
+    stop_after: Option<Bound<'py, PyAny>>,
     quiet: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = threads_option(threads)?;
+    let threads = threads_option(threads.as_ref())?;
+    let stop_after = count_arg("stop_after", stop_after.as_ref(), 0, None)?;
     let spec = TuneSpec::from_file(&spec_path).map_err(raise)?;
     let opts = TuneOptions {
         out_dir: out,

@@ -170,3 +170,35 @@ def test_ctrl_c_stops_an_evolution_after_a_generation(data, tmp_path):
     resumed = evolve(spec, out, resume=True, stop_after=len(written), quiet=True)
     assert resumed["resumed_from"] == len(written) - 1
     assert resumed["generation"] == len(written)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda d, o: evolve(d / "tiny_evolve.ron", o, runs=-1, quiet=True), "runs must be between 1 and 64, got -1"),
+        (lambda d, o: evolve(d / "tiny_evolve.ron", o, runs=0, quiet=True), "runs must be between 1 and 64, got 0"),
+        (lambda d, o: evolve(d / "tiny_evolve.ron", o, runs=65, quiet=True), "runs must be between 1 and 64, got 65"),
+        (lambda d, o: evolve(d / "tiny_evolve.ron", o, stop_after=-1, quiet=True), "stop_after must be at least 0, got -1"),
+        (lambda d, o: evolve(d / "tiny_evolve.ron", o, threads=-1, quiet=True), "threads must be between 1 and 1024, got -1"),
+        (lambda d, o: evolve(d / "tiny_evolve.ron", o, runs=2, tournament_samples=-5, quiet=True), "tournament_samples must be between 2 and"),
+        (lambda d, o: tune(d / "tiny_tune.ron", o, threads=-1, quiet=True), "threads must be between 1 and 1024, got -1"),
+        (lambda d, o: tune(d / "tiny_tune.ron", o, stop_after=-1, quiet=True), "stop_after must be at least 0, got -1"),
+        (lambda d, o: run_league(d / "tiny_league.ron", o, threads=-2, quiet=True), "threads must be between 1 and 1024, got -2"),
+        (lambda d, o: tune(d / "tiny_tune.ron", o, threads=10**30, quiet=True), "threads must be between 1 and 1024, got 1000000000000000000000000000000"),
+    ],
+)
+def test_a_count_out_of_range_is_refused_with_the_command_lines_range_not_an_overflow(data, tmp_path, call, message):
+    out = tmp_path / "out"
+    with pytest.raises(EvomctsError, match=message):
+        call(data, out)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argument", ["runs", "threads", "stop_after", "tournament_samples"])
+def test_a_bool_or_a_float_is_not_taken_for_a_count(data, tmp_path, argument):
+    out = tmp_path / "out"
+    extra = {"runs": 2} if argument == "tournament_samples" else {}
+    for value in [True, 2.0]:
+        with pytest.raises(TypeError, match=f"argument `{argument}` must be an int, got"):
+            evolve(data / "tiny_evolve.ron", out, quiet=True, **{**extra, argument: value})
+    assert not out.exists()

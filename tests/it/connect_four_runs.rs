@@ -61,7 +61,7 @@ fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_ide
             ConnectFourState::new(),
             history_moves::<ConnectFourState>(record),
             &record.outcomes,
-            record.final_scores,
+            record.stated(),
             |_, _| {},
         )
         .unwrap();
@@ -80,7 +80,7 @@ fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_ide
         ConnectFourState::new(),
         history_moves::<ConnectFourState>(&tampered),
         &tampered.outcomes,
-        tampered.final_scores,
+        tampered.stated(),
         |_, _| {},
     )
     .unwrap_err();
@@ -89,6 +89,30 @@ fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_ide
         "{refused}"
     );
     assert!(refused.to_string().contains("column 9"), "{refused}");
+
+    // A record whose stated decisions per seat its moves contradict is refused by the replay.
+    let PlayedGame::History(mut miscounted) = games[0].game.clone() else {
+        unreachable!()
+    };
+    miscounted.turns = [1, 1];
+    let refused = replay_history(
+        ConnectFourState::new(),
+        history_moves::<ConnectFourState>(&miscounted),
+        &miscounted.outcomes,
+        miscounted.stated(),
+        |_, _| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            ReplayError::Turns {
+                recorded: [1, 1],
+                ..
+            }
+        ),
+        "{refused}"
+    );
 
     // Interrupted after 4 games on one thread, resumed on two: the same records and tables.
     let split = scratch("connect-four", "league-split");
@@ -147,6 +171,42 @@ fn a_connect_four_league_is_recorded_by_history_and_replays_and_resumes_byte_ide
     for d in [whole, split, report] {
         std::fs::remove_dir_all(d).unwrap();
     }
+}
+
+/// `report` on a league one of whose records states decision counts (`turns`) its moves
+/// contradict: refused with status 2, naming the records file, the line and the field, and no
+/// page written.
+#[test]
+fn report_refuses_a_record_whose_stated_turns_its_moves_contradict() {
+    let spec = LeagueSpec::from_ron(LEAGUE, "c4.ron").unwrap();
+    let dir = scratch("connect-four", "miscounted");
+    run_league(&spec, &opts(&dir, false, 2, Some(3))).unwrap();
+    let file = record_path(&dir);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let at = lines[1]
+        .find("\"turns\":[")
+        .expect("a history record states its turns");
+    let end = at + lines[1][at..].find(']').unwrap() + 1;
+    assert_ne!(&lines[1][at..end], "\"turns\":[1,1]");
+    lines[1].replace_range(at..end, "\"turns\":[1,1]");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let report = dir.join("report");
+    let out = crate::support::evomcts(&[
+        "report",
+        dir.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("games.jsonl:2:")
+            && stderr.contains("`turns`")
+            && stderr.contains("[1, 1]"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 const EVOLVE: &str = r#"(

@@ -65,6 +65,7 @@ mod reliability_paths;
 mod reliability_records;
 mod reliability_results;
 mod reliability_steps;
+mod reliability_study;
 mod replicate_slurm;
 mod replication;
 mod report;

@@ -89,7 +89,7 @@ fn pig_run_with(name: &str, edits: &[(&str, &str)]) -> std::path::PathBuf {
     let parents = text.find("parents: [").expect("a parents list");
     for (field, value) in edits {
         // A member's fields are indented 12 spaces in the list, its estimate's 16.
-        let indent = if ["mean", "low", "high"].contains(field) {
+        let indent = if ["samples", "mean", "m2", "low", "high"].contains(field) {
             16
         } else {
             12
@@ -161,6 +161,56 @@ fn a_generation_with_a_win_rate_above_one_is_refused() {
 fn a_generation_with_an_interval_that_misses_its_mean_is_refused() {
     let dir = pig_run_with("low", &[("low", "5.0")]);
     refused_everywhere(&dir, "parents[0].fitness.low", "does not hold its mean");
+}
+
+/// Estimates no run writes, each refused for what its fields contradict.
+#[test]
+fn a_generation_with_an_estimate_its_fields_contradict_is_refused() {
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: [Case; 6] = [
+        // No samples beside a mean, a spread and an interval.
+        (
+            "no-samples",
+            &[("samples", "0")],
+            "parents[0].fitness.",
+            "but the estimate has no samples (a run writes 0)",
+        ),
+        (
+            "negative-m2",
+            &[("m2", "-0.5")],
+            "parents[0].fitness.m2",
+            "is negative",
+        ),
+        (
+            "wide-m2",
+            &[("m2", "1000.0")],
+            "parents[0].fitness.m2",
+            "is more spread than",
+        ),
+        (
+            "one-sample",
+            &[("samples", "1"), ("m2", "0.25")],
+            "parents[0].fitness.m2",
+            "one sample has no spread",
+        ),
+        // An interval that holds the mean but is not its mean ∓ 1.96 standard errors.
+        (
+            "bounds",
+            &[("low", "0.0"), ("high", "1.0")],
+            "parents[0].fitness.low",
+            "samples of mean",
+        ),
+        (
+            "off-step",
+            &[("mean", "0.3")],
+            "parents[0].fitness.mean",
+            "is no mean of",
+        ),
+    ];
+    for (name, edits, field, says) in cases {
+        let dir = pig_run_with(name, edits);
+        refused_everywhere(&dir, field, says);
+    }
 }
 
 #[test]

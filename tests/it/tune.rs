@@ -104,6 +104,39 @@ fn a_row_that_is_not_the_schedules_is_refused_with_its_line() {
 }
 
 #[test]
+fn a_budget_of_part_steps_is_refused_naming_the_nearest_whole_ones() {
+    let dir = scratch("tune", "part-steps");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (to, expected) in [
+        (
+            "budget: 10",
+            "must be a multiple of 4 (each step plays 4 games), got 10: use 8 or 12",
+        ),
+        (
+            "budget: 50, seeds_per_step: 2",
+            "must be a multiple of 8 (each step plays 8 games), got 50: use 48 or 56",
+        ),
+    ] {
+        let spec = dir.join("bad.ron");
+        std::fs::write(&spec, SPEC.replace("budget: 48", to)).unwrap();
+        let out_dir = dir.join("out");
+        let out = evomcts(&[
+            "tune",
+            spec.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{to}: {stderr}");
+        assert!(
+            stderr.contains("bad.ron: field `budget`") && stderr.contains(expected),
+            "{to}: {stderr}"
+        );
+        assert!(!out_dir.exists(), "{to}");
+    }
+}
+
+#[test]
 fn bad_tune_specs_are_refused_naming_the_field() {
     let cases: [(&str, &str, &str); 12] = [
         ("budget: 48", "budget: 7", "budget"),

@@ -62,11 +62,24 @@ pub enum ReplayError {
     Move { index: usize, message: String },
     #[error("chance outcome {index}: {message}")]
     Outcome { index: usize, message: String },
-    #[error("the replayed final scores {replayed:?} differ from the recorded {recorded:?}")]
+    #[error("the replayed final scores {replayed:?} differ from the recorded {recorded:?} (field `final_scores`)")]
     Scores {
         replayed: [i32; 2],
         recorded: [i32; 2],
     },
+    #[error("the replayed moves give each seat {replayed:?} decisions, but the record states {recorded:?} (field `turns`)")]
+    Turns {
+        replayed: [u16; 2],
+        recorded: [u16; 2],
+    },
+}
+
+/// What a record states of its game's end beside its moves, which the replay must reproduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stated {
+    pub final_scores: [i32; 2],
+    /// Decisions each seat took.
+    pub turns: [u16; 2],
 }
 
 /// One game from `start` between `controllers`, its chance outcomes drawn one at a time from
@@ -114,17 +127,18 @@ pub fn play_history<G: Game>(
 }
 
 /// Replays a history from `start`: each move and chance outcome in turn, checked legal, and
-/// the replayed final scores compared with the recorded ones; `observe(state, step)` is
-/// called after each. Returns the final state. The one replay loop of every game but
-/// Carcassonne (whose referee replays its stack).
+/// the replayed final scores and decisions per seat compared with what the record states;
+/// `observe(state, step)` is called after each. Returns the final state. The one replay loop
+/// of every game but Carcassonne (whose referee replays its stack).
 pub fn replay_history<G: Game>(
     start: G,
     moves: impl IntoIterator<Item = Result<G::Move, String>>,
     outcomes: &[u8],
-    final_scores: [i32; 2],
+    stated: Stated,
     mut observe: impl FnMut(&G, Step<G::Move>),
 ) -> Result<G, ReplayError> {
     let mut state = start;
+    let mut turns = [0u16; 2];
     let mut moves = moves.into_iter().enumerate();
     let mut outcomes = outcomes.iter().enumerate();
     while !state.is_over() {
@@ -136,6 +150,7 @@ pub fn replay_history<G: Game>(
                 index,
                 message: e.to_string(),
             })?;
+            turns[player] = turns[player].saturating_add(1);
             observe(&state, Step::Moved { player, mv });
         } else {
             let (index, &outcome) = outcomes
@@ -154,13 +169,29 @@ pub fn replay_history<G: Game>(
     if moves + outcomes > 0 {
         return Err(ReplayError::Unplayed { moves, outcomes });
     }
-    if state.scores() != final_scores {
+    if state.scores() != stated.final_scores {
         return Err(ReplayError::Scores {
             replayed: state.scores(),
-            recorded: final_scores,
+            recorded: stated.final_scores,
+        });
+    }
+    if turns != stated.turns {
+        return Err(ReplayError::Turns {
+            replayed: turns,
+            recorded: stated.turns,
         });
     }
     Ok(state)
+}
+
+impl HistoryRecord {
+    /// What it states of its game's end beside its moves.
+    pub fn stated(&self) -> Stated {
+        Stated {
+            final_scores: self.final_scores,
+            turns: self.turns,
+        }
+    }
 }
 
 /// A history record's moves, decoded as `G`'s moves.

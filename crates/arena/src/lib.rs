@@ -23,7 +23,9 @@ pub mod seatings;
 pub mod source;
 
 pub use choice::{GameChoice, GameTask, GameType, RecordKind};
-pub use history::{history_moves, play_history, replay_history, HistoryRecord, ReplayError, Step};
+pub use history::{
+    history_moves, play_history, replay_history, HistoryRecord, ReplayError, Stated, Step,
+};
 pub use open_spiel::{OpenSpielGame, OpenSpielSpec};
 pub use play::{
     play_pig, play_sampled, play_seated, play_seated_with, replay_pig, replay_pig_observed,

@@ -3,7 +3,7 @@
 //! recorded moves.
 
 use super::choice::{GameChoice, GameTask, RecordKind};
-use super::history::{play_history, replay_history, ReplayError, Step};
+use super::history::{play_history, replay_history, ReplayError, Stated, Step};
 use super::record::{PigRecord, PlayedGame};
 use super::source::{MoveSource, NoSource, Sitter};
 use evomcts_games::carcassonne::{play_game, GameError, GameState, Move, Rules};
@@ -350,7 +350,10 @@ pub fn replay_pig_observed(
         start,
         record.moves.iter().map(|&mv| Ok(mv)),
         &record.rolls,
-        record.final_scores,
+        Stated {
+            final_scores: record.final_scores,
+            turns: record.turns,
+        },
         observe,
     )
 }

@@ -147,6 +147,7 @@ pub fn run_independent(
     )
     .map_err(EvolveError::from)?;
     open_record(spec, k, opts)?;
+    evomcts_steps::launch::clear_left_steps(dir, opts.srun.as_ref()).map_err(EvolveError::from)?;
     let mut eta = Eta::new(spec, k, opts);
     let mut runs = Vec::with_capacity(k);
     for i in 1..=k {

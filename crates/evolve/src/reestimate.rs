@@ -10,9 +10,11 @@
 //! winner's lead is read off the run folder.
 
 use super::fitness::Estimate;
-use super::population::Member;
-use super::report::{csv_text, estimate_cells};
+use super::population::{read_generations, Member, PopulationError};
+use super::report::{csv_text, estimate_cells, hall_of_fame};
+use super::spec::EvolveSpec;
 use evomcts_records::runfs::derive_seed;
+use std::path::Path;
 
 /// The file that holds the re-estimate of a run.
 pub const REESTIMATE_CSV: &str = "reestimate.csv";
@@ -54,6 +56,32 @@ pub fn crown(hall: Vec<Member>, fresh: Vec<Vec<f64>>) -> (Vec<Reestimated>, usiz
         .max_by(|(i, a), (j, b)| a.fresh.rank().total_cmp(&b.fresh.rank()).then(j.cmp(i)))
         .map_or(0, |(i, _)| i);
     (rows, crowned)
+}
+
+/// The fitness samples the run of `spec` in `dir` has spent, read from its generation files
+/// without playing: the last generation's `samples_spent` and, once the last generation of a
+/// spec with a re-estimate is written, the re-estimate's (every candidate of the hall of fame
+/// it picks on every fresh seed). What `run_evolution` counts for a run it finishes.
+pub fn samples_spent(spec: &EvolveSpec, dir: &Path) -> Result<u64, PopulationError> {
+    let gens = read_generations(dir)?;
+    let Some(last) = gens.last() else {
+        return Ok(0);
+    };
+    let fresh = match spec
+        .noise
+        .reestimate
+        .filter(|_| last.generation == spec.strategy.generations)
+    {
+        Some(r) => {
+            let seeds = spec
+                .fitness
+                .sample_seeds(reestimate_seeds(spec.seed, r.samples))
+                .len();
+            (hall_of_fame(&gens, r.candidates).len() * seeds) as u64
+        }
+        None => 0,
+    };
+    Ok(last.samples_spent + fresh)
 }
 
 /// `reestimate.csv`: one row per candidate in the hall of fame's order.

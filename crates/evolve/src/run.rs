@@ -723,6 +723,7 @@ pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome,
     let _lock =
         RunLock::open_run_folder(dir, RunKind::Evolution, &format!("evolve `{}`", spec.name))?;
     let (written, hash) = open_history(spec, dir, opts.resume, &spec.hash())?;
+    evomcts_steps::launch::clear_left_steps(dir, opts.srun.as_ref())?;
     let resumed_from = written.as_ref().map(|g| g.generation);
     let pool = evomcts_steps::frame::RunPool::new(opts.threads, spec.fitness.pool_game().as_ref())
         .expect("a thread pool");

@@ -392,6 +392,12 @@ impl FitnessSpec {
         Ok(())
     }
 
+    /// The lowest and highest sample and the step samples are multiples of.
+    pub fn sample_range(&self) -> (f64, f64, Option<f64>) {
+        let (low, high, step, _) = self.sample_bounds();
+        (low, high, step)
+    }
+
     /// The lowest and highest sample, the step samples are multiples of, and what a sample is.
     fn sample_bounds(&self) -> (f64, f64, Option<f64>, &'static str) {
         match self {

@@ -80,9 +80,12 @@ pub fn check_fitted(
     Ok(())
 }
 
-/// That estimate `e` is one the run could have written: every number finite, the mean within
-/// the fitness's range (when the spec is known) and inside its interval. Refused as
-/// `(field, problem)`.
+/// That estimate `e` is one the run could have written: every number finite, no mean,
+/// spread or interval without samples, a spread (`m2`) that is never negative and zero for one
+/// sample, the interval the mean ∓ 1.96 standard errors its samples and `m2` give (so holding
+/// the mean), and, when the spec is known, the mean within the fitness's range, a sum of
+/// samples on the fitness's step and a spread its samples could have within that range.
+/// Refused as `(field, problem)`.
 pub fn check_estimate(
     e: &Estimate,
     rules: Option<&RunRules<'_>>,
@@ -100,6 +103,7 @@ pub fn check_estimate(
             ));
         }
     }
+    check_samples_and_spread(e)?;
     if let Some(rules) = rules {
         rules.spec.fitness.check_mean(e.mean).map_err(|why| {
             (
@@ -110,6 +114,7 @@ pub fn check_estimate(
                 ),
             )
         })?;
+        check_in_range(e, rules.spec.fitness.sample_range())?;
     }
     if !(e.low <= e.mean && e.mean <= e.high) {
         return Err((
@@ -119,6 +124,117 @@ pub fn check_estimate(
                 number(e.low),
                 number(e.high),
                 number(e.mean)
+            ),
+        ));
+    }
+    check_interval(e)
+}
+
+/// No values without samples; `m2` never negative, and zero for a single sample.
+fn check_samples_and_spread(e: &Estimate) -> Result<(), (&'static str, String)> {
+    if e.samples == 0 {
+        for (field, value) in [
+            ("fitness.mean", e.mean),
+            ("fitness.m2", e.m2),
+            ("fitness.low", e.low),
+            ("fitness.high", e.high),
+        ] {
+            if value != 0.0 {
+                return Err((
+                    field,
+                    format!(
+                        "{}, but the estimate has no samples (a run writes 0)",
+                        number(value)
+                    ),
+                ));
+            }
+        }
+    }
+    if e.m2 < 0.0 {
+        return Err((
+            "fitness.m2",
+            format!(
+                "{} is negative; a sum of squared deviations never is",
+                number(e.m2)
+            ),
+        ));
+    }
+    if e.samples == 1 && e.m2 != 0.0 {
+        return Err((
+            "fitness.m2",
+            format!(
+                "{}, but one sample has no spread (a run writes 0)",
+                number(e.m2)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The interval is the mean ∓ 1.96 standard errors (as `Estimate::add` writes it), up to
+/// rounding.
+fn check_interval(e: &Estimate) -> Result<(), (&'static str, String)> {
+    let half = e.half_width();
+    let slack = 1e-9 * (1.0 + e.mean.abs() + half);
+    for (field, written, expected) in [
+        ("fitness.low", e.low, e.mean - half),
+        ("fitness.high", e.high, e.mean + half),
+    ] {
+        if (written - expected).abs() > slack {
+            return Err((
+                field,
+                format!(
+                    "{}, but {} samples of mean {} and m2 {} give {}",
+                    number(written),
+                    e.samples,
+                    number(e.mean),
+                    number(e.m2),
+                    number(expected)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Samples from `low` to `high`, each a multiple of `step` when there is one: their sum is on
+/// the step, and their spread at most what samples in the range with that mean can have
+/// (the Bhatia–Davis bound, variance ≤ (high − mean)(mean − low)).
+fn check_in_range(
+    e: &Estimate,
+    (low, high, step): (f64, f64, Option<f64>),
+) -> Result<(), (&'static str, String)> {
+    let n = e.samples as f64;
+    let scale = low.abs().max(high.abs()).max(1.0);
+    if let Some(step) = step.filter(|_| e.samples > 0) {
+        let units = e.mean * n / step;
+        // Welford's mean drifts by about n rounding errors; past half a step the check says
+        // nothing.
+        let slack = (64.0 * n * n * f64::EPSILON * scale / step).max(1e-6);
+        if slack < 0.25 && (units - units.round()).abs() > slack {
+            return Err((
+                "fitness.mean",
+                format!(
+                    "{} is no mean of {} samples that are multiples of {}",
+                    number(e.mean),
+                    e.samples,
+                    number(step)
+                ),
+            ));
+        }
+    }
+    let most = n * ((high - e.mean) * (e.mean - low)).max(0.0);
+    if e.m2 > most + 1e-9 * scale * scale * n.max(1.0) {
+        return Err((
+            "fitness.m2",
+            format!(
+                "{} is more spread than {} samples from {} to {} with mean {} can have (at most {})",
+                number(e.m2),
+                e.samples,
+                number(low),
+                number(high),
+                number(e.mean),
+                number(most)
             ),
         ));
     }

@@ -97,6 +97,9 @@ pub struct MergeReport {
     pub missing: Vec<GameId>,
     /// Games the schedule holds.
     pub scheduled: usize,
+    /// The records file and line (from 1) of each game `load_runs` returns, in its order,
+    /// for messages about a record.
+    pub sources: Vec<(PathBuf, usize)>,
 }
 
 impl MergeReport {
@@ -146,8 +149,9 @@ fn shown(dir: &Path) -> String {
     dir.display().to_string()
 }
 
-/// The games recorded so far, keyed by game, with the folder each came from.
-pub type Merged = BTreeMap<GameId, (LeagueGame, PathBuf)>;
+/// The games recorded so far, keyed by game, with the folder each came from and its line in
+/// that folder's records.
+pub type Merged = BTreeMap<GameId, (LeagueGame, PathBuf, usize)>;
 
 /// What every record of a run must agree with: the spec hash it was recorded under, and the
 /// spec's schedule (or the slice of it a `--shard` plays) and entrants.
@@ -266,19 +270,19 @@ pub fn merge_games(
     for (g, line) in read.games.into_iter().zip(read.lines) {
         expected.check(&g, &file, line)?;
         match merged.get(&g.id()) {
-            Some((known, known_dir)) if *known != g => {
+            Some((known, known_dir, _)) if *known != g => {
                 return Err(LoadError::Conflict {
                     game: g.id(),
                     first: shown(known_dir),
                     other: shown(dir),
                 })
             }
-            Some((_, known_dir)) => {
+            Some((_, known_dir, _)) => {
                 duplicates += 1;
                 repeated += usize::from(known_dir == dir);
             }
             None => {
-                merged.insert(g.id(), (g, dir.to_path_buf()));
+                merged.insert(g.id(), (g, dir.to_path_buf(), line));
             }
         }
     }
@@ -341,7 +345,10 @@ pub fn load_runs(
     let mut in_order = Vec::with_capacity(games.len());
     for job in &order {
         match games.remove(&job.id) {
-            Some((g, _)) => in_order.push(g),
+            Some((g, dir, line)) => {
+                in_order.push(g);
+                report.sources.push((record_path(&dir), line));
+            }
             None => report.missing.push(job.id),
         }
     }

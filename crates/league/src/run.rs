@@ -620,7 +620,7 @@ pub fn run_league_until(
     if write_spec {
         write_spec_atomically(dir, spec).map_err(io)?;
     }
-    let recorded: Vec<LeagueGame> = merged.into_values().map(|(g, _)| g).collect();
+    let recorded: Vec<LeagueGame> = merged.into_values().map(|(g, _, _)| g).collect();
     let recorded_open_spiel = recorded.iter().find_map(|g| match &g.game {
         evomcts_arena::PlayedGame::History(r) => r.open_spiel.as_deref(),
         _ => None,

@@ -263,6 +263,23 @@ impl StepRunner {
     }
 }
 
+/// Removes the step folders a run killed while it played on workers (or an allocation) left
+/// in `run_dir`, when it resumes without them (`srun` is `None`): their tasks are played on
+/// threads now, so the folder ends as an uninterrupted run's. With `srun` they are kept: a
+/// rerun plays only what they lack. Every run kind that plays steps calls it when it opens its
+/// folder.
+pub fn clear_left_steps(run_dir: &Path, srun: Option<&SrunOptions>) -> Result<(), StepError> {
+    if srun.is_some() {
+        return Ok(());
+    }
+    let steps = run_dir.join(STEPS_DIR);
+    match std::fs::remove_dir_all(&steps) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(evomcts_records::runfs::FileError::io(&steps, e).into()),
+    }
+}
+
 /// What a failed start of `srun` adds to its message.
 const SRUN_HINT: &str = "--srun needs Slurm's srun on the PATH, inside an allocation";
 

@@ -8,7 +8,8 @@ use super::outputs::{write_outputs, BudgetRow, Phase, PhaseDone, PHASES_RON, STU
 use super::{io_error, write_file, StudyError, StudySpec};
 use evomcts_evolve::tournament::TournamentSpec;
 use evomcts_evolve::{
-    run_evolution, run_independent, EvolveSpec, IndependentOptions, RunOptions, RunOutcome,
+    run_evolution, run_independent, EvolveError, EvolveSpec, IndependentOptions, RunOptions,
+    RunOutcome,
 };
 use evomcts_formula::Formula;
 use evomcts_steps::launch::SrunOptions;
@@ -63,6 +64,7 @@ pub fn run_study(spec: &StudySpec, opts: &StudyOptions) -> Result<StudyOutcome, 
     )?;
     check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
     let mut done = read_phases(dir)?;
+    check_phases(spec, dir, &done)?;
     let mut progress = Progress::new(spec, &done, opts.progress);
     let stop = opts.stop_after.unwrap_or(usize::MAX);
     let mut rows = Vec::new();
@@ -87,8 +89,8 @@ pub fn run_study(spec: &StudySpec, opts: &StudyOptions) -> Result<StudyOutcome, 
             break;
         }
         progress.begin(budget, Phase::Evolve, &done);
-        let (champion, evolve_games) = match find(&done, budget, Phase::Evolve) {
-            Some(p) => (recorded_champion(dir, p)?, p.games),
+        let (champion, evolve_games) = match stated(&done, budget, Phase::Evolve) {
+            Some(p) => finished_evolution(spec, budget, c_e, dir, p)?,
             None => evolve_phase(spec, budget, c_e, opts)?,
         };
         record(
@@ -326,22 +328,143 @@ fn find(done: &[PhaseDone], budget: u32, phase: Phase) -> Option<&PhaseDone> {
     done.iter().find(|p| p.budget == budget && p.phase == phase)
 }
 
+/// The entry (from 1) of `phase` at `budget` and the games it states.
+fn stated(done: &[PhaseDone], budget: u32, phase: Phase) -> Option<(usize, u64)> {
+    done.iter()
+        .position(|p| p.budget == budget && p.phase == phase)
+        .map(|i| (i + 1, done[i].games))
+}
+
 fn is_done(done: &[PhaseDone], budget: u32, phase: Phase) -> bool {
     find(done, budget, phase).is_some()
 }
 
-/// The champion a finished evolution phase recorded.
-fn recorded_champion(dir: &Path, p: &PhaseDone) -> Result<Formula, StudyError> {
-    p.champion.clone().ok_or_else(|| StudyError::Corrupt {
+/// The file `phases.ron` of `dir` refused at entry `index` (from 1) and `field`.
+fn phases_error(dir: &Path, index: usize, field: &str, message: String) -> StudyError {
+    StudyError::Corrupt {
         file: dir.join(PHASES_RON).display().to_string(),
-        message: format!(
-            "the evolution at {} simulations names no champion",
-            p.budget
-        ),
-    })
+        message: format!("entry {index}, field `{field}`: {message}"),
+    }
 }
 
-/// Records a finished phase (once) in `phases.ron`.
+/// That `phases.ron` lists what a study of `spec` records: the first of its phases in order
+/// (each budget of the spec, tune, evolve, validate), each once, and a champion for an
+/// evolution only. Its games and champions are checked against the phases' folders as each
+/// phase is reached ([`record`], [`finished_evolution`]).
+fn check_phases(spec: &StudySpec, dir: &Path, done: &[PhaseDone]) -> Result<(), StudyError> {
+    let order: Vec<(u32, Phase)> = spec
+        .budgets
+        .iter()
+        .flat_map(|&b| Phase::ALL.map(|p| (b, p)))
+        .collect();
+    for (i, p) in done.iter().enumerate() {
+        let bad = |field: &str, message: String| phases_error(dir, i + 1, field, message);
+        let name = format!("{} at {} simulations", p.phase.folder(), p.budget);
+        if !spec.budgets.contains(&p.budget) {
+            return Err(bad(
+                "budget",
+                format!(
+                    "{} is not one of the spec's budgets {:?}",
+                    p.budget, spec.budgets
+                ),
+            ));
+        }
+        if done[..i]
+            .iter()
+            .any(|q| q.budget == p.budget && q.phase == p.phase)
+        {
+            return Err(bad("phase", format!("{name} is recorded twice")));
+        }
+        if let Some(&(budget, phase)) = order.get(i).filter(|&&o| o != (p.budget, p.phase)) {
+            return Err(bad(
+                "phase",
+                format!(
+                    "{name}, but the study's phase {} is {} at {budget} simulations",
+                    i + 1,
+                    phase.folder()
+                ),
+            ));
+        }
+        match (p.phase, &p.champion) {
+            (Phase::Evolve, None) => {
+                return Err(bad("champion", format!("{name} names no champion")));
+            }
+            (Phase::Tune | Phase::Validate, Some(_)) => {
+                return Err(bad(
+                    "champion",
+                    format!("{name} names one, but only an evolution has a champion"),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A finished evolution at `budget`, as its folder holds it (not played again, so its
+/// re-estimate is not replayed): the champion its `champion.txt` names and the games it
+/// played, counted from its generation files (with `runs` above 1, those of its runs and its
+/// tournament's, which `phases.ron` states and is checked against: at most the tournament's
+/// budget). [`record`] compares both with what `phases.ron` states.
+fn finished_evolution(
+    spec: &StudySpec,
+    budget: u32,
+    c_e: f64,
+    dir: &Path,
+    stated: (usize, u64),
+) -> Result<(Formula, u64), StudyError> {
+    let folder = phase_dir(dir, budget, Phase::Evolve);
+    let file = folder.join(evomcts_evolve::independent::CHAMPION_TXT);
+    let text = evomcts_records::runfs::read_capped_text(
+        &file,
+        evomcts_records::runfs::MAX_SPEC_FILE_BYTES,
+        "a champion",
+    )
+    .map_err(|e| io_error(&file, e))?;
+    let champion = Formula::parse(text.trim()).map_err(|e| StudyError::Corrupt {
+        file: file.display().to_string(),
+        message: format!("not a formula: {e}"),
+    })?;
+    let evolve = spec.evolve_spec(budget, c_e);
+    let err = |source| StudyError::Evolve {
+        budget,
+        source: EvolveError::from(source),
+    };
+    if spec.runs == 1 {
+        let samples = evomcts_evolve::reestimate::samples_spent(&evolve, &folder).map_err(err)?;
+        return Ok((champion, 2 * samples));
+    }
+    let mut runs = 0;
+    for i in 1..=spec.runs {
+        let run = evomcts_evolve::independent::run_spec(&evolve, i);
+        let run_dir = evomcts_evolve::independent::run_folder(&folder, i);
+        runs += evomcts_evolve::reestimate::samples_spent(&run, &run_dir).map_err(err)?;
+    }
+    let tournament = TournamentSpec::with_samples(
+        spec.evolve
+            .tournament_samples
+            .unwrap_or(evomcts_evolve::tournament::DEFAULT_SAMPLES),
+    )
+    .budget(spec.runs + 1);
+    let (index, recorded) = stated;
+    let (least, most) = (2 * runs, 2 * (runs + tournament));
+    if recorded % 2 == 1 || !(least..=most).contains(&recorded) {
+        return Err(phases_error(
+            dir,
+            index,
+            "games",
+            format!(
+                "the evolution at {budget} simulations played {recorded}, but its runs in {} played {least} and its tournament at most {}",
+                folder.display(),
+                most - least
+            ),
+        ));
+    }
+    Ok((champion, recorded))
+}
+
+/// Records a finished phase (once) in `phases.ron`; a phase recorded already must state the
+/// games (and the champion) its folder gives.
 fn record(
     dir: &Path,
     done: &mut Vec<PhaseDone>,
@@ -350,7 +473,40 @@ fn record(
     games: u64,
     champion: Option<Formula>,
 ) -> Result<(), StudyError> {
-    if is_done(done, budget, phase) {
+    if let Some(i) = done
+        .iter()
+        .position(|p| p.budget == budget && p.phase == phase)
+    {
+        let p = &done[i];
+        let name = format!("{} at {budget} simulations", phase.folder());
+        let folder = phase_dir(dir, budget, phase);
+        if p.games != games {
+            return Err(phases_error(
+                dir,
+                i + 1,
+                "games",
+                format!(
+                    "{name} played {}, but its folder {} holds {games}",
+                    p.games,
+                    folder.display()
+                ),
+            ));
+        }
+        if let (Some(stated), Some(found)) = (&p.champion, &champion) {
+            if stated.to_string() != found.to_string() {
+                return Err(phases_error(
+                    dir,
+                    i + 1,
+                    "champion",
+                    format!(
+                        "{name} crowned `{stated}`, but {} names `{found}`",
+                        folder
+                            .join(evomcts_evolve::independent::CHAMPION_TXT)
+                            .display()
+                    ),
+                ));
+            }
+        }
         return Ok(());
     }
     done.push(PhaseDone {

@@ -403,15 +403,42 @@ impl StudySpec {
                 ));
             }
         }
-        if self.controller.es.is_some() || self.controller.selection != Selection::Uct {
+        self.check_controller()?;
+        self.check_sections()?;
+        for &budget in &self.budgets {
+            self.check_phases(budget)?;
+        }
+        Ok(())
+    }
+
+    /// The controller is the UCT every phase plays, at the budget's simulations and the tuned
+    /// constant: `selection` and `es` are refused, and so are `sims` and `c_e` other than the
+    /// defaults a stored spec writes (the study sets both, so any other value would be replaced
+    /// without a word).
+    fn check_controller(&self) -> Result<(), (String, String)> {
+        let c = &self.controller;
+        let default = MctsSettings::default();
+        let set_by_study = |field: &str, value: String, by: &str| {
+            Err((
+                format!("controller.{field}"),
+                format!("is set by the study ({by}): leave it out, got {value}"),
+            ))
+        };
+        if c.es.is_some() || c.selection != Selection::Uct {
             return Err((
                 "controller".into(),
                 "is the UCT every phase plays: leave `selection` and `es` out".into(),
             ));
         }
-        self.check_sections()?;
-        for &budget in &self.budgets {
-            self.check_phases(budget)?;
+        if c.sims != default.sims {
+            return set_by_study("sims", c.sims.to_string(), "each of `budgets`");
+        }
+        if c.c_e != default.c_e {
+            return set_by_study(
+                "c_e",
+                evomcts_records::escape::number(c.c_e),
+                "`tune.start`, then the tuned constant",
+            );
         }
         Ok(())
     }
@@ -444,6 +471,7 @@ impl StudySpec {
     fn check_sections(&self) -> Result<(), (String, String)> {
         let t = &self.tune;
         positive("tune.games", t.games, 8, evomcts_tune::spec::MAX_BUDGET)?;
+        evomcts_tune::spec::check_whole_steps("tune.games", t.games, 4)?;
         for (field, v) in [("tune.low", t.low), ("tune.high", t.high)] {
             if !(v.is_finite() && v > 0.0) {
                 return Err((field.into(), format!("must be a number > 0, got {v}")));

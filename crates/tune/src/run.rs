@@ -182,6 +182,7 @@ pub fn run_tune_until(
         "tune",
     )?;
     check_stored_spec(dir, &spec.to_ron(), opts.resume)?;
+    evomcts_steps::launch::clear_left_steps(dir, opts.srun.as_ref())?;
     let names: Vec<&str> = spec.parameters.iter().map(|p| p.name.as_str()).collect();
     let file = dir.join(TUNE_CSV);
     let rows = read_rows(&file, &names, spec.game)?;

@@ -48,7 +48,7 @@ pub struct TuneSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent: Option<ControllerSpec>,
     /// Games the tuning plays: each step plays 2 evaluations × `seeds_per_step` sequences ×
-    /// 2 seatings, so `budget / (4 · seeds_per_step)` steps.
+    /// 2 seatings, so `budget / (4 · seeds_per_step)` steps; a budget of part steps is refused.
     pub budget: usize,
     /// Sequences each evaluation of a step plays (both seatings each).
     #[serde(default = "one")]
@@ -509,6 +509,7 @@ impl TuneSpec {
                 ),
             ));
         }
+        check_whole_steps("budget", self.budget, self.games_per_step())?;
         let s = &self.spsa;
         if !(s.a.is_finite() && s.a > 0.0) {
             return Err(("spsa.a".into(), format!("must be > 0, got {}", s.a)));
@@ -563,6 +564,27 @@ impl TuneSpec {
             gamma: s.gamma,
         }
     }
+}
+
+/// That `games`, the games of tuning `field` names, pays for whole steps of `per_step` games
+/// (a tuning plays whole steps only, so any other count would be cut without a word);
+/// refused naming the nearest counts that do.
+pub fn check_whole_steps(
+    field: &str,
+    games: usize,
+    per_step: usize,
+) -> Result<(), (String, String)> {
+    if games.is_multiple_of(per_step) {
+        return Ok(());
+    }
+    let below = games - games % per_step;
+    let above = below + per_step;
+    Err((
+        field.into(),
+        format!(
+            "must be a multiple of {per_step} (each step plays {per_step} games), got {games}: use {below} or {above}"
+        ),
+    ))
 }
 
 #[cfg(test)]

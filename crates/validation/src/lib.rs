@@ -343,6 +343,7 @@ pub fn play_pairings_until(
             write_file(&spec_file, spec_text)?;
         }
     }
+    evomcts_steps::launch::clear_left_steps(dir, opts.srun.as_ref())?;
     let tasks: Vec<(usize, usize)> = (0..tile_seeds.len())
         .flat_map(|j| (0..pairings.len()).map(move |p| (p, j)))
         .collect();

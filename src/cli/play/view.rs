@@ -250,7 +250,7 @@ fn final_position(game: &PlayedGame) -> Option<String> {
                         start,
                         history_moves::<G>(r),
                         &r.outcomes,
-                        r.final_scores,
+                        r.stated(),
                         |_, _| {},
                     )
                     .ok()?

@@ -36,7 +36,7 @@ pub fn history_rows(record: &HistoryRecord) -> Result<Vec<HistoryRow>, String> {
                 start,
                 history_moves::<G>(record),
                 &record.outcomes,
-                record.final_scores,
+                record.stated(),
                 |after, step| {
                     let (player, step) = match step {
                         Step::Moved { player, .. } => (

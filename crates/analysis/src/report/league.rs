@@ -43,6 +43,7 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
         let neighbour =
             |j: Option<usize>| j.and_then(|j| numbers.get(j)).map(|&k| game_page_name(k));
         let nav = game_nav(neighbour(i.checked_sub(1)), neighbour(Some(i + 1)));
+        let at = |e: ReportError| at_record(merge.sources.get(i), e);
         let page = match &game.game {
             PlayedGame::Carcassonne(_) => {
                 // The command names the first folder: every folder of a merged report holds
@@ -52,12 +53,15 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
                     numbers[i],
                     &mut drawings,
                     runs.first().map(|r| r.as_path()),
-                )?;
+                )
+                .map_err(|e| at(e.into()))?;
                 game_page(&spec, game, &script_json(&view), &nav, numbers[i])
             }
-            PlayedGame::Pig(record) => pig_game_page(&spec, game, record, &nav, numbers[i])?,
+            PlayedGame::Pig(record) => {
+                pig_game_page(&spec, game, record, &nav, numbers[i]).map_err(at)?
+            }
             PlayedGame::History(record) => {
-                history_game_page(&spec, game, record, &nav, numbers[i])?
+                history_game_page(&spec, game, record, &nav, numbers[i]).map_err(at)?
             }
         };
         let size = write_file(&games_dir, &game_page_name(numbers[i]), &page, &mut files)?;
@@ -79,6 +83,19 @@ pub fn write_league_report(runs: &[PathBuf], out: &Path) -> Result<WrittenReport
         files,
         warnings: merge.warnings(),
     })
+}
+
+/// A game's page refused for its record: the message led by the record's file and line.
+fn at_record(source: Option<&(PathBuf, usize)>, e: ReportError) -> ReportError {
+    match (source, e) {
+        (Some((file, line)), ReportError::Input(message)) => {
+            ReportError::Input(format!("{}:{line}: {message}", file.display()))
+        }
+        (Some((file, line)), ReportError::Plot(crate::plots::PlotError::Data(message))) => {
+            ReportError::Input(format!("{}:{line}: {message}", file.display()))
+        }
+        (_, e) => e,
+    }
 }
 
 fn index_page(

@@ -295,6 +295,8 @@ pub fn replay_observed(
 ) -> Result<GameState, GameError> {
     let mut state = GameState::new(record.rules);
     let mut moves = record.moves.iter();
+    let mut virtual_scores = Vec::with_capacity(record.moves.len());
+    let mut turns = [0u16; 2];
     for &tile in &record.draws {
         match state.reveal(tile)? {
             Reveal::Ready => {
@@ -302,6 +304,8 @@ pub fn replay_observed(
                 let (turn, player) = (state.turns_played(), state.to_move());
                 observe(&state, ReplayStep::ToMove { turn, player, tile });
                 state.apply(mv)?;
+                turns[player] = turns[player].saturating_add(1);
+                virtual_scores.push(state.virtual_scores());
                 observe(
                     &state,
                     ReplayStep::Moved {
@@ -321,5 +325,71 @@ pub fn replay_observed(
         state.discard_unplaceable_rest();
     }
     state.finish();
+    check_stated(record, &state, moves.len(), &virtual_scores, turns)?;
     Ok(state)
+}
+
+/// That the replayed game is the one `record` states beside its draws and moves: every move
+/// played, and the same decisions per seat, running scores, final scores, points by kind,
+/// meeples, turns with a meeple at hand and discards.
+fn check_stated(
+    record: &GameRecord,
+    end: &GameState,
+    unplayed: usize,
+    virtual_scores: &[[i32; 2]],
+    turns: [u16; 2],
+) -> Result<(), GameError> {
+    let differs = |field: &'static str, replayed: String, recorded: String| {
+        Err(GameError::Stated {
+            field,
+            replayed,
+            recorded,
+        })
+    };
+    if unplayed > 0 {
+        return differs(
+            "moves",
+            format!("{} moves", record.moves.len() - unplayed),
+            format!("{} moves", record.moves.len()),
+        );
+    }
+    let stated: [(&'static str, String, String); 7] = [
+        ("turns", format!("{turns:?}"), format!("{:?}", record.turns)),
+        (
+            "virtual_scores",
+            format!("{virtual_scores:?}"),
+            format!("{:?}", record.virtual_scores),
+        ),
+        (
+            "final_scores",
+            format!("{:?}", end.scores()),
+            format!("{:?}", record.final_scores),
+        ),
+        (
+            "score_by_kind",
+            format!("{:?}", end.score_by_kind()),
+            format!("{:?}", record.score_by_kind),
+        ),
+        (
+            "meeples_played",
+            format!("{:?}", end.meeples_played()),
+            format!("{:?}", record.meeples_played),
+        ),
+        (
+            "turns_with_meeple_available",
+            format!("{:?}", end.turns_with_meeple_available()),
+            format!("{:?}", record.turns_with_meeple_available),
+        ),
+        (
+            "discards",
+            end.discards().to_string(),
+            record.discards.to_string(),
+        ),
+    ];
+    for (field, replayed, recorded) in stated {
+        if replayed != recorded {
+            return differs(field, replayed, recorded);
+        }
+    }
+    Ok(())
 }

@@ -115,4 +115,12 @@ pub enum GameError {
         tile: TileKind,
         why: &'static str,
     },
+    #[error(
+        "the replayed game gives {replayed}, but the record states {recorded} (field `{field}`)"
+    )]
+    Stated {
+        field: &'static str,
+        replayed: String,
+        recorded: String,
+    },
 }
