@@ -345,7 +345,15 @@ mod tests {
     use super::*;
     use crate::general::{general_csv, GeneralResult, GeneralRow};
     use crate::spec::check_label;
-    use evomcts_evolve::report::parse_csv;
+
+    /// The header and the rows of a CSV text, through the one CSV reader.
+    fn parse_csv(text: &str) -> Vec<Vec<String>> {
+        let table = evomcts_records::csv::Table::parse_any(std::path::Path::new("test.csv"), text)
+            .expect("the writer's CSV reads back");
+        let mut rows = vec![table.columns().to_vec()];
+        rows.extend(table.into_rows());
+        rows
+    }
 
     /// `shared.csv`'s `labels` and `general.csv`'s `trained_on` list labels separated by `;`:
     /// every label the spec takes reads back from them, through the CSV reader and a split at
