@@ -72,15 +72,16 @@ pub enum LoadError {
 /// Refuses a folder that holds another kind of run than a league, naming what it holds.
 fn check_league_folder(dir: &Path) -> Result<(), LoadError> {
     use evomcts_records::runfs::{folder_kind, RunKind};
-    match folder_kind(dir) {
-        Some(found) if found.kind.is_some_and(|k| k != RunKind::League) => {
-            Err(LoadError::OtherKind {
-                dir: shown(dir),
-                holds: found.describe(),
-            })
-        }
-        _ => Ok(()),
+    let Some(found) = folder_kind(dir) else {
+        return Ok(());
+    };
+    if found.kind.is_some_and(|k| k != RunKind::League) {
+        return Err(LoadError::OtherKind {
+            dir: shown(dir),
+            holds: found.describe(),
+        });
     }
+    Ok(())
 }
 
 /// What merging found besides the games, for the caller to report.
