@@ -36,4 +36,4 @@ pub use seatings::{
     by_seat, play_both_seatings, play_both_seatings_recorded, play_pairing_games, Pairing,
     SeatedGame, SeatingScores,
 };
-pub use source::{MoveSource, NoSource, RecordedMoves, Sitter};
+pub use source::{MoveSource, NoSource, Position, RecordedMoves, Sitter};

@@ -5,13 +5,14 @@
 use super::choice::{GameChoice, GameTask, RecordKind};
 use super::history::{play_history, replay_history, ReplayError, Stated, Step};
 use super::record::{PigRecord, PlayedGame};
-use super::source::{MoveSource, NoSource, Sitter};
+use super::source::{serialised, MoveSource, NoSource, Shown, Sitter};
 use evomcts_games::carcassonne::{play_game, GameError, GameState, Move, Rules};
 use evomcts_games::pig::{PigError, PigMove, PigRules, PigState};
 use evomcts_games::{Controller, Game, GameRng};
 use evomcts_search::mcts::EsDecisionRecord;
 use evomcts_search::{Agent, ControllerSpec, SearchSummary};
 use rand::SeedableRng;
+use serde::Deserialize;
 use std::cell::RefCell;
 
 #[derive(Debug, thiserror::Error)]
@@ -45,14 +46,14 @@ pub struct SeatedPlay {
 /// whose source had no move. The play loops cannot be stopped by a controller, so from then
 /// on both seats play the game's random moves (quick, as a rollout is) and the game is thrown
 /// away.
-struct Table<'s, S> {
-    source: &'s mut S,
+struct Table<'s> {
+    source: &'s mut dyn MoveSource,
     stopped: Option<usize>,
     /// The random moves after a stop.
     rng: GameRng,
 }
 
-impl<S> Table<'_, S> {
+impl Table<'_> {
     fn random<G: Game>(&mut self, state: &G) -> G::Move {
         // At a decision the random player always has a move; were it ever missing, the
         // placeholder move is refused by the game as an error, not a panic.
@@ -62,23 +63,23 @@ impl<S> Table<'_, S> {
 
 /// A seat: a controller, keeping the summaries of its searches when asked, or the table's
 /// source.
-struct Seat<'t, 's, G: Game, S> {
+struct Seat<'t, 's, G: Game> {
     seat: usize,
     /// `None`: the source plays this seat.
     agent: Option<Box<dyn Agent<G>>>,
     /// Root children kept per decision; `None`: nothing is kept.
     top: Option<usize>,
     searches: Vec<(usize, SearchSummary<G::Move>)>,
-    table: &'t RefCell<Table<'s, S>>,
+    table: &'t RefCell<Table<'s>>,
 }
 
-impl<'t, 's, G: Game, S: MoveSource> Seat<'t, 's, G, S> {
+impl<'t, 's, G: Game> Seat<'t, 's, G> {
     fn build(
         sitter: Sitter,
         seed: u64,
         seat: usize,
         top: Option<usize>,
-        table: &'t RefCell<Table<'s, S>>,
+        table: &'t RefCell<Table<'s>>,
     ) -> Result<Self, PlayError> {
         let agent = match sitter {
             Sitter::Controller(spec) => {
@@ -103,7 +104,7 @@ impl<'t, 's, G: Game, S: MoveSource> Seat<'t, 's, G, S> {
         sitters: [Sitter; 2],
         seat_seeds: [u64; 2],
         top: Option<usize>,
-        table: &'t RefCell<Table<'s, S>>,
+        table: &'t RefCell<Table<'s>>,
     ) -> Result<[Self; 2], PlayError> {
         Ok([
             Seat::build(sitters[0], seat_seeds[0], 0, top, table)?,
@@ -118,14 +119,15 @@ impl<'t, 's, G: Game, S: MoveSource> Seat<'t, 's, G, S> {
     }
 }
 
-impl<G: Game, S: MoveSource> Controller<G> for Seat<'_, '_, G, S> {
+impl<G: Game> Controller<G> for Seat<'_, '_, G> {
     fn choose_move(&mut self, state: &G) -> G::Move {
         let mut table = self.table.borrow_mut();
         if table.stopped.is_some() {
             return table.random(state);
         }
         let Some(agent) = &mut self.agent else {
-            return match table.source.choose(state) {
+            let chosen = table.source.choose(&Shown(state));
+            return match chosen.and_then(|value| G::Move::deserialize(value).ok()) {
                 Some(mv) => mv,
                 None => {
                     table.stopped = Some(self.seat);
@@ -139,18 +141,21 @@ impl<G: Game, S: MoveSource> Controller<G> for Seat<'_, '_, G, S> {
                 self.searches.push((state.turns_played(), search));
             }
         }
-        let shown = table.source.root_children();
-        let search = (shown > 0).then(|| agent.search_summary(shown)).flatten();
-        table.source.answered(state, mv, search.as_ref());
+        if table.source.hears() {
+            let shown = table.source.root_children();
+            let search = (shown > 0).then(|| agent.search_summary(shown)).flatten();
+            let search = search.map(|s| s.map_moves(serialised));
+            table.source.answered(serialised(&mv), search.as_ref());
+        }
         mv
     }
 }
 
 /// The result of a game's play loop, unless a source gave no move in it (whatever the loop
 /// made of the random moves after that).
-fn unless_stopped<T, E: Into<PlayError>, S>(
+fn unless_stopped<T, E: Into<PlayError>>(
     result: Result<T, E>,
-    table: &RefCell<Table<S>>,
+    table: &RefCell<Table>,
 ) -> Result<T, PlayError> {
     if let Some(seat) = table.borrow().stopped {
         return Err(PlayError::Unfinished { seat });
@@ -161,7 +166,7 @@ fn unless_stopped<T, E: Into<PlayError>, S>(
 /// What each seat recorded: its ES decisions and its search summaries.
 type SeatRecords<M> = (Vec<EsDecisionRecord>, Vec<(usize, SearchSummary<M>)>);
 
-fn seat_records<G: Game, S: MoveSource>(seats: [Seat<G, S>; 2]) -> [SeatRecords<G::Move>; 2] {
+fn seat_records<G: Game>(seats: [Seat<G>; 2]) -> [SeatRecords<G::Move>; 2] {
     seats.map(|mut seat| (seat.take_decision_records(), seat.searches))
 }
 
@@ -185,14 +190,14 @@ pub fn play_seated(
 /// told every move of a controller seat. A source that gives no move ends the game
 /// unfinished ([`PlayError::Unfinished`]); a source's illegal move is an error, as a
 /// controller's is.
-pub fn play_seated_with<S: MoveSource>(
+pub fn play_seated_with(
     game: GameChoice,
     rules: Rules,
     seed: u64,
     sitters: [Sitter; 2],
     seat_seeds: [u64; 2],
     top: Option<usize>,
-    source: &mut S,
+    source: &mut dyn MoveSource,
 ) -> Result<SeatedPlay, PlayError> {
     let table = RefCell::new(Table {
         source,
@@ -202,7 +207,7 @@ pub fn play_seated_with<S: MoveSource>(
     match game.describe().record {
         RecordKind::Carcassonne => {
             let [mut first, mut second] =
-                Seat::<GameState, S>::both(sitters, seat_seeds, top, &table)?;
+                Seat::<GameState>::both(sitters, seat_seeds, top, &table)?;
             let played = play_game(rules, seed, [&mut first, &mut second]);
             let (_, record) = unless_stopped(played, &table)?;
             let [(es0, s0), (es1, s1)] = seat_records([first, second]);
@@ -214,7 +219,7 @@ pub fn play_seated_with<S: MoveSource>(
         }
         RecordKind::Pig(pig) => {
             let [mut first, mut second] =
-                Seat::<PigState, S>::both(sitters, seat_seeds, None, &table)?;
+                Seat::<PigState>::both(sitters, seat_seeds, None, &table)?;
             let played = play_pig(pig, seed, [&mut first, &mut second]);
             let record = unless_stopped(played, &table)?;
             let [(es0, _), (es1, _)] = seat_records([first, second]);
@@ -241,19 +246,19 @@ pub fn play_seated_with<S: MoveSource>(
 }
 
 /// [`play_seated_with`] for a game recorded by its history.
-struct PlayHistory<'a, 't, 's, S> {
+struct PlayHistory<'a, 't, 's> {
     choice: GameChoice,
     seed: u64,
     sitters: [Sitter<'a>; 2],
     seat_seeds: [u64; 2],
-    table: &'t RefCell<Table<'s, S>>,
+    table: &'t RefCell<Table<'s>>,
 }
 
-impl<S: MoveSource> GameTask for PlayHistory<'_, '_, '_, S> {
+impl GameTask for PlayHistory<'_, '_, '_> {
     type Output = Result<SeatedPlay, PlayError>;
     fn run<G: Game>(self, start: G) -> Self::Output {
         let [mut first, mut second] =
-            Seat::<G, S>::both(self.sitters, self.seat_seeds, None, self.table)?;
+            Seat::<G>::both(self.sitters, self.seat_seeds, None, self.table)?;
         let played = play_history(self.choice, start, self.seed, [&mut first, &mut second])
             .map_err(PlayError::Game);
         let record = unless_stopped(played, self.table)?;

@@ -419,11 +419,11 @@ pub fn play_league_game(
 /// [`play_league_game`] where the moves of a person's entrant ([`super::Entrant::person`])
 /// come from `source` (a person, or the record of their game), which is told every move of
 /// the controller with its search's summary.
-pub fn play_league_game_with<S: MoveSource>(
+pub fn play_league_game_with(
     spec: &LeagueSpec,
     job: &GameJob,
     spec_hash: &str,
-    source: &mut S,
+    source: &mut dyn MoveSource,
 ) -> Result<LeagueGame, LeagueError> {
     let entrants = [job.id.first, job.id.second].map(|i| &spec.controllers[i]);
     let played = play_seated_with(

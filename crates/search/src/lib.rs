@@ -42,6 +42,34 @@ pub enum SearchSummary<M> {
     Star { value: Option<f64>, nodes: u64 },
 }
 
+impl<M> SearchSummary<M> {
+    /// The same summary with every move written by `f` (a move's notation, its serialised
+    /// form).
+    pub fn map_moves<N>(&self, mut f: impl FnMut(&M) -> N) -> SearchSummary<N> {
+        match self {
+            SearchSummary::Mcts(root) => SearchSummary::Mcts(mcts::RootSummary {
+                simulations: root.simulations,
+                es_simulations: root.es_simulations,
+                legal_moves: root.legal_moves,
+                children: (root.children.iter())
+                    .map(|c| mcts::ChildStats {
+                        mv: f(&c.mv),
+                        visits: c.visits,
+                        q: c.q,
+                        heuristic: c.heuristic,
+                        prior: c.prior,
+                        features: c.features,
+                    })
+                    .collect(),
+            }),
+            SearchSummary::Star { value, nodes } => SearchSummary::Star {
+                value: *value,
+                nodes: *nodes,
+            },
+        }
+    }
+}
+
 /// A controller a league can play, which also hands over its per-decision records.
 pub trait Agent<G: Game>: Controller<G> + Send {
     /// The ES decisions recorded since the last call (empty for controllers without ES).

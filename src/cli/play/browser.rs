@@ -9,9 +9,8 @@ use super::view::{notation, Answer, Choices, Ending, Seating};
 use super::{Front, Setup};
 use anyhow::{anyhow, Result};
 use evomcts::analysis::report::html;
-use evomcts::arena::MoveSource;
+use evomcts::arena::{MoveSource, Position};
 use evomcts::escape;
-use evomcts::games::Game;
 use evomcts::search::SearchSummary;
 use serde_json::json;
 use std::sync::mpsc::{channel, Receiver};
@@ -105,16 +104,14 @@ impl Browser {
         })
     }
 
-    fn awaited_move<G: Game>(&mut self, state: &G) -> Result<Option<G::Move>> {
-        let choices = Choices::of(state);
-        let view = self.view(state.text(), &choices.labelled(), None);
+    fn awaited_move(&mut self, at: &dyn Position) -> Result<Option<serde_json::Value>> {
+        let choices = Choices::of(at);
+        let view = self.view(at.text(), &choices.labelled(), None);
         self.board.publish(view, choices.notations.clone(), false);
         let Ok(i) = self.moves.recv() else {
             return Err(anyhow!("the server stopped before the game ended"));
         };
-        let mv = *choices
-            .moves
-            .get(i)
+        let mv = (choices.moves.get(i).cloned())
             .ok_or_else(|| anyhow!("the server took move {i} of {}", choices.moves.len()))?;
         let line = format!(
             "{} plays {}",
@@ -132,17 +129,21 @@ impl MoveSource for Browser {
         self.top
     }
 
-    fn choose<G: Game>(&mut self, state: &G) -> Option<G::Move> {
+    fn choose(&mut self, at: &dyn Position) -> Option<serde_json::Value> {
         if self.failed.is_some() {
             return None;
         }
-        self.awaited_move(state).unwrap_or_else(|e| {
+        self.awaited_move(at).unwrap_or_else(|e| {
             self.failed = Some(e);
             None
         })
     }
 
-    fn answered<G: Game>(&mut self, _: &G, mv: G::Move, search: Option<&SearchSummary<G::Move>>) {
+    fn answered(
+        &mut self,
+        mv: serde_json::Value,
+        search: Option<&SearchSummary<serde_json::Value>>,
+    ) {
         let answer = Answer::new(&self.seating, &mv, search);
         if let Err(e) = outln!("{}", escape::terminal(&answer.line)) {
             self.failed.get_or_insert(e);

@@ -6,9 +6,8 @@
 use super::view::{Answer, Choices, Ending, Seating, MAX_INPUT};
 use super::Front;
 use anyhow::Result;
-use evomcts::arena::MoveSource;
+use evomcts::arena::{MoveSource, Position};
 use evomcts::escape;
-use evomcts::games::Game;
 use evomcts::search::SearchSummary;
 use std::io::{BufRead, Read};
 
@@ -79,9 +78,9 @@ impl<R: BufRead> Terminal<R> {
     }
 
     /// The position and the legal moves.
-    fn show_position<G: Game>(&self, state: &G, choices: &Choices<G::Move>) -> Result<()> {
+    fn show_position(&self, at: &dyn Position, choices: &Choices) -> Result<()> {
         outln!()?;
-        match state.text() {
+        match at.text() {
             Some(text) => print_lines(&text)?,
             None => outln!("(this game draws no picture of its positions)")?,
         }
@@ -117,7 +116,7 @@ impl<R: BufRead> Terminal<R> {
     }
 
     /// Asks until a legal move is typed; `None` at the end of the input.
-    fn ask<G: Game>(&mut self, choices: &Choices<G::Move>) -> Result<Option<G::Move>> {
+    fn ask(&mut self, choices: &Choices) -> Result<Option<serde_json::Value>> {
         loop {
             out!("move> ")?;
             let reply = match read_line(&mut self.input)? {
@@ -140,10 +139,10 @@ impl<R: BufRead> Terminal<R> {
         }
     }
 
-    fn choose_or_fail<G: Game>(&mut self, state: &G) -> Result<Option<G::Move>> {
-        let choices = Choices::of(state);
-        self.show_position(state, &choices)?;
-        let mv = self.ask::<G>(&choices)?;
+    fn choose_or_fail(&mut self, at: &dyn Position) -> Result<Option<serde_json::Value>> {
+        let choices = Choices::of(at);
+        self.show_position(at, &choices)?;
+        let mv = self.ask(&choices)?;
         if let Some(mv) = &mv {
             outln!(
                 "{} plays {}",
@@ -168,17 +167,21 @@ impl<R: BufRead> MoveSource for Terminal<R> {
         self.top
     }
 
-    fn choose<G: Game>(&mut self, state: &G) -> Option<G::Move> {
+    fn choose(&mut self, at: &dyn Position) -> Option<serde_json::Value> {
         if self.failed.is_some() {
             return None;
         }
-        self.choose_or_fail(state).unwrap_or_else(|e| {
+        self.choose_or_fail(at).unwrap_or_else(|e| {
             self.failed = Some(e);
             None
         })
     }
 
-    fn answered<G: Game>(&mut self, _: &G, mv: G::Move, search: Option<&SearchSummary<G::Move>>) {
+    fn answered(
+        &mut self,
+        mv: serde_json::Value,
+        search: Option<&SearchSummary<serde_json::Value>>,
+    ) {
         if self.failed.is_some() {
             return;
         }

@@ -3,12 +3,11 @@
 //! moves each under a letter, the controller's answer with its root statistics, and the end of
 //! the game.
 
-use evomcts::arena::{history_moves, replay_history, replay_pig, GameTask, PlayedGame};
+use evomcts::arena::{history_moves, replay_history, replay_pig, GameTask, PlayedGame, Position};
 use evomcts::games::carcassonne::replay_observed;
 use evomcts::games::Game;
 use evomcts::league::analyse::search_table;
 use evomcts::league::report::TextTable;
-use evomcts::search::mcts::{ChildStats, RootSummary};
 use evomcts::search::SearchSummary;
 use serde::Serialize;
 
@@ -80,22 +79,22 @@ fn abbreviated_list(notations: &[String]) -> String {
 }
 
 /// The legal moves of a decision, with their notations.
-pub struct Choices<M> {
-    pub moves: Vec<M>,
+pub struct Choices {
+    /// The legal moves, serialised, in the game's order.
+    pub moves: Vec<serde_json::Value>,
     pub notations: Vec<String>,
 }
 
-impl<M: Copy + Serialize> Choices<M> {
-    pub fn of<G: Game<Move = M>>(state: &G) -> Self {
-        let mut moves = Vec::new();
-        state.legal_moves(&mut moves);
+impl Choices {
+    pub fn of(at: &dyn Position) -> Self {
+        let moves = at.moves();
         let notations = moves.iter().map(notation).collect();
         Choices { moves, notations }
     }
 
     /// The move `input` names ([`pick`]).
-    pub fn pick(&self, input: &str) -> Result<M, String> {
-        pick(&self.notations, input).map(|i| self.moves[i])
+    pub fn pick(&self, input: &str) -> Result<serde_json::Value, String> {
+        pick(&self.notations, input).map(|i| self.moves[i].clone())
     }
 
     /// Each move under its letters, as `a: 3`.
@@ -108,29 +107,7 @@ impl<M: Copy + Serialize> Choices<M> {
 
 /// A search summary with its moves in their notation.
 pub fn in_notation<M: Serialize>(search: &SearchSummary<M>) -> SearchSummary<String> {
-    match search {
-        SearchSummary::Mcts(root) => SearchSummary::Mcts(RootSummary {
-            simulations: root.simulations,
-            es_simulations: root.es_simulations,
-            legal_moves: root.legal_moves,
-            children: root
-                .children
-                .iter()
-                .map(|c| ChildStats {
-                    mv: notation(&c.mv),
-                    visits: c.visits,
-                    q: c.q,
-                    heuristic: c.heuristic,
-                    prior: c.prior,
-                    features: c.features,
-                })
-                .collect(),
-        }),
-        SearchSummary::Star { value, nodes } => SearchSummary::Star {
-            value: *value,
-            nodes: *nodes,
-        },
-    }
+    search.map_moves(notation)
 }
 
 /// Who plays: the entrants' names in seat order and the person's seat.
