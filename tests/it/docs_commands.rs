@@ -133,10 +133,26 @@ fn clean_clone(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn the_documents_first_and_reproduce_commands_run_as_written_on_a_clean_clone() {
-    let commands = documented_commands();
-    let clone = clean_clone("clone");
+/// The built-in league's spec: `evomcts league` without a spec plays runs/quick.ron, compiled
+/// into the binary (`include_str!` in src/cli/league.rs), into runs/quick.
+const BUILT_IN_SPEC: &str = "runs/quick.ron";
+
+/// Runs every documented command on a clean clone, in document order, with the specs they
+/// name scaled down. With `built_in_scaled`, the bare `league` (the built-in league, whose
+/// spec is compiled in and so cannot be scaled in the clone) runs as `league runs/quick.ron`,
+/// the same spec into the same folder, scaled like the others.
+fn run_documented_commands(name: &str, built_in_scaled: bool) {
+    let commands: Vec<Vec<String>> = documented_commands()
+        .into_iter()
+        .map(|args| {
+            if built_in_scaled && args == ["league"] {
+                vec!["league".to_string(), BUILT_IN_SPEC.to_string()]
+            } else {
+                args
+            }
+        })
+        .collect();
+    let clone = clean_clone(name);
     let mut scaled = Vec::new();
     for args in &commands {
         for spec in args.iter().filter(|a| a.ends_with(".ron")) {
@@ -163,6 +179,23 @@ fn the_documents_first_and_reproduce_commands_run_as_written_on_a_clean_clone() 
         );
     }
     let _ = std::fs::remove_dir_all(&clone);
+}
+
+#[test]
+fn the_documents_first_and_reproduce_commands_run_as_written_on_a_clean_clone() {
+    assert!(
+        documented_commands().contains(&vec!["league".to_string()]),
+        "README's quick start runs the built-in league"
+    );
+    run_documented_commands("clone", true);
+}
+
+/// [`the_documents_first_and_reproduce_commands_run_as_written_on_a_clean_clone`] with the
+/// built-in league at its full size, as README's main command plays it.
+#[test]
+#[ignore = "heavy tier (25 s): .ci/run runs it with `cargo test -- --ignored`"]
+fn the_documents_commands_run_with_the_built_in_league_at_full_size() {
+    run_documented_commands("clone-full", false);
 }
 
 #[test]
