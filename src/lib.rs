@@ -11,7 +11,8 @@
 //!   between two controllers, job steps and worker pools, leagues, evolution, validation,
 //!   tuning, studies, portfolios and Slurm jobs, re-exported here under their module names
 //!   (`evomcts::league`, `evomcts::slurm::launch`, …);
-//! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies.
+//! - `evomcts-analysis` (`crates/analysis`): figures, the HTML report, the studies;
+//!   `evomcts-speed` (`crates/speed`): the timed loops of `evomcts bench`.
 //!
 //! This crate is the command line (`src/cli`, compiled into the binary) and re-exports the
 //! layers under one name, so `evomcts::search::…` reads the same from the binary, the tests
@@ -58,3 +59,4 @@ pub mod slurm {
     pub use evomcts_steps::{launch, steps};
 }
 pub use evomcts_search as search;
+pub use evomcts_speed as speed;

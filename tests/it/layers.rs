@@ -6,8 +6,9 @@ use std::path::Path;
 
 /// Each layer crate, by folder, lowest first, and the evomcts crates it may use: those below it
 /// (ARCHITECTURE.md's map). The run crates are floors: records and run folders, the arena, job
-/// steps and the worker pool, leagues, evolution, validation, tuning, studies, portfolios, Slurm.
-const ALLOWED: [(&str, &[&str]); 15] = [
+/// steps and the worker pool, leagues, evolution, validation, tuning, studies, portfolios, Slurm;
+/// then analysis, and the speed measurements beside it.
+const ALLOWED: [(&str, &[&str]); 16] = [
     ("games", &[]),
     ("twins", &["evomcts-games"]),
     ("formula", &[]),
@@ -130,6 +131,15 @@ const ALLOWED: [(&str, &[&str]); 15] = [
             "evomcts-tune",
             "evomcts-study",
             "evomcts-portfolio",
+        ],
+    ),
+    (
+        "speed",
+        &[
+            "evomcts-games",
+            "evomcts-search",
+            "evomcts-records",
+            "evomcts-arena",
         ],
     ),
 ];

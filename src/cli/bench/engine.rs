@@ -2,10 +2,8 @@
 
 use anyhow::Result;
 use clap::Args;
-use evomcts::games::carcassonne::{play_random_game, RandomGameStats, Rules};
-use evomcts::games::GameRng;
-use rand::SeedableRng;
-use std::time::Instant;
+use evomcts::games::carcassonne::Rules;
+use evomcts::speed::engine::{random_game_rates, random_game_stats};
 
 /// The most games one benchmark plays: about 40 minutes at 42,000 games a second.
 const MAX_GAMES: u64 = 100_000_000;
@@ -37,26 +35,9 @@ pub fn run(args: EngineArgs) -> Result<()> {
         "games",
     )?;
     let rules = Rules::default();
-    let mut rates = Vec::new();
-    for _ in 0..args.repeats {
-        let mut rng = GameRng::seed_from_u64(args.seed);
-        let start = Instant::now();
-        for g in 0..args.games {
-            std::hint::black_box(play_random_game(
-                rules,
-                args.seed.wrapping_add(g),
-                &mut rng,
-                |_, _| {},
-            ));
-        }
-        rates.push(args.games as f64 / start.elapsed().as_secs_f64());
-    }
+    let mut rates = random_game_rates(rules, args.games, args.seed, args.repeats);
     // The same games again, untimed, for their figures.
-    let mut stats = RandomGameStats::default();
-    let mut rng = GameRng::seed_from_u64(args.seed);
-    for g in 0..args.games {
-        stats.add_game(rules, args.seed.wrapping_add(g), &mut rng);
-    }
+    let stats = random_game_stats(rules, args.games, args.seed);
     rates.sort_by(|a, b| a.total_cmp(b));
     let median = rates[rates.len() / 2];
     let g = stats.games as f64;
