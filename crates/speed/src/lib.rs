@@ -9,7 +9,7 @@ pub mod search;
 pub mod star;
 
 /// The median of `values` (sorted in place; not empty).
-pub fn median(values: &mut [f64]) -> f64 {
+pub(crate) fn median(values: &mut [f64]) -> f64 {
     values.sort_by(|a, b| a.total_cmp(b));
     let n = values.len();
     if n % 2 == 1 {
@@ -21,7 +21,7 @@ pub fn median(values: &mut [f64]) -> f64 {
 
 /// On-CPU time of this thread in ns (Linux scheduler statistics), to tell the cost of a
 /// decision from the waiting that other processes on a shared machine cause.
-pub fn thread_cpu_ns() -> Option<u64> {
+pub(crate) fn thread_cpu_ns() -> Option<u64> {
     evomcts_records::runfs::read_capped_text(
         std::path::Path::new("/proc/thread-self/schedstat"),
         4096,
