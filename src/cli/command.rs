@@ -36,6 +36,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Benchmarks that measure real work (engine, ...), printed as text or JSON.
     Bench(bench::BenchArgs),
+    /// How often MCTS's tree policy decides anything, per budget, on a game's random decisions:
+    /// where legal moves outnumber the budget, the formula is never asked at the root.
+    Budgets(budgets::BudgetsArgs),
     /// Parse, print, canonicalise and evaluate selection formulas.
     Formula(formula::FormulaArgs),
     /// Evolve one reusable selection formula across many games or bandit runs.
@@ -144,6 +147,7 @@ pub fn main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::StepWorker(args) => step_worker::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Budgets(args) => budgets::run(args),
         Command::Formula(args) => formula::run(args),
         Command::Evolve(args) => evolve::run(args),
         Command::Pareto(args) => pareto::run(args),

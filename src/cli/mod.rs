@@ -22,6 +22,7 @@ macro_rules! outln {
 
 pub mod analyse;
 pub mod bench;
+pub mod budgets;
 pub mod check_fingerprints;
 pub mod command;
 pub mod evolve;

@@ -203,11 +203,13 @@ fn most_visits_final_move_also_finds_it() {
 }
 
 #[test]
-fn rave_and_thompson_find_it_too() {
+fn rave_thompson_and_the_baselines_find_it_too() {
     for selection in [
         Selection::Rave { bias: 0.1 },
         Selection::Thompson,
         Selection::ThompsonReshaped,
+        Selection::TwoSigmaUct,
+        Selection::Greedy,
     ] {
         let s = MctsSettings {
             selection,
@@ -722,4 +724,34 @@ fn games_under_the_bottom_of_stack_rule_play_to_the_end() {
         let (state, _) = play_game(rules, seed, [&mut first, &mut second]).unwrap();
         assert!(state.is_finished());
     }
+}
+
+/// The tie-break and the named baselines read from a spec; a spec that names no tie-break
+/// writes none, so every spec written before the setting existed keeps its text and hash.
+#[test]
+fn the_tie_break_and_the_baselines_read_and_the_default_is_not_written() {
+    use evomcts::search::mcts::TieBreak;
+    let s: MctsSettings =
+        ron::from_str("(sims: 50, selection: TwoSigmaUct, tie_break: MoreVisited)").unwrap();
+    assert_eq!(s.tie_break, TieBreak::MoreVisited);
+    assert_eq!(s.selection, Selection::TwoSigmaUct);
+    s.validate().unwrap();
+    let written = ron::to_string(&s).unwrap();
+    assert!(written.contains("tie_break:MoreVisited"), "{written}");
+    let default = ron::to_string(&MctsSettings::default()).unwrap();
+    assert!(!default.contains("tie_break"), "{default}");
+    for text in [
+        "(selection: Greedy)",
+        "(selection: Ucb1Tuned)",
+        "(tie_break: LessVisited)",
+    ] {
+        ron::from_str::<MctsSettings>(text)
+            .unwrap()
+            .validate()
+            .unwrap();
+    }
+    // 2σ-UCT is no formula: first-play urgency and the in-search ES refuse it by field.
+    let ranked: MctsSettings =
+        ron::from_str("(selection: TwoSigmaUct, unvisited: Ranked((q: ParentQ, n: 1.0)))").unwrap();
+    assert_eq!(ranked.validate().unwrap_err().field, "unvisited");
 }

@@ -14,6 +14,7 @@
 //! the choice is then left out of the stored spec, so specs, hashes and records made before
 //! games could be chosen are unchanged.
 
+pub mod budgets;
 pub mod choice;
 pub mod history;
 pub mod open_spiel;

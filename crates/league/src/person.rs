@@ -33,7 +33,15 @@ pub fn controller_name(spec: &ControllerSpec) -> String {
         ControllerSpec::Mcts(mcts) => {
             let kind = match (&mcts.es, &mcts.selection) {
                 (Some(_), _) => "ES-MCTS",
-                (None, Selection::Uct | Selection::HandCodedUct | Selection::OpenSpielUct) => "UCT",
+                (
+                    None,
+                    Selection::Uct
+                    | Selection::HandCodedUct
+                    | Selection::OpenSpielUct
+                    | Selection::TwoSigmaUct,
+                ) => "UCT",
+                (None, Selection::Greedy) => "greedy",
+                (None, Selection::Ucb1Tuned) => "UCB1-Tuned",
                 (None, Selection::Formula(_) | Selection::FormulaFile(_)) => "formula",
                 (None, Selection::Rave { .. }) => "RAVE",
                 (None, Selection::Thompson | Selection::ThompsonReshaped) => "Thompson",

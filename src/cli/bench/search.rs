@@ -38,7 +38,7 @@ pub struct SearchBenchArgs {
 }
 
 /// A `--game` value: a game as a spec's `game:` field writes it.
-fn parse_game(text: &str) -> Result<GameChoice, String> {
+pub(crate) fn parse_game(text: &str) -> Result<GameChoice, String> {
     evomcts::runfs::ron_options()
         .from_str(text)
         .map_err(|e| format!("expected a game as a spec names it (ConnectFour, Pig(target: 100), OpenSpiel(name: \"hex\"), Carcassonne): {e}"))

@@ -46,8 +46,8 @@ use serde::{Deserialize, Serialize};
 pub use record::{EsAcceptanceRecord, EsCandidateRecord, EsDecisionRecord, EsGenerationRecord};
 pub use settings::{
     EsFitness, EsMode, EsResult, EsSettings, EsStrategy, FinalMove, FirstPlayUrgency,
-    InitialPopulation, MctsSettings, Reward, Selection, SettingsError, Unvisited, UnvisitedQ,
-    DEFAULT_PRIOR_TEMPERATURE,
+    InitialPopulation, MctsSettings, Reward, Selection, SettingsError, TieBreak, Unvisited,
+    UnvisitedQ, DEFAULT_PRIOR_TEMPERATURE, GREEDY, UCB1_TUNED,
 };
 pub use tree::MAX_LEGAL_MOVES;
 pub use verify::TreeCheck;
@@ -124,6 +124,14 @@ pub struct DecisionStats {
     /// Moves tried to compute `H`: one per child of every decision node the search
     /// allocated, when the policy reads knowledge (0 otherwise).
     pub knowledge_evaluations: u64,
+    /// The decision's MCTS simulations (not the ES's candidates) in which the tree policy
+    /// chose among two or more children at some node, counted once per node: under the
+    /// default `unvisited: TriedFirst` only at nodes whose every child was tried.
+    pub policy_choices: u64,
+    /// Of those, the choices at the root: the simulations whose root child the policy picked.
+    /// 0 where the budget does not exceed the legal moves (under `TriedFirst`): the formula
+    /// then never decides which move is searched.
+    pub root_policy_choices: u64,
 }
 
 /// Every node's statistics and links, to compare a tree before and after a step.
@@ -252,7 +260,7 @@ impl<G: Game> MctsController<G> {
             temperature: settings.prior_temperature,
             features: reads_features,
         });
-        let core = Core::new(
+        let mut core = Core::new(
             GameRng::seed_from_u64(seed),
             settings.c_e,
             reward,
@@ -261,6 +269,10 @@ impl<G: Game> MctsController<G> {
             settings.unvisited,
             knowledge,
         );
+        core.tree.set_tie_break(settings.tie_break);
+        if matches!(base_policy, Policy::TwoSigmaUct) {
+            core.tree.track_spread();
+        }
         let mut settings = settings.clone();
         settings.fill_defaults(G::OBJECTIVE);
         Ok(MctsController {
@@ -522,6 +534,8 @@ impl<G: Game> MctsController<G> {
             es_ran: self.es_ran,
             es_started_at: self.es_started_at,
             knowledge_evaluations: self.core.knowledge_evaluations(),
+            policy_choices: self.core.consulted().anywhere,
+            root_policy_choices: self.core.consulted().at_root,
         };
     }
 }
@@ -551,6 +565,9 @@ fn resolve_policy(settings: &MctsSettings) -> Result<(Policy, Option<Formula>), 
         Selection::Rave { bias } => return Ok((Policy::Rave { bias: *bias }, None)),
         Selection::Thompson => return Ok((Policy::Thompson { reshaped: false }, None)),
         Selection::ThompsonReshaped => return Ok((Policy::Thompson { reshaped: true }, None)),
+        Selection::TwoSigmaUct => return Ok((Policy::TwoSigmaUct, None)),
+        Selection::Greedy => Formula::parse(GREEDY).expect("the greedy formula parses"),
+        Selection::Ucb1Tuned => Formula::parse(UCB1_TUNED).expect("UCB1-Tuned parses"),
     };
     // The controller's own formula drives every simulation of every decision: worth
     // machine code (bit-identical to the interpreter, several times faster).

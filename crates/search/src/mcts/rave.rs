@@ -14,14 +14,14 @@
 //! with `n` the child's visits and `Ñ` its AMAF visits; the exploration term is the
 //! main paper's UCT term, so RAVE with no AMAF data is exactly UCT.
 
-use super::tree::{argmax, NodeId, Tree};
+use super::tree::{NodeId, Tree};
 use evomcts_games::Game;
 
 pub(crate) fn select<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64, bias: f64) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
     let four_b2 = 4.0 * bias * bias;
-    argmax(node.children(), |id| {
+    tree.argmax(node.children(), |id| {
         let child = tree.get(id);
         let n = child.visits as f64;
         let amaf = tree.amaf(id);

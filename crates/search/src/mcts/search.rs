@@ -74,6 +74,18 @@ pub(crate) struct Core<G: Game> {
     /// A candidate's results to write back: reward and wins from player 0's view, and the
     /// root child.
     write_backs: Vec<(f64, u32, NodeId)>,
+    /// Since `begin`, in the decision's own simulations (not the ES's candidates): how often
+    /// the tree policy chose among two or more children, anywhere and at the root.
+    consulted: Consulted,
+}
+
+/// How often a decision's own simulations asked the tree policy to choose among two or more
+/// children: where a decision has more legal moves than its budget, under the default
+/// `unvisited: TriedFirst`, never, and the search is flat Monte Carlo whatever the formula.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Consulted {
+    pub anywhere: u64,
+    pub at_root: u64,
 }
 
 impl<G: Game> Core<G> {
@@ -112,7 +124,13 @@ impl<G: Game> Core<G> {
             seen: KeySet::default(),
             last_result: (0.0, 0),
             write_backs: Vec::with_capacity(64),
+            consulted: Consulted::default(),
         }
+    }
+
+    /// How often this decision's simulations consulted the tree policy so far.
+    pub(crate) fn consulted(&self) -> Consulted {
+        self.consulted
     }
 
     /// Starts a new tree whose root is `state`, which must be at a decision.
@@ -120,6 +138,7 @@ impl<G: Game> Core<G> {
         debug_assert!(state.at_decision(), "the caller checked a decision is due");
         self.root_state.as_mut().clone_from(state);
         self.knowledge_evaluations = 0;
+        self.consulted = Consulted::default();
         self.tree.reset(Node::new(
             NodeKind::Decision,
             state.to_move() as u8,
@@ -200,6 +219,16 @@ impl<G: Game> Core<G> {
                         self.allocate_moves(node_id, true);
                     }
                     let node = *self.tree.get(node_id);
+                    if backup && !self.tree.in_overlay() && node.child_count > 1 {
+                        let asks = match self.unvisited {
+                            Unvisited::TriedFirst => node.expanded == node.child_count,
+                            Unvisited::Ranked(_) => true,
+                        };
+                        if asks {
+                            self.consulted.anywhere += 1;
+                            self.consulted.at_root += u64::from(node_id == ROOT);
+                        }
+                    }
                     let (child, expanding) = match self.unvisited {
                         Unvisited::TriedFirst if node.expanded < node.child_count => {
                             (node.first_child + node.expanded as NodeId, true)
@@ -338,6 +367,9 @@ impl<G: Game> Core<G> {
     }
 
     fn backpropagate(&mut self, reward0: f64, wins0_x2: u32) {
+        if self.tree.spread().is_some() {
+            self.note_spread(reward0);
+        }
         for i in 0..self.path.len() {
             let node = self.tree.get_mut(self.path[i]);
             let (reward, wins_x2) = if node.player == 0 {
@@ -349,6 +381,23 @@ impl<G: Game> Core<G> {
             node.sum += reward;
             node.sum_sq += reward * reward;
             node.wins_x2 += wins_x2;
+        }
+    }
+
+    /// Records in the tree's Q spread the change the coming backup makes to each move on the
+    /// path (a node whose parent is a decision node).
+    fn note_spread(&mut self, reward0: f64) {
+        for i in 1..self.path.len() {
+            if self.tree.get(self.path[i - 1]).kind != NodeKind::Decision {
+                continue;
+            }
+            let node = *self.tree.get(self.path[i]);
+            let reward = if node.player == 0 { reward0 } else { -reward0 };
+            let old = (node.visits > 0).then(|| node.q());
+            let new = (node.sum + reward) / (node.visits + 1) as f64;
+            if let Some(spread) = self.tree.spread_mut() {
+                spread.update(old, new);
+            }
         }
     }
 

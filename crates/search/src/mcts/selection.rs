@@ -1,19 +1,20 @@
 //! Tree policies at decision nodes: any formula through the compiled formula engine,
-//! hand-coded UCT (the tests' reference), MCTS-RAVE and Thompson sampling.
+//! hand-coded UCT (the tests' reference), MCTS-RAVE, Thompson sampling and 2σ-UCT.
 //!
 //! By default every policy is called only once all children have been visited (unvisited
 //! children are tried first, by the caller). Under first-play urgency a formula policy
 //! ranks unvisited children too ([`Policy::select_with_urgency`]). Policies maximise the
 //! children's statistics as stored: from the view of the player who chose them, who is
-//! the player to move at the parent. Ties go to the first child in arena order, which is
-//! itself a random order.
+//! the player to move at the parent. Ties are broken by the settings' `tie_break`
+//! ([`Tree::argmax`]): by default the first child in arena order, which is itself a random
+//! order.
 
 use rand::Rng;
 
 use super::rave;
 use super::settings::{FirstPlayUrgency, UnvisitedQ};
 use super::thompson;
-use super::tree::{argmax, NodeId, NodeKind, Tree};
+use super::tree::{NodeId, NodeKind, Tree};
 use evomcts_formula::{CompiledFormula, SelectionInputs};
 
 /// A resolved tree policy.
@@ -29,6 +30,8 @@ pub(crate) enum Policy {
     Thompson {
         reshaped: bool,
     },
+    /// `Q + 2σ·sqrt(ln(N)/n)`, σ from the tree's [`super::tree::QSpread`].
+    TwoSigmaUct,
 }
 
 impl Policy {
@@ -50,6 +53,7 @@ impl Policy {
             Policy::OpenSpielUct => select_as_open_spiel(tree, parent, c_e),
             Policy::Rave { bias } => rave::select(tree, parent, c_e, *bias),
             Policy::Thompson { reshaped } => thompson::select(tree, parent, *reshaped, rng),
+            Policy::TwoSigmaUct => select_by_two_sigma(tree, parent),
         }
     }
 
@@ -101,7 +105,7 @@ fn select_by_formula<M: Copy>(
     });
     let knowledge = tree.has_knowledge();
     let features = tree.has_features();
-    argmax(node.children(), |id| {
+    tree.argmax(node.children(), |id| {
         let child = tree.get(id);
         match unvisited {
             Some((q, n)) if child.visits == 0 => {
@@ -133,9 +137,21 @@ fn select_by_formula<M: Copy>(
 fn select_by_hand_coded_uct<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
-    argmax(node.children(), |child| {
+    tree.argmax(node.children(), |child| {
         let child = tree.get(child);
         child.q() + (2.0 * c_e) * ((2.0 * ln_parent) / child.visits as f64).sqrt()
+    })
+}
+
+/// 2σ-UCT: UCB1's `Q + λ·sqrt(ln(N)/n)` with λ twice the standard deviation of the Q values
+/// of every visited move in the tree.
+fn select_by_two_sigma<M: Copy>(tree: &Tree<M>, parent: NodeId) -> NodeId {
+    let node = tree.get(parent);
+    let lambda = 2.0 * tree.spread().expect("2σ-UCT tracks the spread").sigma();
+    let ln_parent = (node.visits as f64).ln();
+    tree.argmax(node.children(), |child| {
+        let child = tree.get(child);
+        child.q() + lambda * (ln_parent / child.visits as f64).sqrt()
     })
 }
 
@@ -152,7 +168,7 @@ fn select_by_hand_coded_uct<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -
 fn select_as_open_spiel<M: Copy>(tree: &Tree<M>, parent: NodeId, c_e: f64) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
-    argmax(node.children(), |child| {
+    tree.argmax(node.children(), |child| {
         let child = tree.get(child);
         if child.kind == NodeKind::Terminal {
             child.q()

@@ -152,6 +152,26 @@ pub enum Unvisited {
     Ranked(FirstPlayUrgency),
 }
 
+/// Which child a tree policy descends into when several share the highest value.
+///
+/// A decision node's children are a shuffle of its legal moves, made once when the node's
+/// children are allocated, so "the first in arena order" is a random child among the tied, and
+/// the same one each time the same tie recurs. The rule matters most to formulas that are greedy
+/// on `Q` at small budgets, where many children tie after one rollout each (docs/formulas.md).
+/// The fingerprint bank ranks sibling sets by the first maximum, the default rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieBreak {
+    /// The first of the tied children in arena order, a random one (the papers', and
+    /// OpenSpiel's strict `>` over its shuffled children).
+    #[default]
+    ArenaOrder,
+    /// The most visited of the tied children (then the first in arena order): a greedy
+    /// formula keeps deepening the move it already trusts.
+    MoreVisited,
+    /// The least visited of the tied children (then the first in arena order).
+    LessVisited,
+}
+
 /// The temperature of the prior `p` (softmax of the siblings' `H`) unless a spec sets one.
 pub const DEFAULT_PRIOR_TEMPERATURE: f64 = 0.01;
 
@@ -182,6 +202,48 @@ pub enum Selection {
     Thompson,
     /// Thompson sampling with posterior reshaping: Beta((S+1)/φ, (F+1)/φ), φ = sqrt(ln(N)/n).
     ThompsonReshaped,
+    /// Greedy: every child once (under the default `unvisited: TriedFirst`), then the highest
+    /// mean, `Q`. A baseline: evaluated by the formula engine as `Formula("Q")`.
+    Greedy,
+    /// UCB1-Tuned (Auer, Cesa-Bianchi & Fischer, *Finite-time Analysis of the Multiarmed Bandit
+    /// Problem*, Machine Learning 47, 2002) for rewards in [-1, 1] (`WinLoss`, or a score
+    /// difference scaled into that range): UCB1-Tuned's bound on rewards mapped to [0, 1],
+    /// written back in Q's unit, [`UCB1_TUNED`]. No constant: `C` is not read.
+    Ucb1Tuned,
+    /// UCT with its constant set to twice the standard deviation σ of the Q values of every
+    /// visited move in the tree (Schmöcker, Schnell & Dockhorn, *Investigating Scale Independent
+    /// UCT Exploration Factor Strategies*, arXiv 2510.21275, 2025): `Q + 2σ·sqrt(ln(N)/n)`, in
+    /// the UCB1 form `Q + λ·sqrt(ln(N)/n)` of that paper with λ = 2σ, σ the population
+    /// standard deviation, recomputed after every simulation; greedy while fewer than two moves
+    /// have a Q. No tuning: `c_e` is not read.
+    TwoSigmaUct,
+}
+
+/// UCB1-Tuned in Q's unit for rewards in [-1, 1]: with x = (Q + 1)/2 in [0, 1] and its variance
+/// V/4, UCB1-Tuned's `x + sqrt(ln(N)/n·min(1/4, V_x + sqrt(2·ln(N)/n)))` is, times 2 and shifted
+/// back, this formula (ranking the children exactly as UCB1-Tuned ranks their x).
+pub const UCB1_TUNED: &str = "Q + 2*sqrt(ln(N)/n*min(0.25, V/4 + sqrt(2*ln(N)/n)))";
+
+/// The greedy baseline's formula.
+pub const GREEDY: &str = "Q";
+
+impl Selection {
+    /// Whether the policy is a formula (first-play urgency and the in-search ES need one).
+    pub fn is_formula(&self) -> bool {
+        match self {
+            Selection::Uct
+            | Selection::Formula(_)
+            | Selection::FormulaFile(_)
+            | Selection::Greedy
+            | Selection::Ucb1Tuned => true,
+            Selection::HandCodedUct
+            | Selection::OpenSpielUct
+            | Selection::Rave { .. }
+            | Selection::Thompson
+            | Selection::ThompsonReshaped
+            | Selection::TwoSigmaUct => false,
+        }
+    }
 }
 
 /// Where the evolution strategy's candidates are scored.
@@ -343,6 +405,9 @@ pub struct MctsSettings {
     /// of `H` (and `Q`).
     #[serde(skip_serializing_if = "is_default_temperature")]
     pub prior_temperature: f64,
+    /// How the tree policy breaks ties between children of equal value.
+    #[serde(skip_serializing_if = "is_default")]
+    pub tie_break: TieBreak,
 }
 
 fn is_default_temperature(value: &f64) -> bool {
@@ -363,6 +428,7 @@ impl Default for MctsSettings {
             es: None,
             unvisited: Unvisited::TriedFirst,
             prior_temperature: DEFAULT_PRIOR_TEMPERATURE,
+            tie_break: TieBreak::ArenaOrder,
         }
     }
 }
@@ -497,13 +563,10 @@ impl MctsSettings {
     /// First-play urgency ranks with a formula, without ES, with a finite q and n.
     fn check_unvisited(&self) -> Result<(), SettingsError> {
         if let Unvisited::Ranked(urgency) = self.unvisited {
-            if !matches!(
-                self.selection,
-                Selection::Uct | Selection::Formula(_) | Selection::FormulaFile(_)
-            ) {
+            if !self.selection.is_formula() {
                 return Err(SettingsError::new(
                     "unvisited",
-                    "Ranked needs a formula to rank with: use selection Uct, Formula or FormulaFile",
+                    "Ranked needs a formula to rank with: use selection Uct, Greedy, Ucb1Tuned, Formula or FormulaFile",
                 ));
             }
             if self.es.is_some() {
@@ -533,13 +596,10 @@ impl MctsSettings {
     /// that fit together and a grammar that reads.
     fn check_es(&self) -> Result<(), SettingsError> {
         if let Some(es) = &self.es {
-            if !matches!(
-                self.selection,
-                Selection::Uct | Selection::Formula(_) | Selection::FormulaFile(_)
-            ) {
+            if !self.selection.is_formula() {
                 return Err(SettingsError::new(
                     "es",
-                    "evolution needs a formula to start from: use selection Uct, Formula or FormulaFile",
+                    "evolution needs a formula to start from: use selection Uct, Greedy, Ucb1Tuned, Formula or FormulaFile",
                 ));
             }
             if es.mu == 0 {

@@ -147,3 +147,91 @@ fn reward_and_final_move_left_out_are_the_games() {
     assert_eq!(built::<ConnectFourState>(&named), kept);
     assert_eq!(built::<GameState>(&named), kept);
 }
+
+/// Under the default `unvisited: TriedFirst`, the root asks its policy in exactly the
+/// simulations beyond its legal moves: none at a budget of at most the seven columns of Connect
+/// Four's empty board, `sims - 7` above it; nodes deeper in the tree ask it too, never more
+/// often than the simulations. Under first-play urgency every simulation asks it at the root.
+#[test]
+fn the_root_asks_its_policy_once_every_move_was_tried() {
+    use evomcts_games::connect_four::ConnectFourState;
+    let state = ConnectFourState::new();
+    for (sims, at_root) in [(3, 0), (7, 0), (8, 1), (50, 43), (400, 393)] {
+        let settings = MctsSettings {
+            sims,
+            ..MctsSettings::default()
+        };
+        let stats = searched(&settings, &state, 5).last_decision().clone();
+        assert_eq!(stats.root_policy_choices, at_root, "{sims} simulations");
+        assert!(stats.policy_choices >= stats.root_policy_choices);
+        assert!(stats.policy_choices <= sims as u64 * 42, "{stats:?}");
+        if sims >= 50 {
+            assert!(
+                stats.policy_choices > stats.root_policy_choices,
+                "{stats:?}"
+            );
+        }
+    }
+    let ranked = MctsSettings {
+        sims: 5,
+        unvisited: Unvisited::Ranked(FirstPlayUrgency::default()),
+        ..MctsSettings::default()
+    };
+    let stats = searched(&ranked, &state, 5).last_decision().clone();
+    assert_eq!(stats.root_policy_choices, 5);
+}
+
+/// The named baselines are the formulas they stand for: `Greedy` searches exactly as
+/// `Formula("Q")`, `Ucb1Tuned` exactly as its formula, node for node.
+#[test]
+fn greedy_and_ucb1_tuned_search_as_their_formulas() {
+    for (named, text) in [
+        (Selection::Greedy, GREEDY),
+        (Selection::Ucb1Tuned, UCB1_TUNED),
+    ] {
+        for (i, state) in pig_positions(3, 6).iter().enumerate() {
+            let settings = |selection| MctsSettings {
+                sims: 300,
+                selection,
+                ..MctsSettings::default()
+            };
+            let a = searched(&settings(named.clone()), state, i as u64);
+            let b = searched(&settings(Selection::Formula(text.into())), state, i as u64);
+            assert_eq!(a.core.tree.nodes(), b.core.tree.nodes(), "{named:?}");
+        }
+    }
+}
+
+/// 2σ-UCT's σ, kept up to date simulation by simulation, is the population standard deviation
+/// of the Q values of every visited move of the finished tree, recomputed from scratch.
+#[test]
+fn two_sigma_uct_keeps_the_spread_of_the_trees_move_values() {
+    let settings = MctsSettings {
+        sims: 600,
+        selection: Selection::TwoSigmaUct,
+        ..MctsSettings::default()
+    };
+    for (i, state) in pig_positions(3, 7).iter().enumerate() {
+        let c = searched(&settings, state, i as u64);
+        let tree = &c.core.tree;
+        let values: Vec<f64> = tree
+            .nodes()
+            .iter()
+            .filter(|node| node.kind == tree::NodeKind::Decision)
+            .flat_map(|node| node.children())
+            .map(|id| tree.get(id))
+            .filter(|child| child.visits > 0)
+            .map(|child| child.q())
+            .collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let sigma =
+            (values.iter().map(|q| (q - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt();
+        let kept = tree.spread().unwrap().sigma();
+        assert!(values.len() > 20, "{} moves", values.len());
+        assert!(sigma > 0.1, "σ {sigma}");
+        assert!(
+            (kept - sigma).abs() < 1e-9,
+            "kept {kept}, recomputed {sigma}"
+        );
+    }
+}

@@ -11,7 +11,7 @@
 use rand::Rng;
 use rand_distr::{Beta, Distribution};
 
-use super::tree::{argmax, NodeId, Tree};
+use super::tree::{NodeId, Tree};
 
 /// Smallest φ used: when N = n (a single child), ln N / n can be 0.
 const MIN_PHI: f64 = 1e-3;
@@ -24,7 +24,7 @@ pub(crate) fn select<M: Copy, R: Rng + ?Sized>(
 ) -> NodeId {
     let node = tree.get(parent);
     let ln_parent = (node.visits as f64).ln();
-    argmax(node.children(), |id| {
+    tree.argmax(node.children(), |id| {
         let child = tree.get(id);
         let n = child.visits as f64;
         let successes = child.wins_x2 as f64 / 2.0;

@@ -15,6 +15,7 @@
 //! at the mark. A candidate's 10 simulations touch a few dozen nodes, so the "copy" costs
 //! that many 40-byte writes.
 
+use super::settings::TieBreak;
 use evomcts_games::MoveFeatures;
 
 /// Index of a node in the arena.
@@ -117,23 +118,40 @@ impl<M: Copy> Node<M> {
     }
 }
 
-/// First child with the largest score: the tree policies' common maximisation (ties go to
-/// the first child in arena order).
-#[inline]
-pub(crate) fn argmax(
-    children: std::ops::Range<NodeId>,
-    mut score: impl FnMut(NodeId) -> f64,
-) -> NodeId {
-    let mut best = children.start;
-    let mut best_score = f64::NEG_INFINITY;
-    for child in children {
-        let value = score(child);
-        if value > best_score {
-            best = child;
-            best_score = value;
+/// The spread of the Q values of the tree's visited moves (children of decision nodes that a
+/// simulation has been through): 2σ-UCT's σ. Kept only for that policy, updated as each
+/// simulation backs up (a move's old Q leaves the sums, its new one enters).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct QSpread {
+    count: u32,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl QSpread {
+    /// A move's Q went from `old` (`None`: the move had no visit) to `new`.
+    #[inline]
+    pub(crate) fn update(&mut self, old: Option<f64>, new: f64) {
+        if let Some(old) = old {
+            self.sum -= old;
+            self.sum_sq -= old * old;
+        } else {
+            self.count += 1;
         }
+        self.sum += new;
+        self.sum_sq += new * new;
     }
-    best
+
+    /// The population standard deviation of the Q values; 0 with fewer than two.
+    #[inline]
+    pub(crate) fn sigma(&self) -> f64 {
+        if self.count < 2 {
+            return 0.0;
+        }
+        let n = self.count as f64;
+        let mean = self.sum / n;
+        (self.sum_sq / n - mean * mean).max(0.0).sqrt()
+    }
 }
 
 /// Game knowledge about the move that leads to a child of a decision node, computed once
@@ -169,6 +187,9 @@ pub(crate) struct Tree<M> {
     /// `Some(mark)` while an overlay is open: nodes below `mark` are journaled.
     overlay_mark: Option<NodeId>,
     journal: Vec<(NodeId, Node<M>)>,
+    tie_break: TieBreak,
+    /// `Some` for 2σ-UCT (`Tree::track_spread`).
+    spread: Option<QSpread>,
 }
 
 impl<M: Copy> Tree<M> {
@@ -185,7 +206,62 @@ impl<M: Copy> Tree<M> {
             with_features: with_knowledge && with_features,
             overlay_mark: None,
             journal: Vec::new(),
+            tie_break: TieBreak::ArenaOrder,
+            spread: None,
         }
+    }
+
+    /// The rule [`Tree::argmax`] breaks ties by.
+    pub(crate) fn set_tie_break(&mut self, tie_break: TieBreak) {
+        self.tie_break = tie_break;
+    }
+
+    /// Keeps the spread of the visited moves' Q values from the next `reset` on.
+    pub(crate) fn track_spread(&mut self) {
+        self.spread = Some(QSpread::default());
+    }
+
+    /// The spread of the visited moves' Q values, if tracked.
+    pub(crate) fn spread(&self) -> Option<&QSpread> {
+        self.spread.as_ref()
+    }
+
+    /// Where backpropagation records a move's change of Q, if the spread is tracked. Never
+    /// inside an overlay: only formula policies run the ES, and 2σ-UCT is not one.
+    pub(crate) fn spread_mut(&mut self) -> Option<&mut QSpread> {
+        debug_assert!(
+            self.spread.is_none() || self.overlay_mark.is_none(),
+            "spread update inside an overlay"
+        );
+        self.spread.as_mut()
+    }
+
+    /// The child with the largest score: the tree policies' common maximisation. Among
+    /// children of equal score, the tree's [`TieBreak`] decides; the first in arena order wins
+    /// what remains tied.
+    #[inline]
+    pub(crate) fn argmax(
+        &self,
+        children: std::ops::Range<NodeId>,
+        mut score: impl FnMut(NodeId) -> f64,
+    ) -> NodeId {
+        let mut best = children.start;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in children {
+            let value = score(child);
+            let better = value > best_score
+                || (value == best_score
+                    && match self.tie_break {
+                        TieBreak::ArenaOrder => false,
+                        TieBreak::MoreVisited => self.get(child).visits > self.get(best).visits,
+                        TieBreak::LessVisited => self.get(child).visits < self.get(best).visits,
+                    });
+            if better {
+                best = child;
+                best_score = value;
+            }
+        }
+        best
     }
 
     /// Empties the tree (keeping its memory) and makes `root` its root.
@@ -195,6 +271,9 @@ impl<M: Copy> Tree<M> {
         self.amaf.clear();
         self.knowledge.clear();
         self.features.clear();
+        if let Some(spread) = &mut self.spread {
+            *spread = QSpread::default();
+        }
         self.push(root);
     }
 
@@ -385,6 +464,33 @@ mod tests {
         tree.rollback();
 
         assert_eq!(tree.nodes(), &before[..]);
+    }
+
+    /// Among children of equal score the rule decides (then arena order); a higher score
+    /// beats any tie.
+    #[test]
+    fn ties_go_where_the_rule_says() {
+        let mut tree = Tree::new(false, false, false);
+        tree.reset(leaf(0));
+        let children: Vec<NodeId> = [2, 3, 1, 3]
+            .into_iter()
+            .map(|visits| {
+                let id = tree.push(leaf(1));
+                tree.get_mut(id).visits = visits;
+                id
+            })
+            .collect();
+        let range = children[0]..children[3] + 1;
+        for (rule, tied, higher) in [
+            (TieBreak::ArenaOrder, children[0], children[2]),
+            (TieBreak::MoreVisited, children[1], children[2]),
+            (TieBreak::LessVisited, children[2], children[2]),
+        ] {
+            tree.set_tie_break(rule);
+            assert_eq!(tree.argmax(range.clone(), |_| 0.5), tied, "{rule:?}");
+            let score = |id| if id == children[2] { 0.6 } else { 0.5 };
+            assert_eq!(tree.argmax(range.clone(), score), higher, "{rule:?}");
+        }
     }
 
     #[test]
