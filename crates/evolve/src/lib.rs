@@ -11,7 +11,8 @@
 //! `values` is what a generation file's values may be; `population` is the run's folder (a
 //! file per generation, the champion); `run` is the generational loop; `resume` checks what a run finds in its folder (its stored spec, the
 //! generations written) before it continues; `racing` spends a generation's games where they
-//! decide something; `hashing` lets candidates that behave alike on a bank of selection
+//! decide something; `halving` races many candidates down to a few by successive halving and
+//! tests the finalists against the seed on fresh samples, Holm-adjusted; `hashing` lets candidates that behave alike on a bank of selection
 //! situations share their samples; `champion` is the rule that crowns a generation's champion;
 //! `reestimate` crowns the run's champion on fresh samples; `pareto` judges which candidates a
 //! simpler one does not match (`pareto.csv`); `report` writes the logbook, hall
@@ -23,7 +24,7 @@
 //! seed formula) on fresh seeds.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
-//! before it: `racing`, `namespace`, `spsa`, `fit_spec`, `games_spec` → `spec` → `bandit` → `fitness` → `fitting` →
+//! before it: `racing`, `halving`, `namespace`, `spsa`, `fit_spec`, `games_spec` → `spec` → `bandit` → `fitness` → `fitting` →
 //! `values` → `population` → `champion`, `report` → `reestimate`, `progress`, `work`,
 //! `tournament` → `error` → `hashing`, `resume` → `pareto` → `run` → `independent`.
 //!
@@ -38,6 +39,7 @@ pub mod fit_spec;
 pub mod fitness;
 pub mod fitting;
 pub mod games_spec;
+pub mod halving;
 pub mod hashing;
 pub mod independent;
 pub mod namespace;
