@@ -11,8 +11,10 @@
 //! Architecture invariant: this crate uses `evomcts-formula` and `evomcts-search` (what
 //! `bounds` checks) and no other evomcts crate; every crate of runs above it may use it.
 
+pub mod anytime;
 pub mod bounds;
 pub mod csv;
+pub mod equivalence;
 pub mod escape;
 pub mod progress;
 pub mod runfs;
