@@ -36,6 +36,10 @@
 //! argument needs it). The price of validity at every n is power: at a single fixed n the
 //! t-test rejects sooner (tests below measure both).
 //!
+//! For an interval, [`AnytimeTest::confidence_sequence`] gives a time-uniform confidence
+//! sequence of the mean (Robbins's normal mixture; it uses the bound, not the variance, so it
+//! is wider than the betting test needs).
+//!
 //! Holm's step-down adjustment ([`crate::stats::holm`]) needs nothing of its p-values but
 //! that each is valid, so applied to anytime-valid p-values, each taken at its comparison's
 //! own stopping time, it controls the family-wise error rate (simulated below).
@@ -103,7 +107,7 @@ impl AnytimeTest {
     /// Adds one pair's difference (refused, leaving the state as it was, when it is not a
     /// number within the bound).
     pub fn push(&mut self, difference: f64) -> Result<(), AnytimeError> {
-        if !(difference.abs() <= self.bound) {
+        if difference.is_nan() || difference.abs() > self.bound {
             return Err(AnytimeError::Difference {
                 index: self.pairs,
                 value: difference,
@@ -158,6 +162,48 @@ impl AnytimeTest {
     pub fn p_value(&self) -> f64 {
         (-self.log_best).exp().min(1.0)
     }
+
+    /// A (1 − `alpha`) confidence sequence of the mean difference, in its own unit: with
+    /// probability at least 1 − α it contains the true mean after every n at once (Robbins's
+    /// normal mixture for sub-Gaussian increments, in the form of Howard, Ramdas, McAuliffe
+    /// and Sekhon, *Time-uniform, nonparametric, nonasymptotic confidence sequences*, Annals
+    /// of Statistics 49(2), 2021). A difference within ±1 (scaled) less its mean is
+    /// 1-sub-Gaussian (Hoeffding's lemma), and mixing exp(λS_n − λ²n/2) over λ ~ N(0, 1/ρ)
+    /// gives the e-process √(ρ/(n + ρ))·exp(S_n²/(2(n + ρ))), S_n = Σ (xᵢ − μ); Ville's
+    /// inequality bounds its crossing of 1/α, which is the radius
+    /// √((n + ρ)·(2·ln(1/α) + ln((n + ρ)/ρ)))/n around the mean, clipped to ±bound.
+    ///
+    /// `rho` > 0 must be fixed before the run (e.g. [`rho_for`] the number of pairs where the
+    /// interval matters most); choosing it after seeing the pairs voids the guarantee. The
+    /// sequence uses the bound, not the variance, so it is wider than the betting test needs:
+    /// it may contain 0 when [`AnytimeTest::p_value`] is already below α (both are valid; they
+    /// are different tests). Before any pair, and for `alpha` or `rho` out of range, it is
+    /// the whole range (−bound, bound).
+    pub fn confidence_sequence(&self, alpha: f64, rho: f64) -> (f64, f64) {
+        let whole = (-self.bound, self.bound);
+        if self.pairs == 0 || !(alpha > 0.0 && alpha < 1.0 && rho > 0.0 && rho.is_finite()) {
+            return whole;
+        }
+        let n = self.pairs as f64;
+        let radius = ((n + rho) * (-2.0 * alpha.ln() + ((n + rho) / rho).ln())).sqrt() / n;
+        let mean = self.sum / n;
+        (
+            ((mean - radius) * self.bound).max(whole.0),
+            ((mean + radius) * self.bound).min(whole.1),
+        )
+    }
+}
+
+/// The ρ that makes [`AnytimeTest::confidence_sequence`] narrowest at `pairs` pairs (at least
+/// 1): ρ = n/u with u = 2·ln(1/α) + ln(1 + u), where the radius's derivative in ρ vanishes
+/// (solved by fixed-point iteration, a contraction since the slope 1/(1 + u) is below 1).
+pub fn rho_for(pairs: usize, alpha: f64) -> f64 {
+    let level = -2.0 * alpha.ln();
+    let mut u = level;
+    for _ in 0..100 {
+        u = level + u.ln_1p();
+    }
+    (pairs.max(1) as f64 / u).max(f64::MIN_POSITIVE)
 }
 
 /// ln((eᵃ + eᵇ)/2) without overflow.

@@ -2,10 +2,12 @@
 //! crates: run folders and the files in them (`runfs`: atomic writes, capped reads, locks,
 //! seeds, spec files), names made safe for every output (`escape`), live progress and notes on
 //! stderr (`progress`, the `note!` macro), paired statistics (`stats`), sequential tests
-//! (`sequential`), the one reader of the CSV tables runs write (`csv`), and what a spec or a
+//! (`sequential`), equivalence tests (`equivalence`: TOST and the t distribution), p-values
+//! valid under optional stopping (`anytime`), the one reader of the CSV tables runs write (`csv`), and what a spec or a
 //! flag may ask to run (`bounds`).
 //!
-//! Layers, lowest first: `escape`, `progress`, `stats`, `sequential` → `runfs` (uses `escape`)
+//! Layers, lowest first: `escape`, `progress`, `stats`, `sequential` → `equivalence` →
+//! `anytime` (its tests use `equivalence` and `stats`) → `runfs` (uses `escape`)
 //! → `csv` (uses `runfs` and `escape`), `bounds` (uses `runfs`).
 //!
 //! Architecture invariant: this crate uses `evomcts-formula` and `evomcts-search` (what

@@ -193,6 +193,31 @@ fn optional_stopping_keeps_the_anytime_test_at_alpha_and_breaks_the_t_test() {
     }
 }
 
+/// The same measurements on 20 000 runs each, for the intervals quoted in the docs.
+#[test]
+#[ignore = "20 000 runs of 500 pairs per case: a few seconds optimised, long in debug"]
+fn optional_stopping_and_power_on_twenty_thousand_runs() {
+    let (runs, max, alpha) = (20_000, 500, 0.05);
+    let slack = 3.0 * (alpha * (1.0 - alpha) / runs as f64).sqrt();
+    for (seed, null) in [(51, Null::Uniform), (52, Null::Skewed)] {
+        let [anytime, peeking, fixed] = rejection_rates(seed, runs, max, alpha, |r| null.draw(r));
+        println!(
+            "H0 {null:?}, {runs} runs of {max}: anytime {}, t-test every pair {}, t-test at {max} {}",
+            show(anytime, runs),
+            show(peeking, runs),
+            show(fixed, runs)
+        );
+        assert!(anytime <= alpha + slack && peeking > 0.15);
+    }
+    let [anytime, _, fixed] = rejection_rates(53, runs, max, alpha, |r| pair_of_games(r, 0.4, 0.3));
+    println!(
+        "mean 0.1, {runs} runs, by {max}: anytime {}, t-test at {max} {}",
+        show(anytime, runs),
+        show(fixed, runs)
+    );
+    assert!(anytime > 0.5);
+}
+
 #[test]
 fn the_anytime_test_rejects_a_mean_of_a_tenth_in_most_runs() {
     // Each pair the mean of two games won 0.4, drawn 0.3, lost 0.3: mean 0.1, sd ≈ 0.59.
@@ -253,4 +278,65 @@ fn holm_over_anytime_p_values_controls_the_family_wise_error() {
         rate(anytime_errors)
     );
     assert!(rate(naive_errors) > 2.0 * alpha, "{}", rate(naive_errors));
+}
+
+#[test]
+fn the_confidence_sequence_matches_a_hand_computation() {
+    // 60 wins and 40 losses: mean 0.2; with ρ = 10 and α = 0.05 the radius is
+    // √(110·(2·ln 20 + ln 11))/100 = 0.303781102142595.
+    let mut test = AnytimeTest::new(2.0).unwrap();
+    assert_eq!(test.confidence_sequence(0.05, 10.0), (-2.0, 2.0));
+    for i in 0..100 {
+        test.push(if i % 5 < 3 { 2.0 } else { -2.0 }).unwrap();
+    }
+    let (low, high) = test.confidence_sequence(0.05, 10.0);
+    let radius = 0.303_781_102_142_595;
+    assert!((low - 2.0 * (0.2 - radius)).abs() < 1e-12, "{low}");
+    assert!((high - 2.0 * (0.2 + radius)).abs() < 1e-12, "{high}");
+    assert_eq!(test.confidence_sequence(0.05, 0.0), (-2.0, 2.0));
+    // rho_for(100) is where the radius at 100 pairs is least.
+    let rho = rho_for(100, 0.05);
+    assert!((rho - 12.177_348_869_865_693).abs() < 1e-9, "{rho}");
+    let width = |rho: f64| {
+        let (low, high) = test.confidence_sequence(0.05, rho);
+        high - low
+    };
+    assert!(width(rho) < width(rho * 1.2) && width(rho) < width(rho / 1.2));
+}
+
+/// A sampler of differences.
+type Draw = dyn Fn(&mut Pcg64Mcg) -> f64;
+
+#[test]
+fn the_confidence_sequence_covers_the_mean_at_every_n_at_once() {
+    // 2000 runs of 500 pairs: the fraction in which the true mean is outside the sequence
+    // after some n is at most α (plus 3 standard errors).
+    let (runs, max, alpha) = (2000, 500, 0.05);
+    let slack = 3.0 * (alpha * (1.0 - alpha) / runs as f64).sqrt();
+    let rho = rho_for(100, alpha);
+    let cases: [(f64, Box<Draw>); 3] = [
+        (0.0, Box::new(|r| Null::Uniform.draw(r))),
+        (0.0, Box::new(|r| Null::Skewed.draw(r))),
+        (0.1, Box::new(|r| pair_of_games(r, 0.4, 0.3))),
+    ];
+    for (case, (mean, draw)) in cases.iter().enumerate() {
+        let mut rng = Pcg64Mcg::seed_from_u64(41 + case as u64);
+        let mut missed = 0;
+        for _ in 0..runs {
+            let mut test = AnytimeTest::new(1.0).unwrap();
+            let mut out = false;
+            for _ in 0..max {
+                test.push(draw(&mut rng)).unwrap();
+                let (low, high) = test.confidence_sequence(alpha, rho);
+                out |= *mean < low || *mean > high;
+            }
+            missed += usize::from(out);
+        }
+        let rate = missed as f64 / runs as f64;
+        println!(
+            "confidence sequence, case {case}, {runs} runs of {max}: missed {}",
+            show(rate, runs)
+        );
+        assert!(rate <= alpha + slack, "case {case}: {rate}");
+    }
 }

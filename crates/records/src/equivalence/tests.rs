@@ -26,13 +26,13 @@ fn student_t_matches_closed_forms_for_one_and_two_degrees_of_freedom() {
 fn student_t_matches_table_values() {
     // Upper tails, by mpmath's betainc at 30 digits (the first is the textbook 0.036694).
     let upper = [
-        (2.0, 10.0, 0.036_694_017_385_370_183),
+        (2.0, 10.0, 0.036_694_017_385_370_18),
         (3.5, 4.0, 0.012_448_081_730_111_376),
         (40.0, 3.0, 1.719_034_039_457_926_4e-5),
         (0.3, 1e6, 0.382_088_608_989_497_1),
-        (5.0, 200.0, 6.250_990_638_857_697_7e-7),
-        (1.0, 0.5, 0.301_121_610_841_322_08),
-        (0.1, 30.0, 0.460_504_805_895_135_58),
+        (5.0, 200.0, 6.250_990_638_857_697e-7),
+        (1.0, 0.5, 0.301_121_610_841_322_1),
+        (0.1, 30.0, 0.460_504_805_895_135_6),
     ];
     for (t, df, p) in upper {
         assert!(
@@ -43,12 +43,12 @@ fn student_t_matches_table_values() {
     }
     assert!(close(
         student_t_cdf(-1.3, 7.5),
-        1.0 - 0.883_936_610_592_195_67,
+        1.0 - 0.883_936_610_592_195_6,
         1e-9
     ));
     assert!(close(
         student_t_sf(-1.3, 7.5),
-        0.883_936_610_592_195_67,
+        0.883_936_610_592_195_6,
         1e-12
     ));
     let quantiles = [
@@ -78,10 +78,7 @@ fn tost_matches_a_hand_checked_sample() {
     assert!(close(r.p_lower, 9.372_468_438_345_944e-5, 1e-8), "{r:?}");
     assert!(close(r.p_upper, 0.002_582_483_434_403_678_3, 1e-8), "{r:?}");
     assert_eq!(r.p_tost, r.p_upper);
-    assert!(
-        close(r.p_two_sided, 0.161_168_495_281_463_48, 1e-8),
-        "{r:?}"
-    );
+    assert!(close(r.p_two_sided, 0.161_168_495_281_463_5, 1e-8), "{r:?}");
     assert!(close(r.low, -0.011_772_034_285_813_622, 1e-8), "{r:?}");
     assert!(close(r.high, 0.124_272_034_285_813_62, 1e-8), "{r:?}");
     assert_eq!(r.verdict, Verdict::Equivalent);
