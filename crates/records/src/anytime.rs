@@ -4,8 +4,10 @@
 //!
 //! A fixed-sample p-value (Wilcoxon's, Student's) is valid only at a number of pairs fixed
 //! beforehand. Read after every pair, and the first one below 0.05 taken, it rejects a true
-//! null far more often than 5% (the tests below measure it); so does the Wilcoxon p-value of
-//! a sample that an SPRT stopped early, and with it Holm's adjustment of such p-values.
+//! null far more often than 5% (the tests below measure it). The Wilcoxon p-value of a sample
+//! that an SPRT stopped early is not a fixed-sample p-value either (when it stopped depended
+//! on the pairs), so Holm's adjustment of such p-values has no guarantee. The p-value here,
+//! read at the SPRT's stopping time (or any other), is valid.
 //!
 //! The test here is of H0: the mean pair difference is 0, for differences bounded by a known
 //! `bound` (a pair of win/draw/loss games has differences in [−1, 1]; a scored game needs the
@@ -25,10 +27,11 @@
 //! λᵢ = μ̂/(σ̂² + μ̂²) from a regularised running mean μ̂ and variance σ̂² of the
 //! pairs before the i-th (one pseudo-observation of mean 0 and variance 1, so the first bet is
 //! 0), its positive part for K⁺ and its negative part for K⁻, each capped at [`BET_CAP`] = ½
-//! so that no single pair can lose a gambler more than half its capital. The bet maximises the
-//! expected log-capital to second order, so log E_n grows like n·μ²/(2σ²): the test adapts to
-//! the variance of the differences (a small spread decides sooner), without an assumption on
-//! their distribution beyond the bound.
+//! so that no single pair can lose a gambler more than half its capital. The bet μ/E[x²]
+//! maximises the second-order expansion λμ − λ²E[x²]/2 of the expected log-growth of the
+//! capital, so once the estimates settle log E_n grows by about μ²/(2E[x²]) a pair (μ the
+//! mean of the scaled differences): the test adapts to their spread (a small spread decides
+//! sooner), without an assumption on their distribution beyond the bound.
 //!
 //! Assumptions: each pair's difference has conditional mean 0 given the pairs before it under
 //! H0 (true of independent pairs of one distribution with mean 0, as distinct seeds give), and

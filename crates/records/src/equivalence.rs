@@ -9,8 +9,9 @@
 //! |μ| ≥ δ, H1 is |μ| < δ, for μ the mean paired difference. TOST rejects H0 at level α when
 //! both one-sided t-tests reject at level α, H0⁻: μ ≤ −δ and H0⁺: μ ≥ δ; its p-value is the
 //! larger of the two. That is the same as the (1 − 2α) t interval of the mean lying strictly
-//! inside (−δ, δ), which is why [`Tost`] reports that interval. The test has size at most α
-//! for every μ outside (−δ, δ) (each one-sided test has size α where its own H0 holds).
+//! inside (−δ, δ), which is why [`Tost`] reports that interval. For normal differences the
+//! test has size at most α for every μ outside (−δ, δ) (each one-sided test has size α where
+//! its own H0 holds); for bounded ones, approximately so.
 //!
 //! The observation is one number per seed pair, e.g. the mean of the pair's two seatings
 //! ([`crate::anytime::pair_difference`]), in [−1, 1] for win/draw/loss games (a game's score
