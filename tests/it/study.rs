@@ -80,6 +80,8 @@ fn a_tiny_connect_four_study_writes_every_output_and_resumes_byte_for_byte() {
     }
     let csv = std::fs::read_to_string(whole.join("study.csv")).unwrap();
     assert!(csv.starts_with(&format!("{STUDY_CSV_HEADER}\n")), "{csv}");
+    // A spec that names no `consulted` measures nothing of it.
+    assert!(!whole.join("consulted.csv").exists());
     let rows = csv_rows(&csv);
     assert_eq!(rows.len(), 2);
     for (row, budget) in rows.iter().zip(["10", "20"]) {
@@ -246,6 +248,7 @@ fn a_tiny_pig_study_runs_end_to_end() {
             tune: (games: 16, reestimate_sequences: 2),
             evolve: (generations: 1, mu: 2, lambda: 2, samples: 2, racing: false, elites: 1, reestimate_candidates: 1),
             validate: (games_cap: 8, sequential: false),
+            consulted: (games: 3),
         )"#,
         "pig-study.ron",
     )
@@ -265,6 +268,28 @@ fn a_tiny_pig_study_runs_end_to_end() {
     assert_eq!(csv[0]["validate_games"], "8");
     let validated = std::fs::read_to_string(dir.join("sims-20/validate/spec.ron")).unwrap();
     assert!(!validated.contains("sequential"), "{validated}");
+    // `consulted`: the champion's controller at the budget and the played constant, measured
+    // on the study's own seeded random games, row for row what `budget_profile` gives.
+    let consulted = csv_rows(&std::fs::read_to_string(dir.join("consulted.csv")).unwrap());
+    let profile = evomcts::arena::budgets::budget_profile(
+        &spec.game,
+        &spec.consulted_spec(20, row.c_e, &row.champion).unwrap(),
+    )
+    .unwrap();
+    let r = &profile.rows[0];
+    assert_eq!(consulted.len(), 1);
+    assert_eq!(consulted[0]["budget"], "20");
+    assert_eq!(consulted[0]["decisions"], profile.decisions.to_string());
+    assert_eq!(
+        consulted[0]["consulted_share"],
+        r.consulted_share.to_string()
+    );
+    assert_eq!(consulted[0]["spare_sims"], r.spare_sims.to_string());
+    // Pig's decisions have two moves, so 20 simulations ask the policy at every one.
+    assert_eq!(r.consulted, profile.decisions);
+    let page = std::fs::read_to_string(dir.join("study.md")).unwrap();
+    assert!(page.contains("## Where the formula is asked"), "{page}");
+    assert!(page.contains("at most decisions"), "{page}");
 }
 
 /// `runs: 2`: the evolution phase holds two ordinary runs and the tournament of `evolve --runs`,
@@ -426,4 +451,14 @@ fn the_documented_spec_reads_and_docs_outputs_lists_every_column_of_study_csv() 
         .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
         .collect();
     assert_eq!(columns.join(","), STUDY_CSV_HEADER);
+    let consulted = doc
+        .split("### `consulted.csv`")
+        .nth(1)
+        .and_then(|s| s.split("\n#").next())
+        .expect("docs/outputs.md has a consulted.csv section");
+    let columns: Vec<&str> = consulted
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
+        .collect();
+    assert_eq!(columns.join(","), evomcts::study::CONSULTED_CSV_HEADER);
 }

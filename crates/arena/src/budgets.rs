@@ -30,6 +30,7 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::{GameChoice, GameTask};
+use evomcts_games::carcassonne::Rules;
 use evomcts_games::{Game, GameRng};
 use evomcts_records::stats::wilson_interval;
 use evomcts_search::mcts::{MctsController, MctsSettings};
@@ -132,7 +133,16 @@ pub struct BudgetProfile {
 
 /// The profile of `game` (Carcassonne under its default rules).
 pub fn budget_profile(game: &GameChoice, spec: &BudgetSpec) -> Result<BudgetProfile, String> {
-    game.dispatch(Profile(spec))?
+    budget_profile_with_rules(game, Rules::default(), spec)
+}
+
+/// The profile of `game`, Carcassonne under `rules`.
+pub fn budget_profile_with_rules(
+    game: &GameChoice,
+    rules: Rules,
+    spec: &BudgetSpec,
+) -> Result<BudgetProfile, String> {
+    game.dispatch_with_rules(rules, Profile(spec))?
 }
 
 struct Profile<'a>(&'a BudgetSpec);

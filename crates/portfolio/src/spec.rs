@@ -11,7 +11,7 @@ use evomcts_games::carcassonne::Rules;
 use evomcts_records::runfs::{derive_seed, SpecFile};
 use evomcts_search::mcts::Selection;
 use evomcts_search::ControllerSpec;
-use evomcts_study::spec::{EvolvePhase, TunePhase, ValidatePhase};
+use evomcts_study::spec::{ConsultedPhase, EvolvePhase, TunePhase, ValidatePhase};
 use evomcts_study::StudySpec;
 use evomcts_validation::ValidateSpec;
 use serde::{Deserialize, Serialize};
@@ -47,6 +47,10 @@ pub struct PortfolioSpec {
     /// One general formula: evolved on a mix of some games, validated on the others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub general: Option<GeneralSpec>,
+    /// Every game's study measures how often its champion's tree policy decides anything at
+    /// each budget (a study's `consulted`); left out of the stored spec when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consulted: Option<ConsultedPhase>,
 }
 
 /// One general formula: an evolution whose fitness mixes the `train` games (each at its
@@ -195,6 +199,7 @@ impl PortfolioSpec {
             tune: g.tune.clone().unwrap_or_else(|| self.tune.clone()),
             evolve: g.evolve.clone().unwrap_or_else(|| self.evolve.clone()),
             validate: g.validate.clone().unwrap_or_else(|| self.validate.clone()),
+            consulted: self.consulted.clone(),
         }
     }
 

@@ -5,7 +5,8 @@
 //! on validation sequences, both seatings, stopped by the sequential test or its cap
 //! (`validation`). Each phase is an ordinary run in its own folder (`sims-B/tune`,
 //! `sims-B/evolve`, `sims-B/validate`), so `report`, `table` and `validate sequential` read
-//! them as they read any run; the study adds `study.csv`, `study.md` and `phases.ron`.
+//! them as they read any run; the study adds `study.csv`, `study.md` and `phases.ron` (and, when
+//! the spec names `consulted`, `consulted.csv`: how often the champion's policy decides).
 //!
 //! `spec` reads and checks the study's RON and builds each phase's spec from it; `run` is the
 //! loop over budgets and phases (folder, lock, resume, progress with an ETA across phases);
@@ -26,7 +27,10 @@ mod run;
 pub mod spec;
 
 pub use outputs::quoted;
-pub use outputs::{BudgetRow, Phase, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER, STUDY_MD, STUDY_RON};
+pub use outputs::{
+    BudgetRow, Phase, CONSULTED_CSV, CONSULTED_CSV_HEADER, PHASES_RON, STUDY_CSV, STUDY_CSV_HEADER,
+    STUDY_MD, STUDY_RON,
+};
 pub use run::champion_of;
 pub use run::phase_dir;
 pub use run::{run_study, StudyOptions, StudyOutcome};
@@ -68,6 +72,8 @@ pub enum StudyError {
     Unfinished { budget: u32 },
     #[error("the validation at {budget} simulations: {source}")]
     Validate { budget: u32, source: ValidateError },
+    #[error("how often the formula is asked at {budget} simulations (consulted): {message}")]
+    Consulted { budget: u32, message: String },
 }
 
 fn io_error(file: &Path, e: impl std::fmt::Display) -> StudyError {

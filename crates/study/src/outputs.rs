@@ -4,6 +4,7 @@
 //! table, with the method and the folders).
 
 use super::{write_file, StudyError, StudySpec};
+use evomcts_arena::budgets::BudgetProfile;
 use evomcts_formula::Formula;
 use evomcts_tune::TuneResult;
 use evomcts_validation::{p_text, PairingSummary};
@@ -19,6 +20,15 @@ pub const STUDY_MD: &str = "study.md";
 
 /// The header of `study.csv`.
 pub const STUDY_CSV_HEADER: &str = "game,budget,c_e_start,c_e_tuned,c_e,c_e_diff,c_e_diff_low,c_e_diff_high,c_e_diff_p,champion,champion_simplified,win_rate,win_low,win_high,diff_mean,diff_low,diff_high,wilcoxon_p,sprt_decision,sprt_llr,tune_games,evolve_games,validate_games";
+
+/// How often the champion's tree policy decided anything, one row per finished budget, when the
+/// spec names `consulted`.
+pub const CONSULTED_CSV: &str = "consulted.csv";
+pub const CONSULTED_CSV_HEADER: &str = "game,budget,games,decisions,forced,branching,consulted,consulted_share,consulted_low,consulted_high,spare_sims,policy_choices_per_sim";
+
+/// Below this share of decisions whose root asked the policy, a row's page says the formula
+/// decided almost nothing there.
+pub const RARELY_CONSULTED: f64 = 0.1;
 
 /// A phase of a budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +83,8 @@ pub struct BudgetRow {
     pub sprt: Option<(String, f64)>,
     /// Games of tuning (with its re-estimate), evolution (with its re-estimate), validation.
     pub games: [u64; 3],
+    /// How often the champion's policy decides anything at this budget (`consulted`).
+    pub consulted: Option<BudgetProfile>,
 }
 
 impl BudgetRow {
@@ -98,7 +110,60 @@ impl BudgetRow {
             validation,
             sprt,
             games,
+            consulted: None,
         }
+    }
+
+    /// The row with how often its champion's policy decided (`consulted`).
+    pub fn with_consulted(mut self, consulted: Option<BudgetProfile>) -> BudgetRow {
+        self.consulted = consulted;
+        self
+    }
+
+    /// The row of `consulted.csv`, when measured.
+    fn consulted_csv(&self) -> Option<String> {
+        let p = self.consulted.as_ref()?;
+        let r = p.rows.first()?;
+        let cells = [
+            quoted(&self.game),
+            self.budget.to_string(),
+            p.games.to_string(),
+            p.decisions.to_string(),
+            p.forced.to_string(),
+            p.branching.to_string(),
+            r.consulted.to_string(),
+            r.consulted_share.to_string(),
+            r.consulted_low.to_string(),
+            r.consulted_high.to_string(),
+            r.spare_sims.to_string(),
+            r.policy_share.to_string(),
+        ];
+        Some(cells.join(","))
+    }
+
+    /// The row of `study.md`'s table of how often the formula is asked, when measured.
+    fn consulted_markdown(&self) -> Option<String> {
+        let p = self.consulted.as_ref()?;
+        let r = p.rows.first()?;
+        let verdict = if r.consulted_share < RARELY_CONSULTED {
+            "rarely: the search is mostly flat Monte Carlo, whatever the formula, so a tie here measures next to nothing"
+        } else if r.consulted_share < 0.5 {
+            "at some decisions"
+        } else {
+            "at most decisions"
+        };
+        Some(format!(
+            "| {} | {} of {} games | {:.1} | {:.3} [{:.3}, {:.3}] | {:.1} | {:.3} | {verdict} |\n",
+            self.budget,
+            p.decisions,
+            p.games,
+            p.branching,
+            r.consulted_share,
+            r.consulted_low,
+            r.consulted_high,
+            r.spare_sims,
+            r.policy_share,
+        ))
     }
 
     fn csv(&self) -> String {
@@ -189,6 +254,16 @@ pub fn write_outputs(dir: &Path, spec: &StudySpec, rows: &[BudgetRow]) -> Result
         csv.push('\n');
     });
     write_file(&dir.join(STUDY_CSV), &csv)?;
+    if spec.consulted.is_some() {
+        let mut consulted = format!("{CONSULTED_CSV_HEADER}\n");
+        rows.iter()
+            .filter_map(BudgetRow::consulted_csv)
+            .for_each(|r| {
+                consulted.push_str(&r);
+                consulted.push('\n');
+            });
+        write_file(&dir.join(CONSULTED_CSV), &consulted)?;
+    }
     write_file(&dir.join(STUDY_MD), &markdown(spec, rows))
 }
 
@@ -229,5 +304,17 @@ fn markdown(spec: &StudySpec, rows: &[BudgetRow]) -> String {
             String::new()
         },
     ));
+    if spec.consulted.is_some() {
+        text.push_str(&consulted_markdown(rows));
+    }
+    text
+}
+
+/// `study.md`'s section on how often the champion's policy decides anything.
+fn consulted_markdown(rows: &[BudgetRow]) -> String {
+    let mut text = String::from("\n## Where the formula is asked\n\nUnder the default `unvisited: TriedFirst`, a node asks its tree policy only once each of its moves was tried, so at a decision with more legal moves than simulations the formula never decides which move is searched. The champion's controller at each budget and played constant searched every decision of seeded random games (forced moves left out; `consulted.csv`; docs/study.md, \"Budgets where the formula is asked\"): the share of decisions whose root asked the policy (95% Wilson interval over decisions), the mean simulations whose root child the policy picked (spare simulations), and the policy's choices per simulation anywhere in the tree.\n\n| simulations | decisions | mean legal moves | root asked the policy [95% Wilson] | spare simulations | policy choices per simulation | the formula decided |\n|---|---|---|---|---|---|---|\n");
+    rows.iter()
+        .filter_map(BudgetRow::consulted_markdown)
+        .for_each(|r| text.push_str(&r));
     text
 }

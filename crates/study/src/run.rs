@@ -6,6 +6,7 @@
 
 use super::outputs::{write_outputs, BudgetRow, Phase, PhaseDone, PHASES_RON, STUDY_RON};
 use super::{io_error, write_file, StudyError, StudySpec};
+use evomcts_arena::budgets::{budget_profile_with_rules, BudgetProfile};
 use evomcts_evolve::tournament::TournamentSpec;
 use evomcts_evolve::{
     run_evolution, run_independent, EvolveError, EvolveSpec, IndependentOptions, RunOptions,
@@ -117,15 +118,19 @@ pub fn run_study(spec: &StudySpec, opts: &StudyOptions) -> Result<StudyOutcome, 
             None,
         )?;
         progress.end(summary.games as u64);
-        rows.push(BudgetRow::new(
-            spec,
-            budget,
-            &tuned.0,
-            [tuned.1, evolve_games, summary.games as u64],
-            &champion,
-            summary,
-            decision,
-        ));
+        let consulted = consulted_profile(spec, budget, c_e, &champion)?;
+        rows.push(
+            BudgetRow::new(
+                spec,
+                budget,
+                &tuned.0,
+                [tuned.1, evolve_games, summary.games as u64],
+                &champion,
+                summary,
+                decision,
+            )
+            .with_consulted(consulted),
+        );
         write_outputs(dir, spec, &rows)?;
     }
     outcome.phases_done = done.len();
@@ -286,6 +291,23 @@ fn validate_phase(
         None => None,
     };
     Ok((summary, decision))
+}
+
+/// How often the champion's tree policy decides anything at `budget`, when the spec asks
+/// (`consulted`): measured on random games, not on any phase's games, so it is the same on
+/// every resume.
+fn consulted_profile(
+    spec: &StudySpec,
+    budget: u32,
+    c_e: f64,
+    champion: &Formula,
+) -> Result<Option<BudgetProfile>, StudyError> {
+    let Some(profile) = spec.consulted_spec(budget, c_e, champion) else {
+        return Ok(None);
+    };
+    budget_profile_with_rules(&spec.game, spec.rules, &profile)
+        .map(Some)
+        .map_err(|message| StudyError::Consulted { budget, message })
 }
 
 /// Checks the stored spec against this one, or writes it into a new folder.

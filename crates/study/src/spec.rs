@@ -63,7 +63,31 @@ pub struct StudySpec {
     pub evolve: EvolvePhase,
     #[serde(default)]
     pub validate: ValidatePhase,
+    /// How often the champion's tree policy decides anything at each budget
+    /// (`arena::budgets`), measured after the validation and written to `consulted.csv` and
+    /// `study.md`; left out of the stored spec when absent, so specs without it keep their text
+    /// and hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consulted: Option<ConsultedPhase>,
 }
+
+/// `consulted`: the champion's controller at the budget and the played constant, searching every
+/// decision of seeded random games of the study's game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConsultedPhase {
+    /// Random games whose decisions are searched.
+    pub games: usize,
+}
+
+impl Default for ConsultedPhase {
+    fn default() -> Self {
+        ConsultedPhase { games: 20 }
+    }
+}
+
+/// The most random games `consulted` may search.
+pub const MAX_CONSULTED_GAMES: usize = 10_000;
 
 fn one() -> usize {
     1
@@ -201,6 +225,7 @@ impl Default for ValidatePhase {
 const TUNE: u64 = 1;
 const EVOLVE: u64 = 2;
 const VALIDATE: u64 = 3;
+const CONSULTED: u64 = 4;
 
 impl SpecFile for StudySpec {
     fn check(&self) -> Result<(), (String, String)> {
@@ -365,6 +390,25 @@ impl StudySpec {
         }
     }
 
+    /// The budget profile of `budget`: the champion's controller at `c_e` on the decisions of
+    /// `consulted.games` random games seeded from the master seed and the budget.
+    pub fn consulted_spec(
+        &self,
+        budget: u32,
+        c_e: f64,
+        champion: &Formula,
+    ) -> Option<evomcts_arena::budgets::BudgetSpec> {
+        let consulted = self.consulted.as_ref()?;
+        let mut settings = self.uct(budget, c_e);
+        settings.selection = Selection::Formula(champion.to_string());
+        Some(evomcts_arena::budgets::BudgetSpec {
+            games: consulted.games,
+            seed: derive_seed(self.seed, &[CONSULTED, u64::from(budget)]),
+            settings,
+            budgets: vec![evomcts_arena::budgets::Budget::Sims(budget)],
+        })
+    }
+
     /// The sequential test of the validations.
     pub fn sprt(&self) -> SprtSpec {
         let v = &self.validate;
@@ -405,6 +449,17 @@ impl StudySpec {
         }
         self.check_controller()?;
         self.check_sections()?;
+        if let Some(c) = &self.consulted {
+            if !(1..=MAX_CONSULTED_GAMES).contains(&c.games) {
+                return Err((
+                    "consulted.games".into(),
+                    format!(
+                        "must be between 1 and {MAX_CONSULTED_GAMES} random games, got {}",
+                        c.games
+                    ),
+                ));
+            }
+        }
         for &budget in &self.budgets {
             self.check_phases(budget)?;
         }
