@@ -22,10 +22,12 @@
 //! `evolve` (seed namespaces, the work of a job step), `arena`, `slurm`'s job steps, `runfs`
 //! and `stats`; nothing below uses it.
 
+pub mod clop;
 mod outputs;
 mod play;
 pub mod recommend;
 mod reestimate;
+pub mod regret;
 pub mod rows;
 mod run;
 pub mod spec;
