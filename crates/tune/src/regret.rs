@@ -316,7 +316,7 @@ mod tests {
     }
 
     /// On the sharp peak, the optimum at the bound and the tilted 2-D peak, CLOP's mean regret
-    /// after 2,000 games is at most SPSA's (either recommendation) and the grid's, over 4 seeds
+    /// after 2,000 games is at most SPSA's (either recommendation) and the grid's, over 3 seeds
     /// (the full comparison, 100 seeds, is `the_regret_table`; measured there, CLOP's mean
     /// regret is at least ten times smaller than SPSA's and the grid's on the peaks, and in no
     /// problem more than theirs). The flat problem has no regret to compare (see
@@ -324,7 +324,7 @@ mod tests {
     #[test]
     fn clop_regret_is_at_most_spsas_and_the_grids() {
         for problem in &PROBLEMS[1..] {
-            assert_clop_no_worse(problem, 2_000, 1..5);
+            assert_clop_no_worse(problem, 2_000, 1..4);
         }
     }
 
