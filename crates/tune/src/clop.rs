@@ -15,19 +15,26 @@
 //!   step leaves the model as it was. The standard errors come from the Hessian at the start of
 //!   the last step, which, the steps being small once the fit has settled, is the fit's.
 //! - The weights (CLOP's confident locality): with μ the weighted mean of q over the samples and
-//!   s(x) the standard error of q(x) (from the inverse of the fit's Hessian), a point's weight is
-//!   w(x) = exp(min(0, (q(x) − μ) / s(x) + H)): 1 unless the model is confident (by more than
-//!   H standard errors, [`Settings::confidence`]) that x is worse than the mean, then falling by
-//!   e per further standard error. Samples weigh in the fit by w, so the regression is local to
+//!   s the root weighted mean square of q's standard errors at the samples (from the inverse of
+//!   the fit's Hessian), a point's weight under the model is w(x) = exp(min(0, (q(x) − μ)/s +
+//!   H)): 1 unless the model is confident (by more than H standard errors,
+//!   [`Settings::confidence`]) that x is worse than the mean, then falling by e per further
+//!   standard error. Samples weigh in the fit by their weights, so the regression is local to
 //!   where the model is not known to be bad; as games accumulate the standard errors shrink and
-//!   the region contracts around the optimum. On a flat landscape no point is confidently worse,
-//!   so the weights stay near 1 and sampling stays near uniform.
+//!   the region contracts around the optimum. At each refit a sample's weight moves halfway (on
+//!   a log scale) to its weight under the new model: without that damping, a fit local to one
+//!   end can extrapolate a convex quadratic that calls the far end best, the next fit (which
+//!   weighs the far end again) undoes it, and the two alternate. On a flat landscape no point is
+//!   confidently worse, so the weights stay near 1 and sampling stays near uniform.
 //! - Sampling: for the first [`Settings::warmup_per_term`] × (number of coefficients) games,
 //!   uniform on [0, 1]^d; then uniform draws accepted with probability w(x) (rejection sampling,
 //!   at most [`Settings::max_tries`] draws, else the draw of highest weight).
 //! - The recommendation: the weighted mean of the sampled points (CLOP's choice, not the
-//!   regression's maximum, which is noisy and can sit far outside the data). On a flat landscape
-//!   it is the mean of near-uniform samples, about the centre 0.5 of each dimension.
+//!   regression's maximum, which is noisy and can sit far outside the data), except in a
+//!   dimension whose region of full weight a bound cuts while the model says that bound is at
+//!   least as good ([`Clop::cut_by`]): there the weighted mean would stop short of the bound by
+//!   half the region's width, and the bound is recommended. On a flat landscape it is the mean
+//!   of near-uniform samples, about the centre 0.5 of each dimension.
 //! - Widening: [`Clop::at_bound`] says, per dimension, whether the recommendation lies within
 //!   [`Settings::margin`] of 0 or 1, so that a driver can widen that parameter's range.
 //!
@@ -418,6 +425,17 @@ impl Clop {
         })
     }
 
+    /// An optimiser restarted (its points drawn from `seed`) on this one's games with every
+    /// point moved by `map` (a widened range's scaled positions of the same natural values,
+    /// each in [0, 1]); the model is refitted from scratch.
+    pub fn remapped(&self, seed: u64, map: impl Fn(&[f64]) -> Vec<f64>) -> Clop {
+        let mut clop = Clop::new(self.dims(), seed, self.settings).expect("checked dimensions");
+        for i in 0..self.games() {
+            clop.observe(&map(self.samples.point(i)), self.samples.scores[i]);
+        }
+        clop
+    }
+
     pub fn dims(&self) -> usize {
         self.samples.dims
     }
@@ -517,7 +535,10 @@ impl Clop {
             .weighted_mean(|x| fit.value_and_error(x).1.powi(2))
             .sqrt();
         for i in 0..self.games() {
-            self.samples.weights[i] = fit.weight(self.samples.point(i), self.settings.confidence);
+            // Halfway, geometrically, to the new model's weight (the damping of the module's
+            // comment).
+            let w = fit.weight(self.samples.point(i), self.settings.confidence);
+            self.samples.weights[i] = (self.samples.weights[i] * w).sqrt();
         }
         self.fit = Some(fit);
     }

@@ -32,6 +32,7 @@ pub mod rows;
 mod run;
 pub mod spec;
 pub mod spsa;
+pub mod widen;
 
 pub use outputs::{is_tune_run, read_trajectory, TrajectoryPoint, TRAJECTORY_CSV, TUNED_RON};
 pub use reestimate::{reestimate_seed, Reestimate, REESTIMATE_FIRST, REESTIMATE_FOLDER};
