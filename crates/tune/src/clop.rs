@@ -10,7 +10,8 @@
 //!   fitted by Newton's method (iteratively reweighted least squares) on the weighted
 //!   log-likelihood Σ wᵢ [sᵢ ln P(xᵢ) + (1 − sᵢ) ln(1 − P(xᵢ))] minus a small ridge ½λ‖β‖², the
 //!   score sᵢ ∈ [0, 1] (win 1, draw ½, loss 0, or a pair's mean) taken as a fractional outcome.
-//!   Each observation takes up to [`Settings::newton_steps`] steps from the previous fit (step
+//!   The model is refitted about [`Settings::refits_per_doubling`] times per doubling of the
+//!   games, each refit up to [`Settings::newton_steps`] steps from the previous fit (step
 //!   halving keeps every step uphill; the first fit takes up to 50); a singular or non-finite
 //!   step leaves the model as it was. The standard errors come from the Hessian at the start of
 //!   the last step, which, the steps being small once the fit has settled, is the fit's.
@@ -34,9 +35,11 @@
 //!   dimension whose region of full weight a bound cuts while the model says that bound is at
 //!   least as good ([`Clop::cut_by`]): there the weighted mean would stop short of the bound by
 //!   half the region's width, and the bound is recommended. On a flat landscape it is the mean
-//!   of near-uniform samples, about the centre 0.5 of each dimension.
+//!   of near-uniform samples, about the centre 0.5 of each dimension (a chance confident slope
+//!   can also make it a bound: the regret there is 0 whatever is recommended).
 //! - Widening: [`Clop::at_bound`] says, per dimension, whether the recommendation lies within
-//!   [`Settings::margin`] of 0 or 1, so that a driver can widen that parameter's range.
+//!   [`Settings::margin`] of 0 or 1, so that a driver can widen that parameter's range
+//!   (`widen` is such a driver, simulated); [`Clop::remapped`] carries the games over.
 //!
 //! Guarantees: deterministic given the seed and the observations (one `Pcg64Mcg` from the seed
 //! draws every point); allocation only for the samples' vectors and the points returned; the
