@@ -22,14 +22,17 @@
 //! `evolve` (seed namespaces, the work of a job step), `arena`, `slurm`'s job steps, `runfs`
 //! and `stats`; nothing below uses it.
 
+pub mod clop;
 mod outputs;
 mod play;
 pub mod recommend;
 mod reestimate;
+pub mod regret;
 pub mod rows;
 mod run;
 pub mod spec;
 pub mod spsa;
+pub mod widen;
 
 pub use outputs::{is_tune_run, read_trajectory, TrajectoryPoint, TRAJECTORY_CSV, TUNED_RON};
 pub use reestimate::{reestimate_seed, Reestimate, REESTIMATE_FIRST, REESTIMATE_FOLDER};
