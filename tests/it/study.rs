@@ -441,24 +441,19 @@ fn the_documented_spec_reads_and_docs_outputs_lists_every_column_of_study_csv() 
         (&[10, 50][..], 400)
     );
     let doc = std::fs::read_to_string(root.join("docs/outputs.md")).unwrap();
-    let section = doc
-        .split("### `study.csv`")
-        .nth(1)
-        .and_then(|s| s.split("\n#").next())
-        .expect("docs/outputs.md has a study.csv section");
-    let columns: Vec<&str> = section
-        .lines()
-        .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
-        .collect();
-    assert_eq!(columns.join(","), STUDY_CSV_HEADER);
-    let consulted = doc
-        .split("### `consulted.csv`")
-        .nth(1)
-        .and_then(|s| s.split("\n#").next())
-        .expect("docs/outputs.md has a consulted.csv section");
-    let columns: Vec<&str> = consulted
-        .lines()
-        .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
-        .collect();
-    assert_eq!(columns.join(","), evomcts::study::CONSULTED_CSV_HEADER);
+    for (file, header) in [
+        ("study.csv", STUDY_CSV_HEADER),
+        ("consulted.csv", evomcts::study::CONSULTED_CSV_HEADER),
+    ] {
+        let section = doc
+            .split(&format!("### `{file}`"))
+            .nth(1)
+            .and_then(|s| s.split("\n#").next())
+            .unwrap_or_else(|| panic!("docs/outputs.md has no {file} section"));
+        let columns: Vec<&str> = section
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
+            .collect();
+        assert_eq!(columns.join(","), header, "{file}");
+    }
 }

@@ -266,7 +266,7 @@ mod tests {
             let sums: Vec<f64> = values.iter().map(|v| v.iter().sum()).collect();
             uniform += usize::from(best_first(&all, &sums)[..2].contains(&best));
         }
-        eprintln!("halving {halving}, uniform {uniform} of {worlds} worlds");
+        evomcts_records::note!("halving {halving}, uniform {uniform} of {worlds} worlds");
         assert!(
             halving > uniform && halving >= 90,
             "halving {halving}, uniform {uniform} of {worlds} worlds"
@@ -340,7 +340,7 @@ mod tests {
             false_alarms += usize::from(rows.iter().any(|r| r.better));
         }
         let rate = false_alarms as f64 / races as f64;
-        eprintln!("{false_alarms} of {races} null races declared a finalist better");
+        evomcts_records::note!("{false_alarms} of {races} null races declared a finalist better");
         // 3 standard errors above 0.05.
         assert!(
             rate <= 0.05 + 3.0 * (0.05f64 * 0.95 / races as f64).sqrt(),

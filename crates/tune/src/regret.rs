@@ -448,16 +448,7 @@ mod tests {
     #[ignore = "about a minute in a release build: run with --release -- --ignored"]
     fn the_regret_table() {
         let (games, seeds) = (2_000, 1..101);
-        println!("| problem | {} |", METHODS.map(Method::name).join(" | "));
-        println!("|---|{}", "---|".repeat(METHODS.len()));
-        for problem in &PROBLEMS {
-            let r = regrets(problem, games, seeds.clone());
-            let cells: Vec<String> = r
-                .iter()
-                .map(|r| format!("{:.4} ± {:.4}", r.mean, r.se))
-                .collect();
-            println!("| {} | {} |", problem.name, cells.join(" | "));
-        }
+        print_table(&PROBLEMS, games, seeds.clone());
         for problem in &PROBLEMS[1..] {
             assert_clop_no_worse(problem, games, seeds.clone());
         }
@@ -468,16 +459,20 @@ mod tests {
     #[test]
     #[ignore = "about a minute in a release build: run with --release -- --ignored"]
     fn the_held_out_table() {
-        let (games, seeds) = (2_000, 1..101);
-        println!("| problem | {} |", METHODS.map(Method::name).join(" | "));
-        println!("|---|{}", "---|".repeat(METHODS.len()));
-        for problem in &HELD_OUT {
+        print_table(&HELD_OUT, 2_000, 1..101);
+    }
+
+    /// Each method's mean regret on `problems`, a Markdown table on stdout.
+    fn print_table(problems: &[Problem], games: usize, seeds: std::ops::Range<u64>) {
+        evomcts_records::note!("| problem | {} |", METHODS.map(Method::name).join(" | "));
+        evomcts_records::note!("|---|{}", "---|".repeat(METHODS.len()));
+        for problem in problems {
             let r = regrets(problem, games, seeds.clone());
             let cells: Vec<String> = r
                 .iter()
                 .map(|r| format!("{:.4} ± {:.4}", r.mean, r.se))
                 .collect();
-            println!("| {} | {} |", problem.name, cells.join(" | "));
+            evomcts_records::note!("| {} | {} |", problem.name, cells.join(" | "));
         }
     }
 }

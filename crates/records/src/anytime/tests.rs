@@ -182,7 +182,7 @@ fn optional_stopping_keeps_the_anytime_test_at_alpha_and_breaks_the_t_test() {
     let slack = 3.0 * (alpha * (1.0 - alpha) / runs as f64).sqrt();
     for (seed, null) in [(11, Null::Uniform), (12, Null::Skewed)] {
         let [anytime, peeking, _] = rejection_rates(seed, runs, max, alpha, |r| null.draw(r));
-        println!(
+        crate::note!(
             "H0 {null:?}, {runs} runs, stop at the first n <= {max} with p < {alpha}: \
              anytime {}, t-test read after every pair from {FIRST_LOOK} {}",
             show(anytime, runs),
@@ -201,7 +201,7 @@ fn optional_stopping_and_power_on_twenty_thousand_runs() {
     let slack = 3.0 * (alpha * (1.0 - alpha) / runs as f64).sqrt();
     for (seed, null) in [(51, Null::Uniform), (52, Null::Skewed)] {
         let [anytime, peeking, fixed] = rejection_rates(seed, runs, max, alpha, |r| null.draw(r));
-        println!(
+        crate::note!(
             "H0 {null:?}, {runs} runs of {max}: anytime {}, t-test every pair {}, t-test at {max} {}",
             show(anytime, runs),
             show(peeking, runs),
@@ -210,7 +210,7 @@ fn optional_stopping_and_power_on_twenty_thousand_runs() {
         assert!(anytime <= alpha + slack && peeking > 0.15);
     }
     let [anytime, _, fixed] = rejection_rates(53, runs, max, alpha, |r| pair_of_games(r, 0.4, 0.3));
-    println!(
+    crate::note!(
         "mean 0.1, {runs} runs, by {max}: anytime {}, t-test at {max} {}",
         show(anytime, runs),
         show(fixed, runs)
@@ -223,7 +223,7 @@ fn the_anytime_test_rejects_a_mean_of_a_tenth_in_most_runs() {
     // Each pair the mean of two games won 0.4, drawn 0.3, lost 0.3: mean 0.1, sd ≈ 0.59.
     let (runs, max) = (1000, 500);
     let [anytime, _, fixed] = rejection_rates(21, runs, max, 0.05, |r| pair_of_games(r, 0.4, 0.3));
-    println!(
+    crate::note!(
         "mean 0.1 (pairs of games 0.4/0.3/0.3), {runs} runs, by n = {max}: anytime {}, \
          t-test at n = {max} alone {}",
         show(anytime, runs),
@@ -265,7 +265,7 @@ fn holm_over_anytime_p_values_controls_the_family_wise_error() {
         naive_errors += usize::from(holm(&naive).iter().any(|p| *p <= alpha));
     }
     let rate = |c: usize| c as f64 / families as f64;
-    println!(
+    crate::note!(
         "Holm over {k} null comparisons, {families} families, stopped at p <= α/k or {max} \
          pairs: family-wise error anytime {}, peeked t-tests {}",
         show(rate(anytime_errors), families),
@@ -333,7 +333,7 @@ fn the_confidence_sequence_covers_the_mean_at_every_n_at_once() {
             missed += usize::from(out);
         }
         let rate = missed as f64 / runs as f64;
-        println!(
+        crate::note!(
             "confidence sequence, case {case}, {runs} runs of {max}: missed {}",
             show(rate, runs)
         );
@@ -371,7 +371,7 @@ fn read_at_the_sprts_stopping_time_the_anytime_p_value_stays_valid() {
         wilcoxon += usize::from(crate::stats::wilcoxon_signed_rank(&d).p_value < alpha);
     }
     let rate = |c: usize| c as f64 / runs as f64;
-    println!(
+    crate::note!(
         "H0 pairs, {runs} runs of the score SPRT (0 vs 0.1), p read at its stop: anytime {}, \
          Wilcoxon {}",
         show(rate(anytime), runs),

@@ -227,12 +227,14 @@ fn tost_has_power_at_zero_and_size_alpha_at_the_margin() {
     let slack = 3.0 * (0.05f64 * 0.95 / runs as f64).sqrt();
     // True mean 0 (each game uniform on win, draw, loss), margin 0.1, 400 pairs.
     let (power, _) = equivalence_rates(1, runs, 400, 1.0 / 3.0, 1.0 / 3.0);
-    println!("TOST power at mean 0, margin 0.1, 400 pairs: {power} over {runs} runs");
+    crate::note!("TOST power at mean 0, margin 0.1, 400 pairs: {power} over {runs} runs");
     assert!(power > 0.8, "{power}");
     // True mean at the margin (win 0.4, draw 0.3, loss 0.3: mean 0.1): at most α equivalent.
     for n in [50, 400] {
         let (size, tie) = equivalence_rates(2 + n as u64, runs, n, 0.4, 0.3);
-        println!("TOST at mean = margin 0.1, {n} pairs: equivalent {size}, not different {tie}");
+        crate::note!(
+            "TOST at mean = margin 0.1, {n} pairs: equivalent {size}, not different {tie}"
+        );
         assert!(size <= 0.05 + slack, "{n} pairs: {size}");
         // Reading "no significant difference" as a tie would call these equal most of the
         // time with 50 pairs, though they differ by the whole margin.
