@@ -28,6 +28,11 @@ pub struct BudgetsArgs {
     /// UCT].
     #[arg(long, value_parser = parse_settings)]
     controller: Option<MctsSettings>,
+    /// Another MCTS controller, as `--controller` writes one: each decision is searched by both
+    /// with the same seed, and the share of decisions at which they choose the same move is
+    /// reported (e.g. `--controller '(selection: Greedy)' --against '(c_e: 0.1)'`).
+    #[arg(long, value_parser = parse_settings)]
+    against: Option<MctsSettings>,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
@@ -49,6 +54,7 @@ pub fn run(args: BudgetsArgs) -> Result<()> {
         games: args.games,
         seed: args.seed,
         settings: args.controller.unwrap_or_default(),
+        against: args.against,
         budgets: args.budgets,
     };
     let profile = budget_profile(&game, &spec).map_err(|e| anyhow!("{}: {e}", game.label()))?;
@@ -65,10 +71,21 @@ pub fn run(args: BudgetsArgs) -> Result<()> {
         profile.forced,
         profile.branching
     )?;
-    outln!("budget    sims  consulted [95% Wilson]     spare sims  policy choices/sim")?;
+    let compared = profile.rows.iter().any(|r| r.agreement.is_some());
+    outln!(
+        "budget    sims  consulted [95% Wilson]     spare sims  policy choices/sim{}",
+        if compared {
+            "  same move as --against [95% Wilson]"
+        } else {
+            ""
+        }
+    )?;
     for row in &profile.rows {
+        let agreement = row.agreement.map_or(String::new(), |a| {
+            format!("  {:.3} [{:.3}, {:.3}]", a.share, a.low, a.high)
+        });
         outln!(
-            "{:<8} {:>5}  {:.3} [{:.3}, {:.3}]  {:>10.1}  {:>18.3}",
+            "{:<8} {:>5}  {:.3} [{:.3}, {:.3}]  {:>10.1}  {:>18.3}{agreement}",
             row.budget.to_string(),
             row.sims,
             row.consulted_share,

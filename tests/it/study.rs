@@ -285,6 +285,10 @@ fn a_tiny_pig_study_runs_end_to_end() {
         r.consulted_share.to_string()
     );
     assert_eq!(consulted[0]["spare_sims"], r.spare_sims.to_string());
+    // Compared with the validation's baseline, UCT at the played constant.
+    let same = r.agreement.unwrap();
+    assert_eq!(consulted[0]["same_move"], same.same.to_string());
+    assert_eq!(consulted[0]["same_move_share"], same.share.to_string());
     // Pig's decisions have two moves, so 20 simulations ask the policy at every one.
     assert_eq!(r.consulted, profile.decisions);
     let page = std::fs::read_to_string(dir.join("study.md")).unwrap();

@@ -20,11 +20,18 @@
 //!   among two or more children at some node of the tree (each choice counted, so a deep
 //!   simulation can count several times; the share can exceed 1).
 //!
+//! - **agreement** (when another controller is named, e.g. UCT beside a champion): the share of
+//!   decisions at which both controllers, searching with the same seed, choose the same move.
+//!   Where the formula is never asked, both searches are the same flat Monte Carlo, draw for
+//!   draw, and agree; two formulas that agree nearly everywhere play nearly the same games, and
+//!   a "tie" between them says nothing about either.
+//!
 //! A budget is a number of simulations, or a multiple of the game's mean branching factor
 //! (`2b`: twice the mean number of legal moves of the sampled decisions, rounded, at least 1).
 //! Forced moves (one legal move) are searched by nobody and left out. The random games come
-//! from one RNG seeded by the seed; each budget's controller from the seed and the budget's
-//! index; the result does not depend on anything else.
+//! from one RNG seeded by the seed; each decision's controllers are new, seeded from the seed,
+//! the budget's index and the decision's, so one decision's search never changes another's;
+//! the result does not depend on anything else.
 
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -32,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::{GameChoice, GameTask};
 use evomcts_games::carcassonne::Rules;
 use evomcts_games::{Game, GameRng};
+use evomcts_records::runfs::derive_seed;
 use evomcts_records::stats::wilson_interval;
 use evomcts_search::mcts::{MctsController, MctsSettings};
 
@@ -97,6 +105,9 @@ pub struct BudgetSpec {
     pub seed: u64,
     /// The controller; its `sims` is replaced by each budget's.
     pub settings: MctsSettings,
+    /// Another controller whose moves the controller's are compared with (its `sims` replaced
+    /// by each budget's too).
+    pub against: Option<MctsSettings>,
     pub budgets: Vec<Budget>,
 }
 
@@ -116,6 +127,18 @@ pub struct BudgetRow {
     pub spare_sims: f64,
     /// Mean policy choices (anywhere in the tree) per simulation.
     pub policy_share: f64,
+    /// With `against`: decisions at which both chose the same move, the share and its 95%
+    /// Wilson interval.
+    pub agreement: Option<Agreement>,
+}
+
+/// How often two controllers chose the same move.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Agreement {
+    pub same: usize,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// The profile of one game.
@@ -172,11 +195,20 @@ impl GameTask for Profile<'_> {
             .iter()
             .enumerate()
             .map(|(i, &budget)| {
-                let settings = MctsSettings {
-                    sims: budget.sims(branching),
-                    ..spec.settings.clone()
+                let sims = budget.sims(branching);
+                let at_budget = |settings: &MctsSettings| MctsSettings {
+                    sims,
+                    ..settings.clone()
                 };
-                measure(budget, &settings, &decisions, spec.seed ^ (i as u64 + 1))
+                let against = spec.against.as_ref().map(at_budget);
+                let seed = derive_seed(spec.seed, &[i as u64]);
+                measure(
+                    budget,
+                    &at_budget(&spec.settings),
+                    against.as_ref(),
+                    &decisions,
+                    seed,
+                )
             })
             .collect::<Result<_, _>>()?;
         Ok(BudgetProfile {
@@ -210,26 +242,46 @@ fn random_decisions<G: Game>(start: &G, games: usize, seed: u64) -> (Vec<G>, usi
     (decisions, forced)
 }
 
-/// One budget's searches of every decision, by one controller seeded by `seed`.
+/// One budget's searches of every decision, each by a controller new to it seeded from `seed`
+/// and the decision's index (and by `against`'s, with the same seed).
 fn measure<G: Game>(
     budget: Budget,
     settings: &MctsSettings,
+    against: Option<&MctsSettings>,
     decisions: &[G],
     seed: u64,
 ) -> Result<BudgetRow, String> {
-    let mut controller = MctsController::<G>::new(settings, seed).map_err(|e| e.to_string())?;
-    let (mut consulted, mut spare, mut share) = (0usize, 0u64, 0.0);
-    for state in decisions {
-        controller
+    let (mut consulted, mut spare, mut share, mut same) = (0usize, 0u64, 0.0, 0usize);
+    for (k, state) in decisions.iter().enumerate() {
+        let seed = derive_seed(seed, &[k as u64]);
+        let mut controller = MctsController::<G>::new(settings, seed).map_err(|e| e.to_string())?;
+        let chosen = controller
             .try_choose_move(state)
             .map_err(|e| e.to_string())?;
         let stats = controller.last_decision();
         consulted += usize::from(stats.root_policy_choices > 0);
         spare += stats.root_policy_choices;
         share += stats.policy_choices as f64 / settings.sims as f64;
+        if let Some(other) = against {
+            let mut other = MctsController::<G>::new(other, seed)
+                .map_err(|e| format!("the controller compared with: {e}"))?;
+            let theirs = other
+                .try_choose_move(state)
+                .map_err(|e| format!("the controller compared with: {e}"))?;
+            same += usize::from(chosen == theirs);
+        }
     }
     let n = decisions.len() as f64;
     let (low, high) = wilson_interval(consulted as f64, n);
+    let agreement = against.map(|_| {
+        let (low, high) = wilson_interval(same as f64, n);
+        Agreement {
+            same,
+            share: same as f64 / n,
+            low,
+            high,
+        }
+    });
     Ok(BudgetRow {
         budget,
         sims: settings.sims,
@@ -240,6 +292,7 @@ fn measure<G: Game>(
         consulted_high: high,
         spare_sims: spare as f64 / n,
         policy_share: share / n,
+        agreement,
     })
 }
 
@@ -247,14 +300,51 @@ fn measure<G: Game>(
 mod tests {
     use super::*;
 
-    fn profile(game: GameChoice, budgets: &[&str]) -> BudgetProfile {
-        let spec = BudgetSpec {
+    fn spec(budgets: &[&str], against: Option<MctsSettings>) -> BudgetSpec {
+        BudgetSpec {
             games: 20,
             seed: 3,
             settings: MctsSettings::default(),
+            against,
             budgets: budgets.iter().map(|b| Budget::parse(b).unwrap()).collect(),
+        }
+    }
+
+    fn profile(game: GameChoice, budgets: &[&str]) -> BudgetProfile {
+        budget_profile(&game, &spec(budgets, None)).unwrap()
+    }
+
+    /// Where the root never asks its policy (a budget of 2), greedy and UCT search the same
+    /// flat Monte Carlo draw for draw and agree at every decision; with spare simulations
+    /// they part; a controller compared with itself agrees everywhere.
+    #[test]
+    fn controllers_agree_exactly_where_the_formula_is_not_asked() {
+        use evomcts_search::mcts::Selection;
+        let greedy = MctsSettings {
+            selection: Selection::Greedy,
+            ..MctsSettings::default()
         };
-        budget_profile(&game, &spec).unwrap()
+        let p = budget_profile(
+            &GameChoice::ConnectFour,
+            &BudgetSpec {
+                settings: greedy,
+                ..spec(&["2", "100"], Some(MctsSettings::default()))
+            },
+        )
+        .unwrap();
+        let [flat, searched] = &p.rows[..] else {
+            panic!("{p:?}")
+        };
+        assert_eq!(flat.agreement.unwrap().same, p.decisions, "{flat:?}");
+        let parted = searched.agreement.unwrap();
+        assert!(parted.same < p.decisions && parted.same > 0, "{searched:?}");
+        let itself = budget_profile(
+            &GameChoice::ConnectFour,
+            &spec(&["100"], Some(MctsSettings::default())),
+        )
+        .unwrap();
+        assert_eq!(itself.rows[0].agreement.unwrap().same, itself.decisions);
+        assert!(p.rows[0].agreement.unwrap().low < 1.0);
     }
 
     /// A decision searched has two legal moves or more, so a budget of 2 never asks the policy

@@ -24,7 +24,7 @@ pub const STUDY_CSV_HEADER: &str = "game,budget,c_e_start,c_e_tuned,c_e,c_e_diff
 /// How often the champion's tree policy decided anything, one row per finished budget, when the
 /// spec names `consulted`.
 pub const CONSULTED_CSV: &str = "consulted.csv";
-pub const CONSULTED_CSV_HEADER: &str = "game,budget,games,decisions,forced,branching,consulted,consulted_share,consulted_low,consulted_high,spare_sims,policy_choices_per_sim";
+pub const CONSULTED_CSV_HEADER: &str = "game,budget,games,decisions,forced,branching,consulted,consulted_share,consulted_low,consulted_high,spare_sims,policy_choices_per_sim,same_move,same_move_share,same_move_low,same_move_high";
 
 /// Below this share of decisions whose root asked the policy, a row's page says the formula
 /// decided almost nothing there.
@@ -138,7 +138,18 @@ impl BudgetRow {
             r.spare_sims.to_string(),
             r.policy_share.to_string(),
         ];
-        Some(cells.join(","))
+        let same = r.agreement.map_or(
+            [String::new(), String::new(), String::new(), String::new()],
+            |a| {
+                [
+                    a.same.to_string(),
+                    a.share.to_string(),
+                    a.low.to_string(),
+                    a.high.to_string(),
+                ]
+            },
+        );
+        Some(cells.into_iter().chain(same).collect::<Vec<_>>().join(","))
     }
 
     /// The row of `study.md`'s table of how often the formula is asked, when measured.
@@ -152,8 +163,11 @@ impl BudgetRow {
         } else {
             "at most decisions"
         };
+        let same = r.agreement.map_or("–".to_string(), |a| {
+            format!("{:.3} [{:.3}, {:.3}]", a.share, a.low, a.high)
+        });
         Some(format!(
-            "| {} | {} of {} games | {:.1} | {:.3} [{:.3}, {:.3}] | {:.1} | {:.3} | {verdict} |\n",
+            "| {} | {} of {} games | {:.1} | {:.3} [{:.3}, {:.3}] | {:.1} | {:.3} | {same} | {verdict} |\n",
             self.budget,
             p.decisions,
             p.games,
@@ -312,7 +326,7 @@ fn markdown(spec: &StudySpec, rows: &[BudgetRow]) -> String {
 
 /// `study.md`'s section on how often the champion's policy decides anything.
 fn consulted_markdown(rows: &[BudgetRow]) -> String {
-    let mut text = String::from("\n## Where the formula is asked\n\nUnder the default `unvisited: TriedFirst`, a node asks its tree policy only once each of its moves was tried, so at a decision with more legal moves than simulations the formula never decides which move is searched. The champion's controller at each budget and played constant searched every decision of seeded random games (forced moves left out; `consulted.csv`; docs/study.md, \"Budgets where the formula is asked\"): the share of decisions whose root asked the policy (95% Wilson interval over decisions), the mean simulations whose root child the policy picked (spare simulations), and the policy's choices per simulation anywhere in the tree.\n\n| simulations | decisions | mean legal moves | root asked the policy [95% Wilson] | spare simulations | policy choices per simulation | the formula decided |\n|---|---|---|---|---|---|---|\n");
+    let mut text = String::from("\n## Where the formula is asked\n\nUnder the default `unvisited: TriedFirst`, a node asks its tree policy only once each of its moves was tried, so at a decision with more legal moves than simulations the formula never decides which move is searched. The champion's controller at each budget and played constant searched every decision of seeded random games (forced moves left out; `consulted.csv`; docs/study.md, \"Budgets where the formula is asked\"): the share of decisions whose root asked the policy (95% Wilson interval over decisions), the mean simulations whose root child the policy picked (spare simulations), the policy's choices per simulation anywhere in the tree, and the share of decisions at which the champion and UCT at the played constant, searching with the same seed, chose the same move (where they always do, the validation's games are UCT against itself).\n\n| simulations | decisions | mean legal moves | root asked the policy [95% Wilson] | spare simulations | policy choices per simulation | same move as UCT [95% Wilson] | the formula decided |\n|---|---|---|---|---|---|---|---|\n");
     rows.iter()
         .filter_map(BudgetRow::consulted_markdown)
         .for_each(|r| text.push_str(&r));

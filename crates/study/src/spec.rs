@@ -391,7 +391,8 @@ impl StudySpec {
     }
 
     /// The budget profile of `budget`: the champion's controller at `c_e` on the decisions of
-    /// `consulted.games` random games seeded from the master seed and the budget.
+    /// `consulted.games` random games seeded from the master seed and the budget, its moves
+    /// compared with the validation's baseline, UCT at `c_e`.
     pub fn consulted_spec(
         &self,
         budget: u32,
@@ -405,6 +406,7 @@ impl StudySpec {
             games: consulted.games,
             seed: derive_seed(self.seed, &[CONSULTED, u64::from(budget)]),
             settings,
+            against: Some(self.uct(budget, c_e)),
             budgets: vec![evomcts_arena::budgets::Budget::Sims(budget)],
         })
     }
