@@ -220,14 +220,10 @@ impl fmt::Display for Behaviour {
                 let cs: Vec<String> = cs.iter().map(|&c| super::tree::format_number(c)).collect();
                 write!(f, "ranks as UCT at C = {}", cs.join(", "))
             }
-            Behaviour::Closest {
-                reference,
-                agreeing,
-                sets,
-            } => write!(
+            Behaviour::Closest { reference, .. } => write!(
                 f,
-                "agrees with {reference} on {:.1}% of {sets} sets",
-                100.0 * *agreeing as f64 / *sets as f64
+                "agrees with {reference} on {:.1}% of sets",
+                100.0 * self.agreement()
             ),
             Behaviour::NoSets => f.write_str("no sibling sets to rank"),
         }
