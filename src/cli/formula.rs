@@ -63,7 +63,8 @@ enum FormulaCommand {
     /// fitted later); trees with one simplified text are one form. Prints the trees written,
     /// the unique forms and, on a bank of sibling sets, the classes of forms that pick the same
     /// child in every set (placeholders at each of --constants in turn), one representative
-    /// per class (the simplest) with the class's size and what it ranks like.
+    /// per class (the simplest) with the class's size and what it ranks like. `C` reads the
+    /// C_E the bank recorded.
     Enumerate {
         /// `paper`, `ucb1_tuned` or a RON grammar file.
         #[arg(long, default_value = "paper")]
