@@ -30,7 +30,8 @@
 //! filling memory. [`Enumeration::written`] counts, without building them, every tree of at
 //! most the node count the grammar writes (constants as one leaf kind, within its depth cap).
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 
 use super::grammar::Grammar;
 use super::tree::{Expr, Formula, Function};
@@ -143,9 +144,11 @@ pub fn enumerate(
         return Err(EnumerateError::Nodes(max_nodes));
     }
     let alphabet = Alphabet::of(grammar);
+    // Each form is stored once: its tree in the pool of its size, its text as the key of
+    // `seen` (to its place in `slots`), its place and placeholder count in `slots`.
     let mut pools: Vec<Vec<Expr>> = vec![Vec::new(); max_nodes + 1];
-    let mut seen = HashSet::new();
-    let mut forms = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut slots: Vec<(usize, usize, usize)> = Vec::new();
     let mut built = 0u64;
     for size in 1..=max_nodes {
         let candidates = alphabet.candidates(&pools, size);
@@ -163,15 +166,30 @@ pub fn enumerate(
                 return;
             }
             let form = form_of(&tree);
-            if seen.insert(form.text.clone()) {
-                found.push(form);
+            if let Entry::Vacant(entry) = seen.entry(form.text) {
+                entry.insert(slots.len() + found.len());
+                found.push((form.expr, form.placeholders));
             }
         });
-        for form in found {
-            pools[form.size()].push(form.expr.clone());
-            forms.push(form);
+        for (expr, placeholders) in found {
+            let size = expr.size();
+            slots.push((size, pools[size].len(), placeholders));
+            pools[size].push(expr);
         }
     }
+    let mut texts = vec![String::new(); slots.len()];
+    for (text, slot) in seen {
+        texts[slot] = text;
+    }
+    let mut forms: Vec<Form> = slots
+        .into_iter()
+        .zip(texts)
+        .map(|((size, i, placeholders), text)| Form {
+            expr: std::mem::replace(&mut pools[size][i], Expr::Const(0.0)),
+            placeholders,
+            text,
+        })
+        .collect();
     forms.sort_by(|a, b| (a.size(), &a.text).cmp(&(b.size(), &b.text)));
     Ok(Enumeration {
         max_nodes,
