@@ -220,11 +220,20 @@ impl fmt::Display for Behaviour {
                 let cs: Vec<String> = cs.iter().map(|&c| super::tree::format_number(c)).collect();
                 write!(f, "ranks as UCT at C = {}", cs.join(", "))
             }
-            Behaviour::Closest { reference, .. } => write!(
-                f,
-                "agrees with {reference} on {:.1}% of sets",
-                100.0 * self.agreement()
-            ),
+            Behaviour::Closest {
+                reference,
+                agreeing,
+                sets,
+            } => {
+                // Rounded down, so a formula that disagrees somewhere never reads 100.0%.
+                let permille = agreeing * 1000 / sets;
+                write!(
+                    f,
+                    "agrees with {reference} on {}.{}% of sets",
+                    permille / 10,
+                    permille % 10
+                )
+            }
             Behaviour::NoSets => f.write_str("no sibling sets to rank"),
         }
     }

@@ -149,6 +149,20 @@ fn uct_with_its_constant_written_out_is_named_at_that_constant() {
 }
 
 #[test]
+fn a_share_just_below_one_is_not_printed_as_a_hundred_percent() {
+    let b = Behaviour::Closest {
+        reference: Reference::MostVisited,
+        agreeing: 1999,
+        sets: 2000,
+    };
+    assert_eq!(
+        b.to_string(),
+        "agrees with most visited (argmax n) on 99.9% of sets"
+    );
+    assert!((b.agreement() - 0.9995).abs() < 1e-12);
+}
+
+#[test]
 fn a_formula_matching_nothing_gets_its_closest_reference_and_share() {
     let bank = bank(300, 6);
     let b = named("Q + 0.3*n", &bank);
@@ -182,6 +196,7 @@ fn a_formula_matching_nothing_gets_its_closest_reference_and_share() {
         "{b}"
     );
     assert!(b.to_string().ends_with("% of sets"), "{b}");
-    let share = format!("{:.1}%", 100.0 * agreeing as f64 / 300.0);
+    let permille = agreeing * 1000 / 300;
+    let share = format!(" on {}.{}% of sets", permille / 10, permille % 10);
     assert!(b.to_string().contains(&share), "{b}");
 }
