@@ -69,7 +69,8 @@ enum FormulaCommand {
         /// `paper`, `ucb1_tuned` or a RON grammar file.
         #[arg(long, default_value = "paper")]
         grammar: String,
-        /// The most nodes a formula has (1 to 15; the paper grammar's 7 takes seconds).
+        /// The most nodes a formula has (1 to 15). Grouping evaluates every form on every set
+        /// of the bank: on a large enumeration, --sets keeps it short.
         #[arg(long = "max-nodes")]
         max_nodes: usize,
         /// Values every placeholder takes when grouping, one pass over the bank each,
