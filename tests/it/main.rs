@@ -22,6 +22,7 @@ mod evolve_runs;
 mod folder_kinds;
 mod formula_canonical;
 mod formula_common;
+mod formula_enumerate;
 mod formula_evolution;
 mod formula_grammar;
 mod formula_mutation;

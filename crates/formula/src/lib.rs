@@ -7,12 +7,15 @@
 //! the protected operators' ranges reveal (`simplify`), functional fingerprints on a bank of sibling sets
 //! (`fingerprint`), a fast allocation-free evaluator for the search
 //! (`compiled`), grammars loaded from RON (`grammar`), mutation (`mutation`) and the
-//! (μ, λ)/(μ + λ) evolution strategy (`evolution`). Protected operators live in [`ops`].
+//! (μ, λ)/(μ + λ) evolution strategy (`evolution`), every form a grammar writes up to a size
+//! (`enumerate`), and forms grouped and named by what they pick on a bank (`behaviour`). Protected operators live in [`ops`].
 //!
 //! Layering: this module knows nothing about the game; the search layer calls it.
 
+mod behaviour;
 mod canonical;
 mod compiled;
+mod enumerate;
 mod evolution;
 mod fingerprint;
 mod grammar;
@@ -25,8 +28,12 @@ mod terminals;
 mod tree;
 pub mod typeset;
 
+pub use behaviour::{
+    classes, group, name, Behaviour, BehaviourClass, Namer, Reference, Ties, TIE_EPSILON, UCT_GRID,
+};
 pub use canonical::{canonical_expr, compare};
 pub use compiled::{CompileError, CompiledFormula, STACK_CAPACITY};
+pub use enumerate::{enumerate, EnumerateError, Enumeration, Form, MAX_NODES};
 pub use evolution::{
     EvolutionHistory, EvolutionResult, EvolutionStrategy, Individual, IndividualRecord,
     InitialPopulation, Origin, Scored, StrategyError, StrategyOptions,
