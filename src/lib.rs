@@ -45,7 +45,9 @@ pub mod games {
 }
 pub use evomcts_league as league;
 pub use evomcts_portfolio as portfolio;
-pub use evomcts_records::{bounds, csv, escape, note, progress, runfs, sequential, stats};
+pub use evomcts_records::{
+    anytime, bounds, csv, equivalence, escape, note, progress, runfs, sequential, stats,
+};
 pub use evomcts_steps::frame;
 pub use evomcts_study as study;
 pub use evomcts_tune as tune;

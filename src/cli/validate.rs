@@ -49,6 +49,30 @@ enum ValidateCommand {
     /// The sequential test (SPRT) applied to validations already played, from their records:
     /// where it stops, its decision, and the fixed-N verdict of all their games.
     Sequential(SequentialArgs),
+    /// Validations already played, from their records, as an equivalence question (TOST at a
+    /// margin stated beforehand) and with an anytime-valid p-value that their sequential stop
+    /// does not void, Holm-adjusted over the folders given.
+    Equivalence(EquivalenceArgs),
+}
+
+#[derive(Args)]
+struct EquivalenceArgs {
+    /// Validation folders (each holding spec.ron and games.csv).
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
+    /// The equivalence margin: in win rate for games played to win (0.05: within ±0.05 of an
+    /// even score), in points a game for games played for points.
+    #[arg(long)]
+    margin: f64,
+    /// The level of each one-sided test (the interval shown is 1 − 2·alpha).
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// For games played for points: the largest |score difference| a seed pair can have, which
+    /// the anytime-valid test needs (without it, no anytime p-value is given for them).
+    #[arg(long)]
+    points_bound: Option<f64>,
+    #[command(flatten)]
+    out: MarkdownOut,
 }
 
 #[derive(Args)]
@@ -159,9 +183,29 @@ fn sequential(a: SequentialArgs) -> Result<()> {
     a.out.write(&table)
 }
 
+/// `validate equivalence`: TOST and the anytime-valid p-value from each folder's records.
+fn equivalence(a: EquivalenceArgs) -> Result<()> {
+    use evomcts::validation::equivalence::{equivalence_of, equivalence_table, EquivalenceChoice};
+    a.out.check()?;
+    let choice = EquivalenceChoice {
+        margin: a.margin,
+        alpha: a.alpha,
+        points_bound: a.points_bound,
+    };
+    let tested = a
+        .runs
+        .iter()
+        .map(|run| equivalence_of(run, &choice))
+        .collect::<Result<Vec<_>, _>>()?;
+    let table = equivalence_table(&tested, &choice);
+    out!("{table}")?;
+    a.out.write(&table)
+}
+
 pub fn run(args: ValidateArgs) -> Result<()> {
     match args.command {
         ValidateCommand::Sequential(a) => sequential(a)?,
+        ValidateCommand::Equivalence(a) => equivalence(a)?,
         ValidateCommand::Carcassonne(a) => {
             let spec = ValidateSpec::from_file(&a.spec)?;
             let opts = options(&a, &spec.name)?;

@@ -156,3 +156,51 @@ fn a_spec_without_a_test_keeps_its_text() {
         assert_eq!(spec.to_ron(), text, "{dir}");
     }
 }
+
+/// `validate equivalence` reads committed validations: a mirror match (pig at 20, UCT against
+/// UCT) is equivalent with every pair zero; pentago's SPRT-stopped win at 100 gets the
+/// anytime-valid p of its 48 pairs, which Holm over the two folders doubles; the TOST's and the
+/// anytime test's numbers are the library's on the same pairs; a margin of 0 is refused by name.
+#[test]
+fn validate_equivalence_reads_the_records_of_committed_validations() {
+    use evomcts::anytime::anytime_p_value;
+    use evomcts::validation::equivalence::{equivalence_of, EquivalenceChoice};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let studies = root.join("runs/portfolio/portfolio12/studies");
+    let mirror = studies.join("pig/sims-20/validate");
+    let pentago = studies.join("pentago/sims-100/validate");
+    let choice = EquivalenceChoice {
+        margin: 0.05,
+        alpha: 0.05,
+        points_bound: None,
+    };
+    let m = equivalence_of(&mirror, &choice).unwrap();
+    assert!(m.pairs.iter().all(|&d| d == 0.0) && !m.pairs.is_empty());
+    assert_eq!(m.tost.verdict.as_str(), "equivalent");
+    let p = equivalence_of(&pentago, &choice).unwrap();
+    assert_eq!(p.pairs.len(), 48);
+    let anytime = p.anytime_p.unwrap();
+    assert_eq!(anytime, anytime_p_value(&p.pairs, 0.5).unwrap());
+    assert!(anytime < 0.01 && p.tost.mean > 0.1, "{p:?}");
+    let (out, _) = evomcts_ok(&[
+        "validate",
+        "equivalence",
+        mirror.to_str().unwrap(),
+        pentago.to_str().unwrap(),
+        "--margin",
+        "0.05",
+    ]);
+    let pentago_line = out.lines().find(|l| l.contains("pentago")).unwrap();
+    assert!(pentago_line.contains("| different |"), "{out}");
+    let holm = evomcts::validation::p_text((2.0 * anytime).min(1.0));
+    assert!(pentago_line.ends_with(&format!("| {holm} |")), "{out}");
+    let refused = evomcts(&[
+        "validate",
+        "equivalence",
+        mirror.to_str().unwrap(),
+        "--margin",
+        "0",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("margin"));
+}

@@ -661,6 +661,7 @@ fn write_summary(
 }
 
 mod bandit_baselines;
+pub mod equivalence;
 pub mod sprt;
 pub mod sweep;
 
