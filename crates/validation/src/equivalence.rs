@@ -18,7 +18,7 @@
 
 use std::path::Path;
 
-use super::{p_text, sprt::read_records, GameRow, ValidateError};
+use super::{complete_sequences, p_text, sprt::read_records, GameRow, ValidateError};
 use evomcts_games::Objective;
 use evomcts_records::anytime::{anytime_p_value, AnytimeError};
 use evomcts_records::equivalence::{tost, Tost, TostError};
@@ -61,13 +61,8 @@ pub enum EquivalenceError {
 /// The pairs of `rows` (pairing 0, complete sequences only, in sequence order) in the unit of
 /// `objective`.
 pub fn pairs(rows: &[GameRow], objective: Objective) -> Vec<f64> {
-    let mut by_sequence: std::collections::BTreeMap<usize, Vec<&GameRow>> = Default::default();
-    for r in rows.iter().filter(|r| r.pairing == 0) {
-        by_sequence.entry(r.sequence).or_default().push(r);
-    }
-    by_sequence
-        .values()
-        .filter(|games| games.len() == 2)
+    complete_sequences(rows, 0)
+        .iter()
         .map(|games| {
             let per_game = |g: &&GameRow| match objective {
                 Objective::WinLoss => match g.candidate_score.total_cmp(&g.other_score) {

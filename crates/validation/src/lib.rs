@@ -483,13 +483,18 @@ pub struct PairingSummary {
     pub effect_size: f64,
 }
 
-/// The summary of pairing `p` from its complete sequences (both seatings played).
-pub fn summarise(label: &str, rows: &[GameRow], p: usize) -> PairingSummary {
+/// The games of pairing `p`'s complete sequences (both seatings played), in sequence order.
+pub fn complete_sequences(rows: &[GameRow], p: usize) -> Vec<Vec<&GameRow>> {
     let mut by_sequence: std::collections::BTreeMap<usize, Vec<&GameRow>> = Default::default();
     for r in rows.iter().filter(|r| r.pairing == p) {
         by_sequence.entry(r.sequence).or_default().push(r);
     }
-    let complete: Vec<&Vec<&GameRow>> = by_sequence.values().filter(|g| g.len() == 2).collect();
+    by_sequence.into_values().filter(|g| g.len() == 2).collect()
+}
+
+/// The summary of pairing `p` from its complete sequences (both seatings played).
+pub fn summarise(label: &str, rows: &[GameRow], p: usize) -> PairingSummary {
+    let complete = complete_sequences(rows, p);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut diffs = Vec::with_capacity(complete.len());
     for games in &complete {
