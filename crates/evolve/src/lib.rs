@@ -8,7 +8,8 @@
 //! games against a baseline on one seed) into estimates with intervals, in parallel; `spsa` is
 //! the optimiser (shared with `tune`) with which `fitting` fits the best survivors' constants
 //! on a generation's common samples;
-//! `values` is what a generation file's values may be; `population` is the run's folder (a
+//! `clop` is the model-based tuner of one to four constants (shared with `tune`, whose
+//! `regret` measures it); `values` is what a generation file's values may be; `population` is the run's folder (a
 //! file per generation, the champion); `run` is the generational loop; `resume` checks what a run finds in its folder (its stored spec, the
 //! generations written) before it continues; `racing` spends a generation's games where they
 //! decide something; `halving` races many candidates down to a few by successive halving and
@@ -34,6 +35,7 @@
 
 pub mod bandit;
 pub mod champion;
+pub mod clop;
 pub mod error;
 pub mod fit_spec;
 pub mod fitness;

@@ -22,7 +22,7 @@
 //! `evolve` (seed namespaces, the work of a job step), `arena`, `slurm`'s job steps, `runfs`
 //! and `stats`; nothing below uses it.
 
-pub mod clop;
+pub use evomcts_evolve::clop;
 mod outputs;
 mod play;
 pub mod recommend;

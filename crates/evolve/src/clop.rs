@@ -732,21 +732,4 @@ mod tests {
         }
         assert!(Clop::new(4, 1, Settings::default()).is_ok());
     }
-
-    /// On a landscape rising to x = 1 (p = 0.4 + 0.2x), after 1,000 games the recommendation
-    /// is the upper bound and `at_bound` says so; on a peak at 0.37 it is neither.
-    #[test]
-    fn a_recommendation_at_a_bound_is_reported() {
-        use crate::regret::{run_clop, PROBLEMS};
-        let bound = run_clop(&PROBLEMS[2], 1_000, 1, Settings::default());
-        assert_eq!(
-            bound.at_bound(),
-            vec![Some(Bound::High)],
-            "{:?}",
-            bound.recommend()
-        );
-        let sharp = run_clop(&PROBLEMS[1], 1_000, 1, Settings::default());
-        assert_eq!(sharp.at_bound(), vec![None], "{:?}", sharp.recommend());
-        assert!((sharp.recommend()[0] - 0.37).abs() < 0.05);
-    }
 }
