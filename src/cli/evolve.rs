@@ -52,6 +52,9 @@ pub fn run(args: EvolveArgs) -> Result<()> {
     if let Some(k) = args.runs {
         return independent(&spec, k, out, &args);
     }
+    if spec.enumerate.is_some() {
+        return enumeration(&spec, out, &args);
+    }
     evomcts::note!(
         "evolve `{}`: ({}{}{})-ES, {} generations, {} samples per evaluation -> {}",
         escape::terminal(&spec.name),
@@ -237,4 +240,46 @@ fn champion_controllers(spec: &EvolveSpec, formula: &str) -> Vec<(String, String
             (games.game.label(), text)
         })
         .collect()
+}
+
+/// An enumeration run (`enumerate` in the spec): the space, the race, the final race and the
+/// champion, as `enumeration.md` has them.
+fn enumeration(spec: &EvolveSpec, out: PathBuf, args: &EvolveArgs) -> Result<()> {
+    use evomcts::evolve::enumeration::run_enumeration;
+    let r = run_enumeration(spec, &args.run.options(out.clone(), &spec.name)?)?;
+    outln!(
+        "{} trees written, {} forms, {} classes, {} candidates; {} raced in {} rounds; samples: race {}, fits {}, final race {}",
+        r.written,
+        r.forms,
+        r.classes,
+        r.candidates,
+        r.raced,
+        r.rounds.len(),
+        r.samples[0],
+        r.samples[1],
+        r.samples[2]
+    )?;
+    outln!("seed      {}: {}", r.seed, spec.seed_formula)?;
+    for (e, row) in &r.finals {
+        let f = &r.finalists[row.candidate];
+        outln!(
+            "finalist  {}: {} (candidate {}{}), against the seed {:+.4}, Holm p {:.4}{}",
+            e,
+            f.formula,
+            f.candidate,
+            if f.fitted { ", fitted" } else { "" },
+            row.mean_difference,
+            row.p_holm,
+            if row.better { ": better" } else { "" }
+        )?;
+    }
+    outln!("champion: {}", r.champion)?;
+    outln!(
+        "the run's files: {}",
+        escape::path(&out.join(evomcts::evolve::enumeration_files::SUMMARY_MD))
+    )?;
+    for (game, controller) in champion_controllers(spec, &r.champion.to_string()) {
+        outln!("the champion as a controller ({game}):\n  {controller}")?;
+    }
+    Ok(())
 }

@@ -10,6 +10,7 @@ mod docs_paths;
 mod es_options;
 mod evolve_bandit;
 mod evolve_carcassonne;
+mod evolve_enumeration;
 mod evolve_fitting;
 mod evolve_hashing;
 mod evolve_mixed;

@@ -45,4 +45,9 @@ pub enum EvolveError {
     Lock(#[from] LockError),
     #[error(transparent)]
     Steps(#[from] StepError),
+    #[error(transparent)]
+    Halving(#[from] super::halving::HalvingError),
+    /// An enumeration run that cannot go on (a space too large, a folder already holding one).
+    #[error("{0}")]
+    Enumeration(String),
 }

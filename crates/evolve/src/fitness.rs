@@ -7,6 +7,7 @@
 
 use super::bandit::{self, BanditScratch};
 use super::namespace::evolution_tile_seed;
+use super::planted;
 use super::spec::{FitnessSpec, GamesSpec, Score};
 use evomcts_arena::play_both_seatings;
 use evomcts_formula::{CompiledFormula, Formula};
@@ -150,6 +151,13 @@ pub fn sample(
 ) -> Result<f64, EvalError> {
     match fitness {
         FitnessSpec::Bandit(spec) => Ok(-bandit::regret(compiled, spec, seed, scratch)),
+        FitnessSpec::Planted(spec) => {
+            planted::sample(compiled, spec, seed).map_err(|message| EvalError {
+                formula: formula.to_string(),
+                seed,
+                message,
+            })
+        }
         FitnessSpec::Games(spec) => game_pair(spec, formula, seed),
         FitnessSpec::Mixed(mix) => game_pair(&mix.games[mix.game_of(seed)], formula, seed),
     }

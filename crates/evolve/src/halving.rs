@@ -84,14 +84,15 @@ pub fn rounds(candidates: usize, keep: usize) -> usize {
 
 /// Races `candidates` down to `spec.keep` finalists. `sample(alive, seeds)` returns, for each
 /// candidate of `alive` in order, its values on the sample seeds `seeds` (the same seeds for
-/// every candidate). With no more candidates than `keep`, nothing is played.
-pub fn successive_halving(
+/// every candidate), or the error that stops the race. With no more candidates than `keep`,
+/// nothing is played.
+pub fn successive_halving<E: From<HalvingError>>(
     candidates: usize,
     spec: &HalvingSpec,
-    mut sample: impl FnMut(&[usize], std::ops::Range<usize>) -> Vec<Vec<f64>>,
-) -> Result<HalvingOutcome, HalvingError> {
+    mut sample: impl FnMut(&[usize], std::ops::Range<usize>) -> Result<Vec<Vec<f64>>, E>,
+) -> Result<HalvingOutcome, E> {
     if candidates == 0 || spec.keep == 0 {
-        return Err(HalvingError::Empty);
+        return Err(HalvingError::Empty.into());
     }
     let total = rounds(candidates, spec.keep);
     let mut alive: Vec<usize> = (0..candidates).collect();
@@ -107,9 +108,10 @@ pub fn successive_halving(
                 candidates,
                 rounds: total,
                 needed: needed_budget(candidates, spec.keep),
-            });
+            }
+            .into());
         }
-        let values = sample(&alive, played..played + more);
+        let values = sample(&alive, played..played + more)?;
         debug_assert_eq!(values.len(), alive.len());
         for (&candidate, values) in alive.iter().zip(&values) {
             debug_assert_eq!(values.len(), more);
@@ -211,9 +213,9 @@ mod tests {
     fn sampler(
         means: Vec<f64>,
         world: u64,
-    ) -> impl FnMut(&[usize], std::ops::Range<usize>) -> Vec<Vec<f64>> {
+    ) -> impl FnMut(&[usize], std::ops::Range<usize>) -> Result<Vec<Vec<f64>>, HalvingError> {
         move |alive, seeds| {
-            alive
+            Ok(alive
                 .iter()
                 .map(|&c| {
                     seeds
@@ -228,7 +230,7 @@ mod tests {
                         })
                         .collect()
                 })
-                .collect()
+                .collect())
         }
     }
 
@@ -262,7 +264,7 @@ mod tests {
             assert_eq!(outcome.finalists.len(), 2);
             halving += usize::from(outcome.finalists.contains(&best));
             let all: Vec<usize> = (0..64).collect();
-            let values = sampler(means, world)(&all, 0..spec.budget / 64);
+            let values = sampler(means, world)(&all, 0..spec.budget / 64).unwrap();
             let sums: Vec<f64> = values.iter().map(|v| v.iter().sum()).collect();
             uniform += usize::from(best_first(&all, &sums)[..2].contains(&best));
         }
@@ -333,7 +335,7 @@ mod tests {
         let mut false_alarms = 0;
         let races = 400;
         for world in 0..races {
-            let values = sampler(vec![0.0; 6], 1000 + world)(&[0, 1, 2, 3, 4, 5], 0..60);
+            let values = sampler(vec![0.0; 6], 1000 + world)(&[0, 1, 2, 3, 4, 5], 0..60).unwrap();
             let finalists: Vec<(usize, Vec<f64>)> =
                 (1..6).map(|c| (c, values[c].clone())).collect();
             let rows = final_race(&finalists, &values[0], 0.05);
@@ -346,7 +348,7 @@ mod tests {
             rate <= 0.05 + 3.0 * (0.05f64 * 0.95 / races as f64).sqrt(),
             "{rate}"
         );
-        let values = sampler(vec![0.0, 0.3, 0.0], 7)(&[0, 1, 2], 0..200);
+        let values = sampler(vec![0.0, 0.3, 0.0], 7)(&[0, 1, 2], 0..200).unwrap();
         let rows = final_race(
             &[(1, values[1].clone()), (2, values[2].clone())],
             &values[0],

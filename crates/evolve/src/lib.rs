@@ -2,8 +2,8 @@
 //! kept for reuse, as Bravi et al. did for general video game playing, rather than a new
 //! formula per decision as in the main paper's ES-MCTS.
 //!
-//! `spec` reads a run from RON (every type a spec is made of but racing's; the games'
-//! fitness, one game or a mix of several, in `games_spec`); `bandit` is the
+//! `spec` reads a run from RON (every type a spec is made of but racing's; the fitness domain
+//! in `fitness_spec`, the games' fitness, one game or a mix of several, in `games_spec`); `bandit` is the
 //! cheap Bernoulli-bandit fitness domain; `fitness` turns samples (bandit runs, or pairs of
 //! games against a baseline on one seed) into estimates with intervals, in parallel; `spsa` is
 //! the optimiser (shared with `tune`) with which `fitting` fits the best survivors' constants
@@ -25,9 +25,11 @@
 //! seed formula) on fresh seeds.
 //!
 //! The modules import each other without a circle; lowest first, each importing only modules
-//! before it: `racing`, `halving`, `namespace`, `spsa`, `fit_spec`, `games_spec` → `spec` → `bandit` → `fitness` → `fitting` →
+//! before it: `racing`, `halving`, `namespace`, `spsa`, `clop`, `planted`, `fit_spec`,
+//! `games_spec`, `enumerate_spec` → `fitness_spec` → `spec` → `bandit` → `fitness` → `fitting` →
 //! `values` → `population` → `champion`, `report` → `reestimate`, `progress`, `work`,
-//! `tournament` → `error` → `hashing`, `resume` → `pareto` → `run` → `independent`.
+//! `tournament` → `error` → `hashing`, `resume` → `pareto` → `run` → `independent`,
+//! `enumeration_files` → `enumeration_report` → `enumeration`.
 //!
 //! Layering: uses `formula`, `game`, `search`, `arena`, `runfs` (seeds, spec files, atomic
 //! writes, the run-folder lock) and `slurm`'s job steps; never `league` or `validation`, and
@@ -36,9 +38,14 @@
 pub mod bandit;
 pub mod champion;
 pub mod clop;
+pub mod enumerate_spec;
+pub mod enumeration;
+pub mod enumeration_files;
+mod enumeration_report;
 pub mod error;
 pub mod fit_spec;
 pub mod fitness;
+pub mod fitness_spec;
 pub mod fitting;
 pub mod games_spec;
 pub mod halving;
@@ -46,6 +53,7 @@ pub mod hashing;
 pub mod independent;
 pub mod namespace;
 pub mod pareto;
+pub mod planted;
 pub mod population;
 mod progress;
 pub mod racing;
@@ -68,5 +76,5 @@ pub use racing::{RaceOutcome, RacingSpec};
 pub use run::{run_evolution, RunOptions, RunOutcome};
 pub use spec::{
     BanditSpec, ChampionRule, EvolveSpec, FitSpec, FitnessSpec, GamesSpec, HashingSpec, MixedSpec,
-    NoiseSpec, ParetoSpec, Score, StrategySpec,
+    NoiseSpec, ParetoSpec, PlantedSpec, Score, StrategySpec,
 };

@@ -71,6 +71,7 @@ impl Tracker {
         };
         let (per_sample, unit) = match spec.fitness {
             FitnessSpec::Games(_) | FitnessSpec::Mixed(_) => (2, "games"),
+            FitnessSpec::Planted(_) => (2, "synthetic games"),
             FitnessSpec::Bandit(_) => (1, "bandit runs"),
         };
         if on {

@@ -65,15 +65,24 @@ impl Placement<'_> {
         fitness: &FitnessSpec,
         requests: &[Request<'_>],
     ) -> Result<Vec<Vec<f64>>, EvolveError> {
-        let Some(runner) = self.steps else {
-            return Ok(evaluate_all_observed(fitness, requests, &|| {
-                self.tracker.sample_done()
-            })?);
-        };
-        Ok(play_fitness_steps(runner, fitness, requests, &|| {
+        play_on(self.steps, fitness, requests, &|| {
             self.tracker.sample_done()
-        })?)
+        })
     }
+}
+
+/// The samples of every request, in request order, on this machine's threads or, with
+/// `steps`, as Slurm job steps; `on_sample` after each sample.
+pub(super) fn play_on(
+    steps: Option<&StepRunner>,
+    fitness: &FitnessSpec,
+    requests: &[Request<'_>],
+    on_sample: &(dyn Fn() + Sync),
+) -> Result<Vec<Vec<f64>>, EvolveError> {
+    let Some(runner) = steps else {
+        return Ok(evaluate_all_observed(fitness, requests, on_sample)?);
+    };
+    Ok(play_fitness_steps(runner, fitness, requests, on_sample)?)
 }
 
 pub struct RunOutcome {
@@ -541,7 +550,7 @@ fn play_reestimate(
 }
 
 /// The checks of the options and of the spec, before the folder is touched; the spec's grammar.
-fn check_run(spec: &EvolveSpec, opts: &RunOptions) -> Result<Grammar, EvolveError> {
+pub(super) fn check_run(spec: &EvolveSpec, opts: &RunOptions) -> Result<Grammar, EvolveError> {
     if opts.threads == Some(0) {
         return Err(EvolveError::NoThreads);
     }
@@ -718,6 +727,13 @@ impl OpenRun<'_> {
 
 /// Runs (or resumes) an evolution into `opts.out_dir`.
 pub fn run_evolution(spec: &EvolveSpec, opts: &RunOptions) -> Result<RunOutcome, EvolveError> {
+    if spec.enumerate.is_some() {
+        return Err(EvolveError::Enumeration(
+            "this spec is an enumeration's (`enumerate`): it has no generations to evolve; \
+             run it with `evolve` on its own (enumeration::run_enumeration), not with --runs"
+                .into(),
+        ));
+    }
     let grammar = check_run(spec, opts)?;
     let dir = &opts.out_dir;
     let _lock =

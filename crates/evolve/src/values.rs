@@ -253,7 +253,7 @@ pub fn check_per_game(
     if let Some(rules) = rules {
         let games = match &rules.spec.fitness {
             FitnessSpec::Mixed(mix) => mix.games.len(),
-            FitnessSpec::Bandit(_) | FitnessSpec::Games(_) => 0,
+            FitnessSpec::Bandit(_) | FitnessSpec::Planted(_) | FitnessSpec::Games(_) => 0,
         };
         if per_game.len() != games {
             return Err((

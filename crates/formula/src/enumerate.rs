@@ -100,6 +100,13 @@ impl Form {
     pub fn with_constants(&self, value: f64) -> Formula {
         Formula::new(relabel(&self.expr, &mut |_| value))
     }
+
+    /// The formula with placeholder `{Wi}` at `values[i - 1]` (the last value for any beyond
+    /// the list; 1 when it is empty). It uses the controller's C_E.
+    pub fn with_values(&self, values: &[f64]) -> Formula {
+        let at = |i: usize| values.get(i).or(values.last()).copied().unwrap_or(1.0);
+        Formula::new(relabel(&self.expr, &mut |i| at(i)))
+    }
 }
 
 /// What [`enumerate`] found.
@@ -370,6 +377,23 @@ mod tests {
 
     fn texts(e: &Enumeration) -> Vec<&str> {
         e.forms().iter().map(Form::text).collect()
+    }
+
+    /// Each placeholder takes its own value, in the order the text shows them; past the list,
+    /// the last value.
+    #[test]
+    fn with_values_fills_placeholders_in_order() {
+        let form = Form::of(&"Q + 3*n - 5*N".parse::<Formula>().unwrap());
+        assert_eq!(form.placeholders(), 2, "{}", form.text());
+        let at = |values: &[f64]| form.with_values(values).to_string();
+        let filled = at(&[0.5, 7.0]);
+        let text = form.text().replace("{W1}", "0.5").replace("{W2}", "7");
+        assert_eq!(filled, text);
+        assert_eq!(
+            at(&[0.5]),
+            form.text().replace("{W1}", "0.5").replace("{W2}", "0.5")
+        );
+        assert_eq!(at(&[2.0]), form.with_constants(2.0).to_string());
     }
 
     #[test]

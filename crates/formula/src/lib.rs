@@ -8,7 +8,8 @@
 //! (`fingerprint`), a fast allocation-free evaluator for the search
 //! (`compiled`), grammars loaded from RON (`grammar`), mutation (`mutation`) and the
 //! (μ, λ)/(μ + λ) evolution strategy (`evolution`), every form a grammar writes up to a size
-//! (`enumerate`), and forms grouped and named by what they pick on a bank (`behaviour`). Protected operators live in [`ops`].
+//! (`enumerate`), forms grouped and named by what they pick on a bank (`behaviour`), and
+//! seeded synthetic sibling sets for a positive control (`synthetic`). Protected operators live in [`ops`].
 //!
 //! Layering: this module knows nothing about the game; the search layer calls it.
 
@@ -24,6 +25,7 @@ mod native;
 pub mod ops;
 mod parse;
 mod simplify;
+mod synthetic;
 mod terminals;
 mod tree;
 pub mod typeset;
@@ -45,6 +47,7 @@ pub use grammar::{
 };
 pub use mutation::{grow_full, mutate, mutate_once, random_formula, MAX_REDRAWS};
 pub use parse::ParseError;
+pub use synthetic::synthetic_bank;
 pub use terminals::{TerminalClass, TerminalInfo, MOVE_FEATURE_COUNT, TERMINALS, TERMINAL_COUNT};
 pub use tree::{
     format_number, BinaryOp, Expr, Formula, Function, SelectionInputs, Terminal, UnaryOp,

@@ -335,6 +335,7 @@ impl StudySpec {
                 initial: InitialPopulation::MutatedSeed,
                 parsimony: e.parsimony,
             },
+            enumerate: None,
             noise: NoiseSpec {
                 samples: e.samples,
                 reevaluate_survivors: true,

@@ -118,6 +118,7 @@ pub fn generation_points(spec: Option<&EvolveSpec>, gens: &[Generation]) -> Vec<
 fn fitness_name(spec: Option<&EvolveSpec>) -> &'static str {
     match spec.map(|s| &s.fitness) {
         Some(FitnessSpec::Bandit(_)) => "fitness (bandit reward)",
+        Some(FitnessSpec::Planted(_)) => "fitness (win rate of the planted control)",
         Some(FitnessSpec::Games(_)) => "fitness (against the baseline)",
         Some(FitnessSpec::Mixed(_)) => "fitness (win rate against each game's baseline, mixed)",
         None => "fitness",

@@ -103,7 +103,11 @@ pub const KINDS: &[KindEntry] = &[
         kind: RunKind::Evolution,
         name: "evolution",
         noun: "an evolution run",
-        marks: &[Mark::File(FIRST_GENERATION), Mark::File("logbook.csv")],
+        marks: &[
+            Mark::File(FIRST_GENERATION),
+            Mark::File("logbook.csv"),
+            Mark::File("enumeration-classes.csv"),
+        ],
     },
     KindEntry {
         kind: RunKind::Validation,
