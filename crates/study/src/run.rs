@@ -7,6 +7,7 @@
 use super::outputs::{write_outputs, BudgetRow, Phase, PhaseDone, PHASES_RON, STUDY_RON};
 use super::{io_error, write_file, StudyError, StudySpec};
 use evomcts_arena::budgets::{budget_profile_with_rules, BudgetProfile};
+use evomcts_evolve::enumeration::run_enumeration;
 use evomcts_evolve::tournament::TournamentSpec;
 use evomcts_evolve::{
     run_evolution, run_independent, EvolveError, EvolveSpec, IndependentOptions, RunOptions,
@@ -190,18 +191,22 @@ fn evolve_phase(
     if spec.runs > 1 {
         return independent_phase(spec, &evolve, budget, out_dir, opts);
     }
-    let outcome = run_evolution(
-        &evolve,
-        &RunOptions {
-            out_dir,
-            resume: true,
-            threads: opts.threads,
-            progress: opts.progress,
-            stop_after: None,
-            srun: opts.steps.clone(),
-        },
-    )
-    .map_err(|source| StudyError::Evolve { budget, source })?;
+    let options = RunOptions {
+        out_dir,
+        resume: true,
+        threads: opts.threads,
+        progress: opts.progress,
+        stop_after: None,
+        srun: opts.steps.clone(),
+    };
+    if evolve.enumerate.is_some() {
+        let outcome = run_enumeration(&evolve, &options)
+            .map_err(|source| StudyError::Evolve { budget, source })?;
+        let games = 2 * outcome.total_samples();
+        return Ok((outcome.champion, games));
+    }
+    let outcome =
+        run_evolution(&evolve, &options).map_err(|source| StudyError::Evolve { budget, source })?;
     Ok((champion_of(&outcome), 2 * samples_of(&outcome)))
 }
 

@@ -10,8 +10,8 @@
 
 use evomcts_arena::GameChoice;
 use evomcts_evolve::spec::{
-    ChampionRule, EvolveSpec, FitSpec, FitnessSpec, GamesSpec, NoiseSpec, ParetoSpec,
-    ReestimateSpec, Score, StrategySpec,
+    ChampionRule, EnumerateSpec, EvolveSpec, FitSpec, FitnessSpec, GamesSpec, NoiseSpec,
+    ParetoSpec, ReestimateSpec, Score, StrategySpec,
 };
 use evomcts_evolve::RacingSpec;
 use evomcts_formula::{Formula, InitialPopulation};
@@ -168,6 +168,11 @@ pub struct EvolvePhase {
     /// 200, as `evolve --runs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament_samples: Option<usize>,
+    /// In place of the ES: every form of the grammar up to a size, grouped by behaviour and
+    /// raced (an evolution spec's `enumerate`, `evolve::enumeration`); the ES's fields above are
+    /// then unused. Off when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enumerate: Option<EnumerateSpec>,
 }
 
 impl Default for EvolvePhase {
@@ -188,6 +193,7 @@ impl Default for EvolvePhase {
             pareto: None,
             parsimony: None,
             tournament_samples: None,
+            enumerate: None,
         }
     }
 }
@@ -311,8 +317,20 @@ impl StudySpec {
         }
     }
 
-    /// The evolution run of `budget`, seeded with UCT and played against it at `c_e`.
+    /// The evolution run of `budget`, seeded with UCT and played against it at `c_e`: the ES,
+    /// or with `evolve.enumerate` an enumeration run (no strategy, noise or front).
     pub fn evolve_spec(&self, budget: u32, c_e: f64) -> EvolveSpec {
+        let mut spec = self.es_spec(budget, c_e);
+        if let Some(e) = &self.evolve.enumerate {
+            spec.strategy = StrategySpec::default();
+            spec.noise = NoiseSpec::default();
+            spec.pareto = None;
+            spec.enumerate = Some(e.clone());
+        }
+        spec
+    }
+
+    fn es_spec(&self, budget: u32, c_e: f64) -> EvolveSpec {
         let e = &self.evolve;
         let uct = self.uct(budget, c_e);
         let mut candidate = uct.clone();
@@ -429,6 +447,12 @@ impl StudySpec {
         evomcts_records::runfs::check_plain_name("the name", &self.name)
             .map_err(|m| ("name".to_string(), m))?;
         self.check_budgets()?;
+        if self.runs > 1 && self.evolve.enumerate.is_some() {
+            return Err((
+                "runs".into(),
+                "an enumeration (`evolve.enumerate`) is one run: leave `runs` out".into(),
+            ));
+        }
         if self.runs == 0 || self.runs > evomcts_evolve::independent::MAX_RUNS {
             return Err((
                 "runs".into(),
@@ -612,6 +636,10 @@ impl StudySpec {
         let tune_games =
             (tune.steps() * tune.games_per_step() + 2 * tune.reestimate_sequences) as u64;
         let evolve = self.evolve_spec(budget, self.tune.start);
+        if let Some(e) = &evolve.enumerate {
+            let games = u64::try_from(2 * e.samples()).unwrap_or(u64::MAX);
+            return [tune_games, games, self.validate.games_cap as u64];
+        }
         let (initial, later) = evolve.samples_per_generation();
         let reestimate = evolve
             .noise
