@@ -36,21 +36,20 @@
 //!   confident that bound is worse than the mean, and is confident the other bound is): there,
 //!   the model's maximum along that coordinate within [0, 1] ([`Clop::best_along`]). Why: the
 //!   weights are a function of the model's value, so the points are sampled over a level set of
-//!   a quadratic, which is symmetric about the quadratic's peak; their mean is an estimate of
-//!   that peak averaged over every refit of the run, steadier than the last fit's peak. A bound
-//!   that cuts the level set removes the part beyond it, and the mean of what is left lies
-//!   towards the middle of the range, short of the level set's centre by up to half the part
-//!   removed; since the weight is 1 across the region, the spread of the points there says
-//!   nothing about where that centre is, and the model's peak is the estimate left. It lies in
-//!   the region (a concave quadratic's peak is in each of its superlevel sets), so its noise is
-//!   bounded by the region's width. When the model is not concave along the coordinate, its
-//!   maximum on [0, 1] is the cutting bound (a convex function is largest at an end, and the
-//!   cutting bound is valued above the other), so a landscape rising to a bound is
-//!   recommended that bound. On a flat landscape no bound is confidently worse, nothing is cut,
-//!   and the recommendation is the mean of near-uniform samples, about the centre 0.5 of each
-//!   dimension (a chance confident slope can also cut: the regret there is 0 whatever is
-//!   recommended). In several dimensions the coordinates are taken in order, each cut one's
-//!   line through the recommendation so far.
+//!   a quadratic, symmetric about its peak; their mean estimates that peak averaged over every
+//!   refit of the run, steadier than the last fit's peak. A bound that cuts the level set
+//!   removes the part beyond it, and the mean of what is left lies towards the middle of the
+//!   range, short of the level set's centre by up to half the part removed; the weight being 1
+//!   across the region, the points' spread there says nothing of where that centre is, and the
+//!   model's peak is the estimate left. That peak lies in the region (a concave quadratic's
+//!   peak is in each of its superlevel sets), so its noise is bounded by the region's width.
+//!   When the model is not concave along the coordinate, or peaks beyond the bound, its
+//!   maximum on [0, 1] is the cutting bound (the model values it above the other bound), so a
+//!   landscape rising to a bound is recommended that bound. On a flat landscape nothing is
+//!   confidently worse, nothing is cut, and the recommendation is the mean of near-uniform
+//!   samples, about 0.5 in each dimension (a chance confident slope can also cut: the regret is
+//!   0 whatever is recommended). In several dimensions the coordinates are taken in order, a
+//!   cut one along its line through the recommendation so far.
 //! - Widening: [`Clop::at_bound`] says, per dimension, whether the recommendation lies within
 //!   [`Settings::margin`] of 0 or 1, so that a driver can widen that parameter's range
 //!   (`widen` is such a driver, simulated); [`Clop::remapped`] carries the games over.
