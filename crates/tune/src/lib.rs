@@ -23,6 +23,7 @@
 //! and `stats`; nothing below uses it.
 
 pub use evomcts_evolve::clop;
+pub mod clop_steps;
 mod outputs;
 mod play;
 pub mod recommend;

@@ -88,10 +88,12 @@ fn cusp(x: &[f64]) -> f64 {
     0.5 + 0.08 * (-((x[0] - 0.3).abs() + (x[1] - 0.6).abs()) / 0.25).exp()
 }
 
-/// Problems written after CLOP's settings were chosen on [`PROBLEMS`], and never used to
-/// choose anything: (a) a broad peak near the top of the range, log-odds
-/// logit(0.56) − 6 (x − 0.82)², 30% draws; (b) the optimum at the lower bound, p = 0.62 − 0.25 x,
-/// 20% draws; (c) a cusp in two dimensions that no quadratic fits,
+/// Problems written after CLOP's settings were chosen on [`PROBLEMS`], and used to choose
+/// nothing until CLOP lost on (a): the recommendation in a region cut by a bound was then
+/// changed (the model's peak, `Clop::best_along`) with these problems in view, so they are
+/// held out no longer, and [`HELD_OUT_2`] was written. (a) A broad peak near the top of the
+/// range, log-odds logit(0.56) − 6 (x − 0.82)², 30% draws; (b) the optimum at the lower bound,
+/// p = 0.62 − 0.25 x, 20% draws; (c) a cusp in two dimensions that no quadratic fits,
 /// p = 0.5 + 0.08 exp(−(|x − 0.3| + |y − 0.6|)/0.25).
 pub const HELD_OUT: [Problem; 3] = [
     Problem {
@@ -114,6 +116,52 @@ pub const HELD_OUT: [Problem; 3] = [
         p: cusp,
         best: 0.58,
         draws: 0.0,
+    },
+];
+
+fn broad_low(x: &[f64]) -> f64 {
+    0.5 + 0.06 * (-((x[0] - 0.15) / 0.4).powi(2)).exp()
+}
+
+fn skewed(x: &[f64]) -> f64 {
+    let width = if x[0] < 0.6 { 0.25 } else { 0.08 };
+    0.5 + 0.07 * (-(x[0] - 0.6).powi(2) / (2.0 * width * width)).exp()
+}
+
+fn ridge(x: &[f64]) -> f64 {
+    let (u, v) = (x[0] - 0.6, x[1] - 0.5);
+    0.5 + 0.08 * (-(12.0 * (u - v).powi(2) + 1.5 * (u + v).powi(2))).exp()
+}
+
+/// Problems written after CLOP's recommendation was changed to fix its regret on the held-out
+/// broad peak (once [`HELD_OUT`] had been looked at), before the changed CLOP was run on them,
+/// and used for nothing else; none is a quadratic in log-odds, the model's own family:
+/// (a) a broad peak near the lower bound, p = 0.5 + 0.06 exp(−((x − 0.15)/0.4)²), 25% draws;
+/// (b) a skewed peak, p = 0.5 + 0.07 exp(−(x − 0.6)²/2σ²) with σ = 0.25 below 0.6 and 0.08
+/// above, 20% draws; (c) a broad ridge in two dimensions along the diagonal through
+/// (0.6, 0.5), p = 0.5 + 0.08 exp(−(12 (u − v)² + 1.5 (u + v)²)) with u = x − 0.6,
+/// v = y − 0.5, 10% draws.
+pub const HELD_OUT_2: [Problem; 3] = [
+    Problem {
+        name: "broad low (held out 2)",
+        dims: 1,
+        p: broad_low,
+        best: 0.56,
+        draws: 0.25,
+    },
+    Problem {
+        name: "skewed (held out 2)",
+        dims: 1,
+        p: skewed,
+        best: 0.57,
+        draws: 0.2,
+    },
+    Problem {
+        name: "ridge-2d (held out 2)",
+        dims: 2,
+        p: ridge,
+        best: 0.58,
+        draws: 0.1,
     },
 ];
 
@@ -336,9 +384,14 @@ mod tests {
             .collect()
     }
 
-    /// Asserts CLOP's mean regret is at most every other method's on `problem`, the numbers in
-    /// the message.
-    fn assert_clop_no_worse(problem: &Problem, games: usize, seeds: std::ops::Range<u64>) {
+    /// Asserts CLOP's mean regret is at most every other method's on `problem` plus `margin`
+    /// standard errors of the difference (√(se₁² + se₂²)), the numbers in the message.
+    fn assert_clop_no_worse(
+        problem: &Problem,
+        games: usize,
+        seeds: std::ops::Range<u64>,
+        margin: f64,
+    ) {
         let r = regrets(problem, games, seeds.clone());
         let table: Vec<String> = METHODS
             .iter()
@@ -347,8 +400,9 @@ mod tests {
             .collect();
         for (m, other) in METHODS.iter().zip(&r).skip(1) {
             assert!(
-                r[0].mean <= other.mean,
-                "{}, {games} games, seeds {seeds:?}: CLOP's mean regret exceeds {}'s ({})",
+                r[0].mean <= other.mean + margin * r[0].se.hypot(other.se),
+                "{}, {games} games, seeds {seeds:?}: CLOP's mean regret exceeds {}'s by more \
+                 than {margin} standard errors ({})",
                 problem.name,
                 m.name(),
                 table.join("; ")
@@ -356,18 +410,17 @@ mod tests {
         }
     }
 
-    /// On the sharp peak and the tilted 2-D peak, CLOP's mean regret after 2,000 games is at
-    /// most SPSA's (either recommendation) and the grid's, over 8 seeds. The full comparison
-    /// (100 seeds, every problem) is `the_regret_table`, ignored for its time; the optimum at
-    /// the bound is left to it because CLOP's regret there is heavy-tailed (about one run in
-    /// twelve misses the bound by about 0.4, the others have none), so a few seeds cannot rank
-    /// its mean against the grid's (on seeds 1 to 8: 0.0097 ± 0.0097 against 0.0075 ± 0.0053;
-    /// on 100 seeds: lower). The flat problem has no regret to compare (see
-    /// `flat_landscapes_keep_the_recommendation_inside`).
+    /// On every problem of [`PROBLEMS`] and [`HELD_OUT`], CLOP's mean regret after 2,000 games
+    /// over 8 seeds is at most SPSA's (either recommendation) and the grid's, within two
+    /// standard errors of the difference: eight seeds cannot rank close means (at the bound
+    /// CLOP's regret is heavy-tailed: most runs have none, a few miss by about 0.4), so this
+    /// catches a tuner clearly worse (`a_tuner_recommending_the_worst_fails_the_comparison`),
+    /// and `the_regret_table` ranks the means strictly over 100 seeds. On the flat problem
+    /// every regret is 0.
     #[test]
     fn clop_regret_is_at_most_spsas_and_the_grids() {
-        for problem in [&PROBLEMS[1], &PROBLEMS[3]] {
-            assert_clop_no_worse(problem, 2_000, 1..9);
+        for problem in PROBLEMS.iter().chain(&HELD_OUT) {
+            assert_clop_no_worse(problem, 2_000, 1..9, 2.0);
         }
     }
 
@@ -377,7 +430,8 @@ mod tests {
 
     /// The comparison above can fail: CLOP with the sign of its scores flipped (tuning on
     /// 1 − p, so it maximises losses: as a flipped sign in the fit or the weights would) has a
-    /// far larger regret on the sharp peak than SPSA and the grid, over the same seeds.
+    /// larger regret on the sharp peak than SPSA and the grid by more than the two standard
+    /// errors of the comparison, over 8 seeds.
     #[test]
     fn a_tuner_recommending_the_worst_fails_the_comparison() {
         let sharp = &PROBLEMS[1];
@@ -385,14 +439,14 @@ mod tests {
             p: inverted_sharp,
             ..*sharp
         };
-        let regrets: Vec<f64> = (1..5)
+        let regrets: Vec<f64> = (1..9)
             .map(|s| sharp.regret(&run_clop(&inverted, 2_000, s, Settings::default()).recommend()))
             .collect();
         let broken = Regret::of(&regrets);
         for m in &METHODS[1..] {
-            let other = mean_regret(*m, sharp, 2_000, 1..5);
+            let other = mean_regret(*m, sharp, 2_000, 1..9);
             assert!(
-                broken.mean > other.mean,
+                broken.mean > other.mean + 2.0 * broken.se.hypot(other.se),
                 "the broken tuner's regret {:.4} is not above {}'s {:.4}",
                 broken.mean,
                 m.name(),
@@ -425,6 +479,29 @@ mod tests {
         }
     }
 
+    /// Each problem's `best` is its maximum: no point of a grid of 1,001 points a dimension (101
+    /// in two) scores above it, and the best of them is within 1e-4 of it.
+    #[test]
+    fn each_problems_best_is_its_maximum() {
+        for problem in PROBLEMS.iter().chain(&HELD_OUT).chain(&HELD_OUT_2) {
+            let n: usize = if problem.dims == 1 { 1_001 } else { 101 };
+            let top = (0..n.pow(problem.dims as u32))
+                .map(|c| {
+                    let x: Vec<f64> = (0..problem.dims)
+                        .map(|k| (c / n.pow(k as u32) % n) as f64 / (n - 1) as f64)
+                        .collect();
+                    (problem.p)(&x)
+                })
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(
+                top <= problem.best + 1e-12 && top > problem.best - 1e-4,
+                "{}: the grid's best {top}, the problem's {}",
+                problem.name,
+                problem.best
+            );
+        }
+    }
+
     /// A game's expected score is p, draws or not: over 40,000 games at a point of the sharp
     /// problem (10% draws) the mean score is within 4 standard errors of p and about a tenth
     /// of the games are drawn.
@@ -443,23 +520,21 @@ mod tests {
     }
 
     /// The full comparison: each method's mean regret after 2,000 games over 100 seeds, per
-    /// problem, printed as a Markdown table; CLOP's is at most every other method's.
+    /// problem of [`PROBLEMS`], [`HELD_OUT`] and [`HELD_OUT_2`], printed as a Markdown table;
+    /// CLOP's is at most every other method's on [`PROBLEMS`] and [`HELD_OUT`]. Nothing is
+    /// asserted on [`HELD_OUT_2`]: those problems are reported as they come out.
     #[test]
-    #[ignore = "about a minute in a release build: run with --release -- --ignored"]
+    #[ignore = "about 20 seconds in a release build: run with --release -- --ignored"]
     fn the_regret_table() {
         let (games, seeds) = (2_000, 1..101);
-        print_table(&PROBLEMS, games, seeds.clone());
-        for problem in &PROBLEMS[1..] {
-            assert_clop_no_worse(problem, games, seeds.clone());
+        print_table(
+            &[&PROBLEMS[..], &HELD_OUT, &HELD_OUT_2].concat(),
+            games,
+            seeds.clone(),
+        );
+        for problem in PROBLEMS[1..].iter().chain(&HELD_OUT) {
+            assert_clop_no_worse(problem, games, seeds.clone(), 0.0);
         }
-    }
-
-    /// The same comparison on the problems no setting was chosen on, printed; nothing asserted,
-    /// since a held-out problem is where a tuner may lose.
-    #[test]
-    #[ignore = "about a minute in a release build: run with --release -- --ignored"]
-    fn the_held_out_table() {
-        print_table(&HELD_OUT, 2_000, 1..101);
     }
 
     /// Each method's mean regret on `problems`, a Markdown table on stdout.
@@ -476,17 +551,25 @@ mod tests {
         }
     }
 
-    /// On a landscape rising to x = 1 (p = 0.4 + 0.2x), after 1,000 games the recommendation
-    /// is the upper bound and `at_bound` says so; on a peak at 0.37 it is neither.
+    /// On a landscape rising to x = 1 (p = 0.4 + 0.2x), after 2,000 games `at_bound` reports
+    /// the upper bound in at least 14 of 20 runs and the lower in none (the model's peak along
+    /// the cut region can stop short of the bound: in 3 of seeds 1 to 20 it is below 0.95, and
+    /// one run is not cut); on a peak at 0.37 the recommendation is within 0.05 of it and at
+    /// neither bound.
     #[test]
     fn a_recommendation_at_a_bound_is_reported() {
         use crate::clop::Bound;
-        let bound = run_clop(&PROBLEMS[2], 1_000, 1, Settings::default());
-        assert_eq!(
-            bound.at_bound(),
-            vec![Some(Bound::High)],
-            "{:?}",
-            bound.recommend()
+        let reports: Vec<Vec<Option<Bound>>> = (1..21)
+            .map(|s| run_clop(&PROBLEMS[2], 2_000, s, Settings::default()).at_bound())
+            .collect();
+        let high = reports
+            .iter()
+            .filter(|r| r[..] == [Some(Bound::High)])
+            .count();
+        assert!(high >= 14, "{reports:?}");
+        assert!(
+            !reports.iter().any(|r| r[..] == [Some(Bound::Low)]),
+            "{reports:?}"
         );
         let sharp = run_clop(&PROBLEMS[1], 1_000, 1, Settings::default());
         assert_eq!(sharp.at_bound(), vec![None], "{:?}", sharp.recommend());

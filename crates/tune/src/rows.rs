@@ -3,7 +3,7 @@
 //!
 //! Columns: `step,side,<parameter names in lowercase…>,tile_seed,candidate_seat0,
 //! opponent_seat0,candidate_seat1,opponent_seat1`; `side` is `plus` or `minus` (the two points
-//! of SPSA's step); the tile seed is quoted, as every 64-bit seed of a run's CSV files. Numbers are written in Rust's shortest round-trip form, so a value read back is the
+//! of SPSA's step) or `point` (CLOP's one point, `clop_steps`); the tile seed is quoted, as every 64-bit seed of a run's CSV files. Numbers are written in Rust's shortest round-trip form, so a value read back is the
 //! value played. Reading checks each row could have been played (a final score of the game, a
 //! known side); whether it is the row the schedule expects is the run's check on resume.
 
@@ -21,6 +21,8 @@ pub const TUNE_CSV: &str = evomcts_records::runfs::kind::TUNE_CSV;
 pub enum Side {
     Plus,
     Minus,
+    /// The one point of a CLOP evaluation (`clop_steps`).
+    Point,
 }
 
 impl Side {
@@ -28,6 +30,7 @@ impl Side {
         match self {
             Side::Plus => "plus",
             Side::Minus => "minus",
+            Side::Point => "point",
         }
     }
 }
@@ -107,10 +110,11 @@ pub fn read_rows(path: &Path, names: &[&str], game: GameChoice) -> Result<Vec<Ro
         let side = match row.get(1) {
             "plus" => Side::Plus,
             "minus" => Side::Minus,
+            "point" => Side::Point,
             other => {
                 return Err(corrupt(row.field_error(
                     1,
-                    format!("expected plus or minus, found {other:?}"),
+                    format!("expected plus, minus or point, found {other:?}"),
                 )))
             }
         };

@@ -58,7 +58,8 @@ pub fn step_seed(spec: &TuneSpec, step: usize, j: usize) -> u64 {
     sweep_tile_seed(spec.seed, (step * spec.seeds_per_step + j) as u64)
 }
 
-fn natural(spec: &TuneSpec, x: &[f64]) -> Vec<f64> {
+/// The natural values of the scaled point `x`.
+pub(crate) fn natural(spec: &TuneSpec, x: &[f64]) -> Vec<f64> {
     spec.parameters
         .iter()
         .zip(x)
