@@ -90,6 +90,20 @@ fn the_enumeration_finds_the_planted_formula_and_states_its_space() {
     assert_eq!(candidates.lines().count(), r.candidates + 1);
 }
 
+/// With `add_to`, forms race as terms of a formula that already plays: UCT plus the planted
+/// term `H` is found among the terms of 1 node, and the crowned formula is that sum.
+#[test]
+fn terms_added_to_a_base_find_the_planted_sum() {
+    let dir = scratch("enumerate", "terms");
+    let uct = "Q + 2*C*sqrt(2*ln(N)/n)";
+    let mut spec = spec(&dir.join("in"), &format!("{uct} + H"), 1, 4);
+    spec.enumerate.as_mut().unwrap().add_to = Some(uct.parse().unwrap());
+    let r = run_enumeration(&spec, &evolve_opts(&dir.join("run"), 1, false, None)).unwrap();
+    assert_eq!(agreement_of(&r.champion, planted(&spec)).unwrap(), 1.0);
+    assert!(r.champion.to_string().starts_with(uct), "{}", r.champion);
+    assert!(r.candidates <= 4, "{} candidates of 1 node", r.candidates);
+}
+
 /// Threads do not change a byte; a run stopped after any round of the race or any batch of a
 /// fit (what a kill leaves: every file is written whole) and resumed writes what a run never
 /// stopped writes.

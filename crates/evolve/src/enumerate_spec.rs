@@ -20,6 +20,10 @@ pub const MAX_FIT_GAMES: usize = 100_000;
 pub struct EnumerateSpec {
     /// The most nodes a form has (1 to `formula::MAX_NODES`).
     pub max_nodes: usize,
+    /// Race each form as a term added to this formula (`base + form`), grouped by what the sum
+    /// picks: a search for what a formula that already plays lacks. Left out: the forms alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add_to: Option<evomcts_formula::Formula>,
     /// Refuse a size with more candidate trees than this (`formula::enumerate`).
     #[serde(default = "default_cap")]
     pub cap: u64,
@@ -110,6 +114,17 @@ impl EnumerateSpec {
                 "max_nodes",
                 format!("must be between 1 and {max_nodes}, got {}", self.max_nodes),
             );
+        }
+        if let Some(base) = &self.add_to {
+            // The sum with the largest term needs at most one slot more than `base + base`.
+            let doubled = evomcts_formula::Formula::new(evomcts_formula::Expr::binary(
+                evomcts_formula::BinaryOp::Add,
+                base.expr().clone(),
+                base.expr().clone(),
+            ));
+            if let Err(m) = evomcts_formula::CompiledFormula::new(&doubled) {
+                return err("add_to", format!("too deep to take a term: {m}"));
+            }
         }
         if self.bank == 0 || self.bank > MAX_BANK {
             return err(

@@ -52,7 +52,9 @@ use super::population::{champion_text_path, write_atomically, PopulationError};
 use super::resume::open_history;
 use super::run::{check_run, play_on, RunOptions};
 use super::spec::{EvolveSpec, FitnessSpec, Score};
-use evomcts_formula::{enumerate, group, synthetic_bank, BehaviourClass, Formula, SiblingSets};
+use evomcts_formula::{
+    enumerate, group_terms, synthetic_bank, BehaviourClass, Formula, SiblingSets,
+};
 use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_steps::launch::StepRunner;
 use rand::SeedableRng;
@@ -103,8 +105,9 @@ pub fn run_enumeration(
     let bank = open_bank(spec, e, dir)?;
     let enumeration = enumerate(&grammar, e.max_nodes, e.cap)
         .map_err(|err| invalid("enumerate.max_nodes", &err.to_string()))?;
-    let classes = group(enumeration.forms(), &bank, &e.values);
-    let candidates = candidates_of(&classes, &bank, &e.values);
+    let base = e.add_to.as_ref();
+    let classes = group_terms(enumeration.forms(), &bank, &e.values, base);
+    let candidates = candidates_of(&classes, &bank, &e.values, base);
     let raced = choose_candidates(
         spec,
         e,
@@ -115,6 +118,7 @@ pub fn run_enumeration(
     write_classes(dir, &classes, &candidates, &raced)?;
     let play = Player {
         spec,
+        base: e.add_to.as_ref(),
         steps: runner.as_ref(),
         progress: Progress::new(opts.progress, e.samples()),
     };
@@ -209,7 +213,12 @@ fn open_bank(spec: &EvolveSpec, e: &EnumerateSpec, dir: &Path) -> Result<Sibling
 
 /// Each class at each of `values` (at the first only, without placeholders), in class order,
 /// a candidate that picks on `bank` as an earlier one does left out.
-fn candidates_of(classes: &[BehaviourClass], bank: &SiblingSets, values: &[f64]) -> Vec<Candidate> {
+fn candidates_of(
+    classes: &[BehaviourClass],
+    bank: &SiblingSets,
+    values: &[f64],
+    base: Option<&Formula>,
+) -> Vec<Candidate> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(classes.len());
     for (class, c) in classes.iter().enumerate() {
@@ -220,9 +229,9 @@ fn candidates_of(classes: &[BehaviourClass], bank: &SiblingSets, values: &[f64])
             values
         };
         for &value in tried {
-            let formula = form.with_constants(value);
+            let formula = form.term_of(base, &[value]);
             let compiled = evomcts_formula::CompiledFormula::new(&formula)
-                .expect("a form of at most enumerate::MAX_NODES nodes compiles");
+                .expect("a form of at most enumerate::MAX_NODES nodes compiles, alone or added to a base the spec checked");
             if seen.insert(evomcts_formula::fingerprint(&compiled, bank)) {
                 out.push(Candidate {
                     class,
@@ -307,6 +316,8 @@ fn write_classes(
 /// Where samples are played, and the progress lines.
 struct Player<'a> {
     spec: &'a EvolveSpec,
+    /// The formula every form is a term of, if any (`enumerate.add_to`).
+    base: Option<&'a Formula>,
     steps: Option<&'a StepRunner>,
     progress: Progress,
 }
@@ -522,7 +533,7 @@ fn fit_finalists(
             Some(fit) => {
                 let point = fit_one(play, dir, &fit, candidate, form, &mut written, &mut cursor)?;
                 spent += fit.games as u64;
-                (form.with_values(&natural(&fit, &point)), true)
+                (form.term_of(e.add_to.as_ref(), &natural(&fit, &point)), true)
             }
         };
         out.push(Finalist {
@@ -581,7 +592,8 @@ fn fit_one(
                 .enumerate()
                 .map(|(k, x)| {
                     let seed = play.seed(&[FIT, candidate as u64, (game + k) as u64]);
-                    (form.with_values(&natural(fit, x)), vec![seed])
+                    let formula = form.term_of(play.base, &natural(fit, x));
+                    (formula, vec![seed])
                 })
                 .collect();
             let values: Vec<f64> = play.play(&jobs)?.into_iter().map(|v| v[0]).collect();

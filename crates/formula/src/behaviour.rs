@@ -61,6 +61,17 @@ pub fn classes(
 
 /// [`classes`] of any list of forms.
 pub fn group(forms: &[Form], bank: &SiblingSets, constants: &[f64]) -> Vec<BehaviourClass> {
+    group_terms(forms, bank, constants, None)
+}
+
+/// [`group`] of each form as a term added to `base` (`Form::term_of`): forms whose sums with the
+/// base pick alike form a class.
+pub fn group_terms(
+    forms: &[Form],
+    bank: &SiblingSets,
+    constants: &[f64],
+    base: Option<&Formula>,
+) -> Vec<BehaviourClass> {
     let constants = if constants.is_empty() {
         &[1.0][..]
     } else {
@@ -69,7 +80,7 @@ pub fn group(forms: &[Form], bank: &SiblingSets, constants: &[f64]) -> Vec<Behav
     let mut by_key: HashMap<u64, usize> = HashMap::new();
     let mut out: Vec<BehaviourClass> = Vec::new();
     for form in forms {
-        let key = key_of(form, bank, constants);
+        let key = key_of(form, bank, constants, base);
         match by_key.get(&key) {
             Some(&i) => {
                 let class = &mut out[i];
@@ -101,9 +112,9 @@ fn simpler(a: &Form, b: &Form) -> bool {
 }
 
 /// The form's fingerprint at one value, or the hash of its fingerprints at several.
-fn key_of(form: &Form, bank: &SiblingSets, constants: &[f64]) -> u64 {
+fn key_of(form: &Form, bank: &SiblingSets, constants: &[f64], base: Option<&Formula>) -> u64 {
     let at = |value: f64| {
-        let compiled = CompiledFormula::new(&form.with_constants(value))
+        let compiled = CompiledFormula::new(&form.term_of(base, &[value]))
             .expect("a form of at most enumerate::MAX_NODES nodes fits the evaluator's stack");
         fingerprint(&compiled, bank)
     };

@@ -107,6 +107,21 @@ impl Form {
         let at = |i: usize| values.get(i).or(values.last()).copied().unwrap_or(1.0);
         Formula::new(relabel(&self.expr, &mut |i| at(i)))
     }
+
+    /// [`Form::with_values`], added to `base` when one is given (`base + form`, keeping the
+    /// base's own C_E): a form as a term of a formula that already plays.
+    pub fn term_of(&self, base: Option<&Formula>, values: &[f64]) -> Formula {
+        let term = self.with_values(values);
+        match base {
+            None => term,
+            Some(base) => Formula::new(Expr::binary(
+                super::tree::BinaryOp::Add,
+                base.expr().clone(),
+                term.expr().clone(),
+            ))
+            .with_c_e(base.c_e()),
+        }
+    }
 }
 
 /// What [`enumerate`] found.
