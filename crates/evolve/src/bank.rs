@@ -386,6 +386,29 @@ mod tests {
     }
 
     #[test]
+    fn a_game_this_process_cannot_play_is_refused_by_name() {
+        let with = |fitness: &str| {
+            let text = format!(
+                r#"(name: "bank", seed: 3, strategy: (mu: 1, lambda: 1, generations: 1),
+                    noise: (samples: 2), fitness: {fitness})"#
+            );
+            EvolveSpec::from_ron(&text, "bank.ron").unwrap()
+        };
+        let open_spiel = with(
+            r#"Games(game: OpenSpiel(name: "connect_four"), candidate: (sims: 20),
+                baseline: Random, score: WinRate)"#,
+        );
+        let err = record_bank(&open_spiel, 10).unwrap_err();
+        assert!(
+            err.starts_with("cannot record a bank of OpenSpiel's connect_four here:")
+                && err.contains("python -m evomcts"),
+            "{err}"
+        );
+        let err = record_bank(&with("Bandit()"), 10).unwrap_err();
+        assert!(err.contains("needs games fitness"), "{err}");
+    }
+
+    #[test]
     fn the_columns_are_distinct_and_the_features_come_last() {
         let header = bank_header(true);
         let names: Vec<&str> = header.split(',').collect();
