@@ -2,15 +2,19 @@
 //! fingerprint-equal candidates share their samples and inherit their class's estimate, a
 //! hashed run resumed is byte-identical to one never stopped, a damaged bank is named, the
 //! new options leave old specs' hashes alone, and `HighestLowerBound` crowns the elite with the
-//! highest lower end of its interval.
+//! highest lower end of its interval. The bank: any native game's and a mix's are recorded to
+//! size, per seed, and read back bit for bit; Carcassonne's is the committed one, byte for
+//! byte; a bank of the move-feature grammar carries the features, and they tell formulas
+//! apart; a file without the features' columns reads as before.
 
 use crate::evolve_resume::files;
 use evomcts::evolve::hashing::{
-    bank_csv, check_fingerprints, parse_bank, play_shared, record_bank, Hashing,
+    bank_csv, carries_move_features, check_fingerprints, parse_bank, play_shared, record_bank,
+    Hashing,
 };
 use evomcts::evolve::ChampionRule;
 use evomcts::evolve::{run_evolution, Estimate, EvolveError, EvolveSpec, Member, RunOptions};
-use evomcts::formula::{fingerprint, CompiledFormula};
+use evomcts::formula::{fingerprint, CompiledFormula, SiblingSets, Terminal, TERMINALS};
 use std::path::Path;
 
 const SPEC: &str = r#"(
@@ -294,4 +298,133 @@ fn the_fingerprint_check_plays_pairs_of_distinct_formulas_with_one_fingerprint()
     for d in [dir, plain] {
         std::fs::remove_dir_all(d).unwrap();
     }
+}
+
+/// Every stored number of the bank, bit for bit, set by set.
+fn bits(bank: &SiblingSets) -> Vec<Vec<u64>> {
+    bank.iter()
+        .map(|set| {
+            set.iter()
+                .flat_map(|x| TERMINALS.iter().map(|t| t.terminal.read(x).to_bits()))
+                .collect()
+        })
+        .collect()
+}
+
+/// A spec of `fitness` with the paper's grammar and master seed `seed`.
+fn games_spec(seed: u64, fitness: &str) -> EvolveSpec {
+    let text = format!(
+        r#"(name: "bank", seed: {seed}, strategy: (mu: 1, lambda: 1, generations: 1),
+            noise: (samples: 2), fitness: {fitness})"#
+    );
+    EvolveSpec::from_ron(&text, "bank.ron").unwrap()
+}
+
+const CONNECT_FOUR: &str = "(game: ConnectFour, candidate: (sims: 40, c_e: 0.5), \
+    baseline: Random, score: WinRate)";
+const PENTAGO: &str = "(game: Pentago, candidate: (sims: 60, c_e: 0.5, \
+    unvisited: Ranked(q: ParentQ, n: 1.0)), baseline: Random, score: WinRate)";
+
+#[test]
+fn a_bank_of_another_game_has_its_size_follows_its_seed_and_reads_back_bit_for_bit() {
+    for game in [CONNECT_FOUR, PENTAGO] {
+        let fitness = format!("Games{game}");
+        let bank = record_bank(&games_spec(3, &fitness), 150).unwrap();
+        assert_eq!(bank.len(), 150, "{game}");
+        let again = record_bank(&games_spec(3, &fitness), 150).unwrap();
+        assert_eq!(bits(&again), bits(&bank), "{game}");
+        let other = record_bank(&games_spec(4, &fitness), 150).unwrap();
+        assert_ne!(bits(&other), bits(&bank), "{game}");
+        // The sets are of the game: Connect Four never offers more than 7 moves.
+        let widest = bank.iter().map(<[_]>::len).max().unwrap();
+        if game == CONNECT_FOUR {
+            assert!(widest <= 7, "{widest}");
+        } else {
+            assert!(widest > 7, "{widest}");
+        }
+        let text = bank_csv(&bank);
+        let read = parse_bank(&text, "bank.csv").unwrap();
+        assert_eq!(bits(&read), bits(&bank), "{game}");
+        assert_eq!(bank_csv(&read), text);
+        assert!(!carries_move_features(&bank));
+    }
+}
+
+#[test]
+fn a_mix_records_its_games_in_turn() {
+    let mix = games_spec(3, &format!("Mixed(games: [{CONNECT_FOUR}, {PENTAGO}])"));
+    let bank = record_bank(&mix, 51).unwrap();
+    assert_eq!(bank.len(), 51);
+    // 26 sets of Connect Four, then 25 of Pentago.
+    let widths: Vec<usize> = bank.iter().map(<[_]>::len).collect();
+    assert!(widths[..26].iter().all(|&w| w <= 7), "{widths:?}");
+    assert!(widths[26..].iter().any(|&w| w > 7), "{widths:?}");
+    assert_eq!(bits(&record_bank(&mix, 51).unwrap()), bits(&bank));
+}
+
+const COMMITTED: &str = "populations/carcassonne-knowledge100-hashed";
+
+#[test]
+fn carcassonnes_bank_is_the_one_its_run_committed() {
+    let spec = EvolveSpec::from_file(Path::new(COMMITTED).join("spec.ron")).unwrap();
+    let committed =
+        std::fs::read_to_string(Path::new(COMMITTED).join("fingerprint-bank.csv")).unwrap();
+    let situations = spec.noise.functional_hashing.as_ref().unwrap().situations;
+    let bank = record_bank(&spec, situations).unwrap();
+    assert!(
+        bank_csv(&bank) == committed,
+        "the bank differs from {COMMITTED}'s"
+    );
+}
+
+#[test]
+fn a_bank_file_without_the_features_columns_reads_as_before() {
+    let path = Path::new(COMMITTED).join("fingerprint-bank.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bank = parse_bank(&text, "committed.csv").unwrap();
+    assert_eq!(bank.len(), 2000);
+    assert!(!carries_move_features(&bank));
+    assert!(bank.iter().flatten().any(|x| x.prior != 0.0));
+    assert_eq!(bank_csv(&bank), text);
+}
+
+#[test]
+fn a_move_feature_bank_carries_the_features_and_they_tell_formulas_apart() {
+    let spec = EvolveSpec::from_file("runs/evolve/carcassonne-features100.ron").unwrap();
+    let bank = record_bank(&spec, 400).unwrap();
+    assert_eq!(bank.len(), 400);
+    assert!(carries_move_features(&bank));
+    for (k, feature) in Terminal::MOVE_FEATURES.iter().enumerate() {
+        assert!(
+            bank.iter().flatten().any(|x| x.features[k] != 0.0),
+            "no child shows {feature}"
+        );
+    }
+    let text = bank_csv(&bank);
+    assert!(
+        text.lines().next().unwrap().ends_with(",turn"),
+        "{}",
+        &text[..300]
+    );
+    let read = parse_bank(&text, "bank.csv").unwrap();
+    assert_eq!(bits(&read), bits(&bank));
+    assert_eq!(bank_csv(&read), text);
+
+    // Two formulas that differ in a move-feature term only: told apart on the bank (and on it
+    // read back), one class once the features are dropped.
+    let seed = "Q + 2*C*sqrt(2*ln(N)/n) + 30*H/(n + 1)";
+    let (a, b) = (
+        compiled(&format!("{seed} + 30*M/(n + 1)")),
+        compiled(&format!("{seed} + 30*F/(n + 1)")),
+    );
+    assert_ne!(fingerprint(&a, &bank), fingerprint(&b, &bank));
+    assert_eq!(fingerprint(&a, &read), fingerprint(&a, &bank));
+    let mut plain = SiblingSets::new();
+    for set in bank.iter() {
+        plain.push_set(set.iter().map(|x| evomcts::formula::SelectionInputs {
+            features: Default::default(),
+            ..*x
+        }));
+    }
+    assert_eq!(fingerprint(&a, &plain), fingerprint(&b, &plain));
 }

@@ -19,6 +19,7 @@ pub mod choice;
 pub mod history;
 pub mod open_spiel;
 pub mod play;
+pub mod positions;
 pub mod record;
 pub mod seatings;
 pub mod source;
@@ -32,6 +33,7 @@ pub use play::{
     play_pig, play_sampled, play_seated, play_seated_with, replay_pig, replay_pig_observed,
     PigReplayError, PlayError, SeatedPlay,
 };
+pub use positions::random_game_position;
 pub use record::{PigRecord, PlayedGame};
 pub use seatings::{
     by_seat, play_both_seatings, play_both_seatings_recorded, play_pairing_games, Pairing,

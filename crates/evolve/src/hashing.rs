@@ -4,8 +4,9 @@
 //! A formula's fingerprint is the child it picks in every sibling set of the run's bank
 //! (`formula::fingerprint`): at least a few thousand sets recorded once, at the run's start,
 //! from real searches with the run's candidate settings on positions of seeded random games
-//! (`RUN/fingerprint-bank.csv`, read back on resume so a resumed run is byte-identical even
-//! if the search code changed meanwhile). Formulas with equal fingerprints form a class.
+//! (`bank` records it, any game, move features included; `RUN/fingerprint-bank.csv`, read
+//! back on resume so a resumed run is byte-identical even if the search code changed
+//! meanwhile). Formulas with equal fingerprints form a class.
 //!
 //! - A candidate whose class was scored in an earlier generation inherits the class's
 //!   estimate (the most sampled one the run has seen) and races on from there, pooling this
@@ -19,9 +20,10 @@
 //! (`absorb`), so resume rebuilds it from the folder. The fingerprint can be wrong: two
 //! formulas can agree on the bank and differ in play. `check_fingerprints` measures how often.
 
+pub use super::bank::{bank_csv, carries_move_features, parse_bank, record_bank, BANK_FILE};
 use super::error::EvolveError;
 use super::fitness::{Estimate, EvalError};
-use super::namespace::{evolution_tile_seed, VALIDATION_BIT};
+use super::namespace::evolution_tile_seed;
 use super::population::{
     check_evolution_folder, read_generations, write_atomically, Generation, HashingCounts, Member,
     PopulationError,
@@ -29,179 +31,17 @@ use super::population::{
 use super::report::all_members;
 use super::spec::{EvolveSpec, FitnessSpec, HashingSpec, SpecFileError};
 use evomcts_arena::play_both_seatings_recorded;
-use evomcts_formula::{fingerprint, CompiledFormula, Formula, SiblingSets, Terminal};
-use evomcts_games::carcassonne::sample_positions_in;
-use evomcts_records::csv::{CsvError, Table};
+use evomcts_formula::{fingerprint, CompiledFormula, Formula, SiblingSets};
 use evomcts_records::runfs::derive_seed;
-use evomcts_search::mcts::{MctsController, MctsSettings, Selection};
+use evomcts_search::mcts::{MctsSettings, Selection};
 use evomcts_search::ControllerSpec;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The bank's file in the run folder.
-pub const BANK_FILE: &str = "fingerprint-bank.csv";
-
-/// The terminals the bank stores, in the table's order (`formula::TERMINALS`, `bank_column`):
-/// the bank's columns after `set`.
-fn bank_terminals() -> impl Iterator<Item = (evomcts_formula::Terminal, &'static str)> {
-    evomcts_formula::TERMINALS
-        .iter()
-        .filter_map(|t| t.bank_column.map(|c| (t.terminal, c)))
-}
-
-/// `set`, then the table's bank columns.
-fn bank_header() -> String {
-    std::iter::once("set")
-        .chain(bank_terminals().map(|(_, c)| c))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Seed streams of the bank and of the fingerprint check (the run's own are 1 to 3).
-const BANK: u64 = 4;
+/// The fingerprint check's seed stream (the run's own are 1 to 3, the bank's 4).
 const CHECK: u64 = 5;
-/// Positions searched per parallel batch while recording the bank.
-const BATCH: usize = 64;
-/// Positions stop at a turn drawn from this range (a game has 71 turns).
-const TURNS: std::ops::Range<usize> = 0..60;
-
-/// The candidate settings with the seed formula; a formula that reads no knowledge gets a
-/// `0*H` term when the grammar offers `H` or `p`, so the tree computes the knowledge the
-/// candidates will read (the term changes no value, hence no choice).
-fn bank_settings(spec: &EvolveSpec) -> Result<MctsSettings, String> {
-    let FitnessSpec::Games(c) = &spec.fitness else {
-        return Err("functional hashing needs Carcassonne fitness".into());
-    };
-    let grammar = spec.grammar()?;
-    if let Some(feature) = Terminal::MOVE_FEATURES
-        .iter()
-        .find(|&t| grammar.terminals().contains(t) || spec.seed_formula.uses(*t))
-    {
-        return Err(format!(
-            "functional hashing does not carry move features, and the grammar or seed reads \
-             `{feature}`: leave `hashing` out"
-        ));
-    }
-    let offers_knowledge = Terminal::KNOWLEDGE
-        .iter()
-        .any(|t| grammar.terminals().contains(t));
-    let reads_knowledge = Terminal::KNOWLEDGE
-        .iter()
-        .any(|&t| spec.seed_formula.uses(t));
-    let mut formula = spec.seed_formula.to_string();
-    if offers_knowledge && !reads_knowledge {
-        formula = format!("{formula} + 0*H");
-    }
-    Ok(MctsSettings {
-        selection: Selection::Formula(formula),
-        ..c.candidate.clone()
-    })
-}
-
-/// Records the bank: positions of random games under the run's rules (tile seeds in the
-/// evolution namespace, from the master seed), each searched once with the bank settings;
-/// every ranked sibling set of each tree, in order, until `situations` sets are found.
-pub fn record_bank(spec: &EvolveSpec, situations: usize) -> Result<SiblingSets, String> {
-    let FitnessSpec::Games(c) = &spec.fitness else {
-        return Err("functional hashing needs Carcassonne fitness".into());
-    };
-    let settings = bank_settings(spec)?;
-    // A low budget leaves most nodes partly visited; give up rather than search for ever.
-    let max_positions = situations.saturating_mul(20).saturating_add(BATCH);
-    let mut bank = SiblingSets::new();
-    let mut batch = 0u64;
-    while bank.len() < situations {
-        if batch as usize * BATCH >= max_positions {
-            return Err(format!(
-                "{} positions searched with the candidate's settings rank only {} sibling sets; \
-                 lower `situations` or raise the candidate's `sims`",
-                batch as usize * BATCH,
-                bank.len()
-            ));
-        }
-        // Two top bits clear: the positions' tile seeds (this seed + i) stay in the
-        // evolution namespace.
-        let seed = derive_seed(spec.seed, &[BANK, batch]) & !(VALIDATION_BIT | VALIDATION_BIT >> 1);
-        let positions = sample_positions_in(c.rules, BATCH, seed, TURNS);
-        let sets: Vec<SiblingSets> = positions
-            .par_iter()
-            .enumerate()
-            .map(|(i, state)| {
-                let mut controller = MctsController::new(&settings, derive_seed(seed, &[i as u64]))
-                    .map_err(|e| e.to_string())?;
-                controller
-                    .try_choose_move(state)
-                    .map_err(|e| e.to_string())?;
-                let mut sets = SiblingSets::new();
-                controller.sibling_sets(&mut sets);
-                Ok(sets)
-            })
-            .collect::<Result<_, String>>()?;
-        for s in &sets {
-            bank.append(s);
-        }
-        batch += 1;
-    }
-    bank.truncate(situations);
-    Ok(bank)
-}
-
-/// The bank as CSV: one row per child, its set's number first. Numbers are written in Rust's
-/// shortest round-trip form, so reading them back gives the same bits.
-pub fn bank_csv(bank: &SiblingSets) -> String {
-    let mut out = String::with_capacity(bank.children() * 80);
-    out.push_str(&bank_header());
-    out.push('\n');
-    for (i, set) in bank.iter().enumerate() {
-        for x in set {
-            out.push_str(&i.to_string());
-            for (t, _) in bank_terminals() {
-                out.push_str(&format!(",{}", t.read(x)));
-            }
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// Reads a bank written by `bank_csv` (through `records::csv`, its header `bank_header`);
-/// `file` names it in errors.
-pub fn parse_bank(text: &str, file: &str) -> Result<SiblingSets, PopulationError> {
-    let corrupt = |e: CsvError| match e {
-        CsvError::Io { file, message } => PopulationError::Inconsistent { file, message },
-        e => PopulationError::Corrupt {
-            file: file.to_string(),
-            line: e.line().unwrap_or(1),
-            column: 1,
-            message: e.detail(),
-        },
-    };
-    let table = Table::parse(Path::new(file), text, &bank_header()).map_err(corrupt)?;
-    let mut bank = SiblingSets::new();
-    let mut current: Vec<evomcts_formula::SelectionInputs> = Vec::new();
-    let mut set = 0usize;
-    for row in table.rows() {
-        let index: usize = row.parse(0, "a set number").map_err(corrupt)?;
-        if index != set {
-            if index != set + 1 || current.is_empty() {
-                return Err(corrupt(
-                    row.field_error(0, format!("set {index} follows set {set}")),
-                ));
-            }
-            bank.push_set(current.drain(..));
-            set = index;
-        }
-        let mut inputs = evomcts_formula::SelectionInputs::default();
-        for (k, (t, _)) in bank_terminals().enumerate() {
-            *t.slot_mut(&mut inputs) = row.parse(k + 1, "a number").map_err(corrupt)?;
-        }
-        current.push(inputs);
-    }
-    bank.push_set(current);
-    Ok(bank)
-}
 
 /// The run's classes: the bank, the fingerprints computed so far and what each class has
 /// been scored.
@@ -525,70 +365,4 @@ pub fn check_fingerprints(
         shared_classes: classes.len(),
         pairs: checks,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(grammar: &str) -> EvolveSpec {
-        let text = format!(
-            r#"(
-                name: "bank", seed: 3, grammar: {grammar:?},
-                strategy: (mu: 1, lambda: 1, generations: 1),
-                noise: (samples: 2, functional_hashing: (situations: 30)),
-                fitness: Carcassonne(candidate: (sims: 30), baseline: Mcts(sims: 8)),
-            )"#
-        );
-        EvolveSpec::from_ron(&text, "bank.ron").unwrap()
-    }
-
-    fn knows(bank: &SiblingSets) -> bool {
-        bank.iter()
-            .flatten()
-            .any(|x| x.heuristic != 0.0 || x.prior != 0.0)
-    }
-
-    #[test]
-    fn the_bank_carries_knowledge_exactly_when_the_grammar_offers_it() {
-        let with_h = r#"Grammar(name: "h", functions: ["+", "*"], terminals: ["Q", "n", "H"], constants: [1.0], c_e_values: [0.5], depth_cap: 6, subtree_depth: (min: 1, max: 2), internal_node_probability: 0.9)"#;
-        let plain = record_bank(&spec("paper"), 30).unwrap();
-        let known = record_bank(&spec(with_h), 30).unwrap();
-        assert_eq!((plain.len(), known.len()), (30, 30));
-        assert!(!knows(&plain));
-        assert!(knows(&known));
-        // The `0*H` term changes no choice: the same sets, knowledge aside.
-        let strip = |bank: &SiblingSets| {
-            let mut out = SiblingSets::new();
-            for set in bank.iter() {
-                out.push_set(set.iter().map(|x| evomcts_formula::SelectionInputs {
-                    heuristic: 0.0,
-                    prior: 0.0,
-                    features: Default::default(),
-                    ..*x
-                }));
-            }
-            out
-        };
-        assert_eq!(strip(&known), plain);
-    }
-
-    #[test]
-    fn a_damaged_bank_is_reported_with_its_line() {
-        let mut bank = SiblingSets::new();
-        let x = evomcts_formula::SelectionInputs::new(0.5, 3.0, 1.0, 0.1);
-        bank.push_set([x, x]);
-        bank.push_set([x]);
-        let text = bank_csv(&bank);
-        assert_eq!(parse_bank(&text, "b.csv").unwrap(), bank);
-        for (damaged, line) in [
-            (text.replace("\n1,", "\n2,"), 4),
-            (text.replacen("0.5", "half", 1), 2),
-            (text.replacen(",3,", ",", 1), 2),
-            (text.replace("set,", "sets,"), 1),
-        ] {
-            let err = parse_bank(&damaged, "b.csv").unwrap_err().to_string();
-            assert!(err.starts_with(&format!("b.csv:{line}:")), "{err}");
-        }
-    }
 }

@@ -14,7 +14,8 @@
 //! generations written) before it continues; `racing` spends a generation's games where they
 //! decide something; `halving` races many candidates down to a few by successive halving and
 //! tests the finalists against the seed on fresh samples, Holm-adjusted; `hashing` lets candidates that behave alike on a bank of selection
-//! situations share their samples; `champion` is the rule that crowns a generation's champion;
+//! situations share their samples; `bank` (between `population` and `hashing`) records that bank
+//! for any game or mix, move features included, and reads and writes its file; `champion` is the rule that crowns a generation's champion;
 //! `reestimate` crowns the run's champion on fresh samples; `pareto` judges which candidates a
 //! simpler one does not match (`pareto.csv`); `report` writes the logbook, hall
 //! of fame and lineage; `progress` reports a generation's work as it goes; `namespace` keeps
@@ -36,6 +37,7 @@
 //! nothing below uses it.
 
 pub mod bandit;
+pub mod bank;
 pub mod champion;
 pub mod clop;
 pub mod enumerate_spec;
