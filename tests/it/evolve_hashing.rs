@@ -189,6 +189,33 @@ fn a_hashed_run_shares_samples_and_resumes_byte_identically() {
 }
 
 #[test]
+fn a_hashed_run_with_move_features_resumes_byte_identically_from_its_bank() {
+    let file = std::fs::read_to_string("grammars/carcassonne_features.ron").unwrap();
+    let grammar = &file[file.find("Grammar(").unwrap()..];
+    let text = SPEC.replace("seed: 11,", &format!("seed: 11, grammar: {grammar:?},"));
+    let spec = EvolveSpec::from_ron(&text, "features.ron").unwrap();
+    let whole = crate::support::scratch("hashing", "features-whole");
+    run_evolution(&spec, &options(&whole, None, false)).unwrap();
+    let bank = std::fs::read_to_string(whole.join("fingerprint-bank.csv")).unwrap();
+    let header = bank.lines().next().unwrap();
+    assert!(header.ends_with(",mover_gain,opponent_gain,meeple,farmer,returned,supply,turn"));
+    assert!(carries_move_features(
+        &parse_bank(&bank, "bank.csv").unwrap()
+    ));
+    let split = crate::support::scratch("hashing", "features-split");
+    run_evolution(&spec, &options(&split, Some(0), false)).unwrap();
+    run_evolution(&spec, &options(&split, None, true)).unwrap();
+    let (a, b) = (files(&whole), files(&split));
+    assert_eq!(a.len(), b.len());
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name} differs");
+    }
+    for d in [whole, split] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
 fn new_options_leave_old_specs_and_their_hashes_alone() {
     let old = SPEC.replace(", functional_hashing: (situations: 60)", "");
     let plain = EvolveSpec::from_ron(&old, "old.ron").unwrap();

@@ -411,7 +411,10 @@ mod tests {
     #[test]
     fn the_columns_are_distinct_and_the_features_come_last() {
         let header = bank_header(true);
-        let names: Vec<&str> = header.split(',').collect();
+        let names: Vec<&str> = std::iter::once("set")
+            .chain(columns(true).map(|(_, c)| c))
+            .collect();
+        assert_eq!(names.join(","), header);
         let distinct: std::collections::BTreeSet<&&str> = names.iter().collect();
         assert_eq!(distinct.len(), names.len(), "{header}");
         assert!(header.starts_with(&format!("{},", bank_header(false))));
