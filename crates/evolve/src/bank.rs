@@ -89,6 +89,13 @@ pub fn record_bank(spec: &EvolveSpec, situations: usize) -> Result<SiblingSets, 
              searches"
                 .into(),
         ),
+        // The planted control's situations are synthetic, from the distribution of its truth
+        // (`planted`), from another seed than the truth's.
+        FitnessSpec::Planted(p) => Ok(evomcts_formula::synthetic_bank(
+            situations,
+            derive_seed(spec.seed, &[BANK]),
+            p.c_e,
+        )),
         FitnessSpec::Games(games) => record_game(spec, games, &[BANK], situations),
         FitnessSpec::Mixed(mix) => {
             let k = mix.games.len();

@@ -52,9 +52,7 @@ use super::population::{champion_text_path, write_atomically, PopulationError};
 use super::resume::open_history;
 use super::run::{check_run, play_on, RunOptions};
 use super::spec::{EvolveSpec, FitnessSpec, Score};
-use evomcts_formula::{
-    enumerate, group_terms, synthetic_bank, BehaviourClass, Formula, SiblingSets,
-};
+use evomcts_formula::{enumerate, group_terms, BehaviourClass, Formula, SiblingSets};
 use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_steps::launch::StepRunner;
 use rand::SeedableRng;
@@ -62,7 +60,6 @@ use rand_pcg::Pcg64Mcg;
 use std::path::Path;
 
 /// Streams of derived seeds, one per purpose (apart from evolution's, 1 to 3).
-const BANK: u64 = 20;
 const SAMPLE: u64 = 21;
 const RACE: u64 = 22;
 const FIT: u64 = 23;
@@ -166,8 +163,8 @@ fn invalid(field: &str, message: &str) -> EvolveError {
     })
 }
 
-/// The bank in `dir`, or recorded (from the game, or synthetic for the planted control) and
-/// written there.
+/// The bank in `dir`, or recorded (`bank::record_bank`: from the game, or synthetic for the
+/// planted control) and written there.
 fn open_bank(spec: &EvolveSpec, e: &EnumerateSpec, dir: &Path) -> Result<SiblingSets, EvolveError> {
     let path = dir.join(BANK_FILE);
     if path.is_file() {
@@ -194,19 +191,14 @@ fn open_bank(spec: &EvolveSpec, e: &EnumerateSpec, dir: &Path) -> Result<Sibling
         }
         return Ok(bank);
     }
-    let bank = match &spec.fitness {
-        FitnessSpec::Planted(p) => synthetic_bank(e.bank, derive_seed(spec.seed, &[BANK]), p.c_e),
-        FitnessSpec::Games(_) => {
-            record_bank(spec, e.bank).map_err(|m| invalid("enumerate.bank", &m))?
-        }
-        FitnessSpec::Bandit(_) | FitnessSpec::Mixed(_) => {
-            return Err(invalid(
-                "fitness",
-                "an enumeration groups forms on a bank of sibling sets recorded from one game \
-                 (or the planted control's): the bandit and a mix of games have none",
-            ))
-        }
-    };
+    if matches!(spec.fitness, FitnessSpec::Bandit(_) | FitnessSpec::Mixed(_)) {
+        return Err(invalid(
+            "fitness",
+            "an enumeration races on one game (or the planted control): the bandit has no \
+             sibling sets to group on, and a mix of games is not supported yet",
+        ));
+    }
+    let bank = record_bank(spec, e.bank).map_err(|m| invalid("enumerate.bank", &m))?;
     write_atomically(&path, &bank_csv(&bank))?;
     Ok(bank)
 }
@@ -533,7 +525,10 @@ fn fit_finalists(
             Some(fit) => {
                 let point = fit_one(play, dir, &fit, candidate, form, &mut written, &mut cursor)?;
                 spent += fit.games as u64;
-                (form.term_of(e.add_to.as_ref(), &natural(&fit, &point)), true)
+                (
+                    form.term_of(e.add_to.as_ref(), &natural(&fit, &point)),
+                    true,
+                )
             }
         };
         out.push(Finalist {

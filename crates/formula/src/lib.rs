@@ -31,7 +31,8 @@ mod tree;
 pub mod typeset;
 
 pub use behaviour::{
-    classes, group, group_terms, name, Behaviour, BehaviourClass, Namer, Reference, Ties, TIE_EPSILON, UCT_GRID,
+    classes, group, group_terms, name, Behaviour, BehaviourClass, Namer, Reference, Ties,
+    TIE_EPSILON, UCT_GRID,
 };
 pub use canonical::{canonical_expr, compare};
 pub use compiled::{CompileError, CompiledFormula, STACK_CAPACITY};
