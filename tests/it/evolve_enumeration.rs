@@ -240,7 +240,7 @@ fn a_space_too_large_or_a_mixed_spec_is_refused_by_name() {
 }
 
 /// The planted control's table (docs/evolution.md, "A positive control"): the committed
-/// enumeration and ES specs (`runs/control/`) on master seeds 1 to 10. For each: whether the
+/// enumeration and ES specs (`runs/evolve/`) on master seeds 1 to 10. For each: whether the
 /// crowned formula is in the planted class (agreement 1 on the truth bank), the share of the
 /// known gain it recovers, and the samples spent; for the ES also the samples spent when a
 /// generation's champion first was in the planted class. Run with
@@ -250,7 +250,7 @@ fn a_space_too_large_or_a_mixed_spec_is_refused_by_name() {
 fn planted_control_table() {
     use evomcts::evolve::planted::recovered;
     use evomcts::evolve::run_evolution;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/control");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/evolve");
     let dir = scratch("enumerate", "table");
     let mut rows = Vec::new();
     for seed in 1..=10u64 {
