@@ -302,3 +302,70 @@ fn planted_control_table() {
         rows.join("\n")
     );
 }
+
+/// The binary killed (SIGKILL) once the race has written a round, then resumed, writes the
+/// bytes of a run never stopped.
+#[test]
+fn an_enumeration_killed_mid_race_resumes_to_the_same_bytes() {
+    let dir = scratch("enumerate", "kill");
+    let mut spec = spec(&dir.join("in"), "Q + 0.25*H", 5, 6);
+    spec.enumerate.as_mut().unwrap().race.budget = 60_000;
+    let path = dir.join("in/big.ron");
+    std::fs::write(&path, spec.to_ron()).unwrap();
+    let whole = dir.join("whole");
+    let run = |out: &Path, resume: bool| {
+        let mut args = vec![
+            "evolve",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(["--quiet", "--threads", "2"]);
+        if resume {
+            args.push("--resume");
+        }
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let out = evomcts(
+        &run(&whole, false)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let killed = dir.join("killed");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_evomcts"))
+        .args(run(&killed, false))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !killed.join(RACE_CSV).exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = evomcts(
+        &run(&killed, true)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let strip = |d: &Path| {
+        files(d)
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with('.'))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&whole), strip(&killed));
+}
