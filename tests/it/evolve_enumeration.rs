@@ -326,17 +326,15 @@ fn an_enumeration_killed_mid_race_resumes_to_the_same_bytes() {
         }
         args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
     };
-    let out = evomcts(
-        &run(&whole, false)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let succeed = |args: Vec<String>| {
+        let out = evomcts(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    succeed(run(&whole, false));
     let killed = dir.join("killed");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_evomcts"))
         .args(run(&killed, false))
@@ -350,17 +348,7 @@ fn an_enumeration_killed_mid_race_resumes_to_the_same_bytes() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let out = evomcts(
-        &run(&killed, true)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(run(&killed, true));
     let strip = |d: &Path| {
         files(d)
             .into_iter()

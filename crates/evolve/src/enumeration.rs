@@ -39,8 +39,8 @@
 use super::clop::{Clop, Settings};
 use super::enumerate_spec::{ClopFitSpec, EnumerateSpec};
 use super::enumeration_files::{
-    line, read_fit, read_race, text, write_fit, write_race, Candidate, EnumerationOutcome,
-    FinalEntry, Finalist, FitSample, RaceSample, CANDIDATES_CSV, CANDIDATES_HEADER, CLASSES_CSV,
+    line, read_fit, read_race, write_fit, write_race, Candidate, EnumerationOutcome, FinalEntry,
+    Finalist, FitSample, RaceSample, CANDIDATES_CSV, CANDIDATES_HEADER, CLASSES_CSV,
     CLASSES_HEADER, SUMMARY_MD,
 };
 use super::enumeration_report::{summary, write_final, Progress};
@@ -53,6 +53,7 @@ use super::resume::open_history;
 use super::run::{check_run, play_on, RunOptions};
 use super::spec::{EvolveSpec, FitnessSpec, Score};
 use evomcts_formula::{enumerate, group_terms, BehaviourClass, Formula, SiblingSets};
+use evomcts_records::escape::csv;
 use evomcts_records::runfs::{derive_seed, RunKind, RunLock};
 use evomcts_steps::launch::StepRunner;
 use rand::SeedableRng;
@@ -282,7 +283,7 @@ fn write_classes(
             c.representative.size().to_string(),
             c.representative.placeholders().to_string(),
             format!("{:016x}", c.fingerprint),
-            text(c.representative.text()),
+            csv(c.representative.text()),
         ]));
     }
     write_atomically(&dir.join(CLASSES_CSV), &out)?;
@@ -299,7 +300,7 @@ fn write_classes(
             c.class.to_string(),
             evomcts_records::escape::csv_number(c.value),
             is_raced.to_string(),
-            text(&c.formula.to_string()),
+            csv(&c.formula.to_string()),
         ]));
     }
     Ok(write_atomically(&dir.join(CANDIDATES_CSV), &out)?)

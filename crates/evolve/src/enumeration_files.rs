@@ -11,7 +11,7 @@ use super::halving::{FinalRow, HalvingRound};
 use super::population::{write_atomically, PopulationError};
 use evomcts_formula::Formula;
 use evomcts_records::csv::{CsvError, Table};
-use evomcts_records::escape::{csv, csv_number};
+use evomcts_records::escape::csv_number;
 use std::path::Path;
 
 /// Every class and its representative.
@@ -212,9 +212,4 @@ pub fn line(fields: &[String]) -> String {
     let mut out = fields.join(",");
     out.push('\n');
     out
-}
-
-/// A text field.
-pub fn text(field: &str) -> String {
-    csv(field)
 }

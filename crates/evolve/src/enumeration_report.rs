@@ -2,11 +2,12 @@
 //! (the space, the rounds, the finalists, the champion) and its progress lines on stderr.
 
 use super::enumerate_spec::EnumerateSpec;
-use super::enumeration_files::{line, text, EnumerationOutcome, FINAL_CSV, FINAL_HEADER};
+use super::enumeration_files::{line, EnumerationOutcome, FINAL_CSV, FINAL_HEADER};
 use super::error::EvolveError;
 use super::fitness::Estimate;
 use super::population::write_atomically;
 use super::spec::EvolveSpec;
+use evomcts_records::escape::csv;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -27,7 +28,7 @@ pub(super) fn write_final(
         "0".to_string(),
         String::new(),
         String::new(),
-        text(&spec.seed_formula.to_string()),
+        csv(&spec.seed_formula.to_string()),
     ];
     fields.extend(estimate(&r.seed));
     fields.extend([String::new(), String::new(), String::new(), String::new()]);
@@ -39,7 +40,7 @@ pub(super) fn write_final(
             (k + 1).to_string(),
             f.candidate.to_string(),
             f.class.to_string(),
-            text(&f.formula.to_string()),
+            csv(&f.formula.to_string()),
         ];
         fields.extend(estimate(e));
         fields.extend([
