@@ -56,6 +56,8 @@ pub mod independent;
 pub mod namespace;
 pub mod pareto;
 pub mod planted;
+#[cfg(test)]
+mod planted_table;
 pub mod population;
 mod progress;
 pub mod racing;
